@@ -1,0 +1,28 @@
+/* gaps/analysis.h -- the end of an event's life in its slot: check it, compute its
+ * observables, fill the histograms, optionally keep its observables, free the slot. */
+#ifndef GAPS_ANALYSIS_H
+#define GAPS_ANALYSIS_H
+
+#include "gaps/event_pool.h"
+#include "gaps/histogram.h"
+
+/* Columns of one event's row of per-event output (--observables-out). */
+enum { GAPS_OBS_EVENT, GAPS_OBS_WEIGHT, GAPS_OBS_NPARTONS, GAPS_OBS_Y23, GAPS_OBS_Y34,
+       GAPS_OBS_Y45, GAPS_OBS_Y56, GAPS_OBS_TAU, GAPS_OBS_RHO_H, GAPS_OBS_RHO_L, GAPS_OBS_B_T,
+       GAPS_OBS_B_W, GAPS_OBS_B_N, GAPS_OBS_C, GAPS_OBS_COLUMNS };
+
+/* Tolerances of the event checks (physics.md section 3). */
+#define GAPS_CHECK_MOMENTUM_TOL 1e-10  /* |sum p - (sqrt s, 0)| / sqrt s */
+#define GAPS_CHECK_MASS_TOL 1e-10      /* |p^2| / E^2 of every parton */
+
+GAPS_DEVICE_BEGIN
+/* The GAPS_FLAG_MOMENTUM/MASS/COLOUR/NONFINITE bits an event violates (0 if none). */
+int gaps_event_check(int n, const double p[][4], const int *flav, const int *col,
+                     const int *acol, double ecm);
+GAPS_DEVICE_END
+
+/* Loop over all slots: analyse every finished event.  rows may be NULL; otherwise event
+ * number i writes row i (GAPS_OBS_COLUMNS doubles). */
+void gaps_analysis_step(gaps_pool pool, gaps_physics phys, gaps_histograms hist, double *rows);
+
+#endif

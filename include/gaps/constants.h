@@ -1,0 +1,42 @@
+/* gaps/constants.h -- every physical and numerical constant of the generator, with its unit.
+ *
+ * One place for each number (physics.md sections 1-3).  Values that a user may change at run
+ * time (sqrt(s), alpha_s(M_Z), the cutoff) appear here only as defaults.
+ */
+#ifndef GAPS_CONSTANTS_H
+#define GAPS_CONSTANTS_H
+
+#define GAPS_PI 3.14159265358979323846
+
+/* Electroweak parameters of the hard process. */
+#define GAPS_MZ          91.1876          /* Z mass, GeV */
+#define GAPS_GAMMA_Z     2.4952           /* Z width, GeV */
+#define GAPS_ALPHA_EM    (1.0 / 128.802)  /* QED coupling at M_Z, dimensionless */
+#define GAPS_SIN2_THETAW 0.22293          /* weak mixing angle sin^2(theta_W) */
+#define GAPS_GEV2_TO_PB  3.89379656e8     /* 1 GeV^-2 = 3.89379656e8 pb */
+#define GAPS_N_FLAVOURS  5                /* massless quark flavours d u s c b (PDG 1..5) */
+
+/* QCD colour factors. */
+#define GAPS_NC 3.0
+#define GAPS_CA 3.0
+#define GAPS_CF (4.0 / 3.0)
+#define GAPS_TR 0.5
+
+/* Flavour thresholds of the running coupling, GeV. */
+#define GAPS_MASS_B 4.75
+#define GAPS_MASS_C 1.27
+
+/* PDG code of the gluon. */
+#define GAPS_GLUON 21
+
+/* Run-time defaults. */
+#define GAPS_DEFAULT_ECM        91.2   /* sqrt(s), GeV */
+#define GAPS_DEFAULT_ALPHAS_MZ  0.118  /* alpha_s(M_Z^2) */
+#define GAPS_DEFAULT_TCUT       1.0    /* shower cutoff t_C = k_T^2, GeV^2 */
+
+/* Largest event record the analysis can hold (partons per event).  The run-time capacity
+ * (--max-partons) may not exceed it: the analysis keeps one event in a fixed local array so
+ * that device code never allocates. */
+#define GAPS_MAX_PARTONS 64
+
+#endif

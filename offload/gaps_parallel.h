@@ -1,0 +1,76 @@
+/* gaps_parallel.h -- the one place that knows which backend the code is built for.
+ *
+ * The physics is written as plain per-slot functions and loops over event slots.  This header
+ * turns such a loop into
+ *   serial   (GAPS_BACKEND_SERIAL):  a plain for loop;
+ *   openmp   (GAPS_BACKEND_OPENMP):  #pragma omp parallel for, static schedule;
+ *   offload  (GAPS_BACKEND_OFFLOAD): #pragma omp target teams distribute parallel for on
+ *                                    device-resident arrays.
+ * and marks the functions that the loops call as device functions.  Nothing else in src/ or
+ * include/ tests the backend macros.
+ *
+ * Data passed into a loop are plain structs of pointers that already hold device addresses
+ * (allocated by gaps_device_alloc(), see device_memory.h); the loop clause makes every
+ * aggregate firstprivate, so the struct travels by value in the kernel's arguments and nothing
+ * is mapped or copied per launch.
+ */
+#ifndef GAPS_PARALLEL_H
+#define GAPS_PARALLEL_H
+
+#define GAPS_PRAGMA(x) _Pragma(#x)
+
+#if defined(GAPS_BACKEND_OFFLOAD)
+#  define GAPS_BACKEND_NAME "offload"
+/* Threads per team: 256 gave the lowest launch cost on an H200 (doc/design notes). */
+#  define GAPS_TEAM_SIZE 256
+#  define GAPS_PARALLEL_FOR(n)                                                                  \
+    GAPS_PRAGMA(omp target teams distribute parallel for                                       \
+                num_teams(((n) + GAPS_TEAM_SIZE - 1) / GAPS_TEAM_SIZE)                         \
+                thread_limit(GAPS_TEAM_SIZE) defaultmap(firstprivate: aggregate)               \
+                defaultmap(firstprivate: scalar))
+#  define GAPS_DEVICE_BEGIN GAPS_PRAGMA(omp declare target)
+#  define GAPS_DEVICE_END   GAPS_PRAGMA(omp end declare target)
+/* Accumulators shared by many device threads are updated atomically. */
+#  define GAPS_ATOMIC_UPDATE GAPS_PRAGMA(omp atomic update)
+#  define GAPS_ATOMIC_CAPTURE GAPS_PRAGMA(omp atomic capture)
+#elif defined(GAPS_BACKEND_OPENMP)
+#  define GAPS_BACKEND_NAME "openmp"
+#  define GAPS_PARALLEL_FOR(n) GAPS_PRAGMA(omp parallel for schedule(static))
+#  define GAPS_DEVICE_BEGIN
+#  define GAPS_DEVICE_END
+#  define GAPS_ATOMIC_UPDATE GAPS_PRAGMA(omp atomic update)
+#  define GAPS_ATOMIC_CAPTURE GAPS_PRAGMA(omp atomic capture)
+#else
+#  define GAPS_BACKEND_SERIAL 1
+#  define GAPS_BACKEND_NAME "serial"
+#  define GAPS_PARALLEL_FOR(n)
+#  define GAPS_DEVICE_BEGIN
+#  define GAPS_DEVICE_END
+#  define GAPS_ATOMIC_UPDATE
+#  define GAPS_ATOMIC_CAPTURE
+#endif
+
+/* Workers and their private accumulators.  Histograms keep one copy per worker and are merged
+ * once at the end: a host thread owns its copy outright; on the device the threads of a team
+ * share a copy (GAPS_DEVICE_COPIES copies in all) and update it atomically. */
+#if defined(GAPS_BACKEND_OFFLOAD)
+#  include <omp.h>
+#  define GAPS_DEVICE_COPIES 256
+#  define GAPS_WORKER_ATOMIC_UPDATE GAPS_ATOMIC_UPDATE
+#  define GAPS_WORKER_ATOMIC_CAPTURE GAPS_ATOMIC_CAPTURE
+static inline int gaps_worker_id(void) { return omp_get_team_num() % GAPS_DEVICE_COPIES; }
+static inline int gaps_worker_count(void) { return GAPS_DEVICE_COPIES; }
+#elif defined(GAPS_BACKEND_OPENMP)
+#  include <omp.h>
+#  define GAPS_WORKER_ATOMIC_UPDATE
+#  define GAPS_WORKER_ATOMIC_CAPTURE
+static inline int gaps_worker_id(void) { return omp_get_thread_num(); }
+static inline int gaps_worker_count(void) { return omp_get_max_threads(); }
+#else
+#  define GAPS_WORKER_ATOMIC_UPDATE
+#  define GAPS_WORKER_ATOMIC_CAPTURE
+static inline int gaps_worker_id(void) { return 0; }
+static inline int gaps_worker_count(void) { return 1; }
+#endif
+
+#endif

@@ -1,0 +1,112 @@
+/* gaps_runtime.c -- device memory, threads and device discovery for each backend. */
+#define _POSIX_C_SOURCE 200809L
+#include "gaps_runtime.h"
+#include "gaps_parallel.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(GAPS_BACKEND_OFFLOAD)
+#include <dlfcn.h>
+
+void *gaps_device_alloc(size_t bytes)
+{
+    const int dev = omp_get_default_device();
+    char *p = omp_target_alloc(bytes ? bytes : 1, dev);
+    if (!p) return NULL;
+    const size_t n = bytes;
+    /* zero on the device itself: no host buffer of the same size is needed */
+#pragma omp target teams distribute parallel for is_device_ptr(p)
+    for (size_t i = 0; i < n; ++i) p[i] = 0;
+    return p;
+}
+
+void gaps_device_free(void *p)
+{
+    if (p) omp_target_free(p, omp_get_default_device());
+}
+
+void gaps_device_to_host(void *dst, const void *src, size_t bytes)
+{
+    omp_target_memcpy(dst, src, bytes, 0, 0, omp_get_initial_device(), omp_get_default_device());
+}
+
+void gaps_host_to_device(void *dst, const void *src, size_t bytes)
+{
+    omp_target_memcpy(dst, src, bytes, 0, 0, omp_get_default_device(), omp_get_initial_device());
+}
+
+void gaps_runtime_set_threads(int n) { (void)n; }
+int gaps_runtime_threads(void) { return 1; }
+
+/* The GPU's name from the CUDA driver, loaded at run time so that the program has no link
+ * dependency on it (libomptarget loads the same library). */
+static void cuda_device_name(char *name, size_t len)
+{
+    typedef int (*init_fn)(unsigned);
+    typedef int (*get_fn)(int *, int);
+    typedef int (*name_fn)(char *, int, int);
+    void *lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    snprintf(name, len, "unknown GPU");
+    if (!lib) return;
+    init_fn cu_init = (init_fn)dlsym(lib, "cuInit");
+    get_fn cu_get = (get_fn)dlsym(lib, "cuDeviceGet");
+    name_fn cu_name = (name_fn)dlsym(lib, "cuDeviceGetName");
+    int dev = 0;
+    if (cu_init && cu_get && cu_name && cu_init(0) == 0
+        && cu_get(&dev, omp_get_default_device()) == 0)
+        cu_name(name, (int)len, dev);
+}
+
+int gaps_runtime_init(int allow_host, char *where, size_t where_len, char *msg, size_t msg_len)
+{
+    const int ndev = omp_get_num_devices();
+    int on_device = 0;
+    if (ndev > 0) {
+#pragma omp target map(from: on_device)
+        on_device = !omp_is_initial_device();
+    }
+    if (on_device) {
+        char name[128];
+        cuda_device_name(name, sizeof name);
+        snprintf(where, where_len, "GPU %d of %d: %s", omp_get_default_device(), ndev, name);
+        return 0;
+    }
+    if (allow_host) {
+        snprintf(where, where_len, "host (offload build, no GPU used: --allow-host)");
+        return 0;
+    }
+    snprintf(msg, msg_len,
+             "no usable GPU: omp_get_num_devices() = %d%s; run with --allow-host to run the "
+             "offload build on the host", ndev,
+             ndev == 0 ? " (no device, or its image was rejected by libomptarget)" : "");
+    return -1;
+}
+
+#else /* host backends */
+
+void *gaps_device_alloc(size_t bytes) { return calloc(1, bytes ? bytes : 1); }
+void gaps_device_free(void *p) { free(p); }
+void gaps_device_to_host(void *dst, const void *src, size_t bytes) { memcpy(dst, src, bytes); }
+void gaps_host_to_device(void *dst, const void *src, size_t bytes) { memcpy(dst, src, bytes); }
+
+#if defined(GAPS_BACKEND_OPENMP)
+void gaps_runtime_set_threads(int n) { if (n > 0) omp_set_num_threads(n); }
+int gaps_runtime_threads(void) { return omp_get_max_threads(); }
+#else
+void gaps_runtime_set_threads(int n) { (void)n; }
+int gaps_runtime_threads(void) { return 1; }
+#endif
+
+int gaps_runtime_init(int allow_host, char *where, size_t where_len, char *msg, size_t msg_len)
+{
+    (void)allow_host;
+    (void)msg;
+    (void)msg_len;
+    snprintf(where, where_len, "host CPU, %d thread%s", gaps_runtime_threads(),
+             gaps_runtime_threads() == 1 ? "" : "s");
+    return 0;
+}
+
+#endif

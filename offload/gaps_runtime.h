@@ -1,0 +1,27 @@
+/* gaps_runtime.h -- memory and threads of the backend, for host code.
+ *
+ * Device memory in the offload build, ordinary heap memory otherwise.  The physics never calls
+ * these: only the program's set-up and tear-down do.
+ */
+#ifndef GAPS_RUNTIME_H
+#define GAPS_RUNTIME_H
+
+#include <stddef.h>
+
+/* Zeroed memory where the loops run; NULL on failure. */
+void *gaps_device_alloc(size_t bytes);
+void gaps_device_free(void *p);
+void gaps_device_to_host(void *host_dst, const void *device_src, size_t bytes);
+void gaps_host_to_device(void *device_dst, const void *host_src, size_t bytes);
+
+/* Select the number of host threads (openmp backend; ignored elsewhere). */
+void gaps_runtime_set_threads(int n);
+/* Host threads the loops use (1 for serial and for the device). */
+int gaps_runtime_threads(void);
+
+/* Check that the loops will run where the build says.  Offload build: 0 if a GPU is usable,
+ * otherwise -1 with a reason in msg, unless allow_host is set (then 0 and the loops run on
+ * the host).  Other builds: always 0.  `where` receives a description of the device used. */
+int gaps_runtime_init(int allow_host, char *where, size_t where_len, char *msg, size_t msg_len);
+
+#endif

@@ -1,0 +1,157 @@
+/* histogram.c -- order-independent fixed-point histogram accumulation and its merge. */
+#include "gaps/histogram.h"
+
+#include <math.h>
+#include <string.h>
+
+const gaps_hist_def gaps_hist_defs[GAPS_N_HISTS] = {
+    [GAPS_H_Y23]      = { "/LEP/log10_y23", "Durham log10(y_23)", 100, -4.3, -0.3 },
+    [GAPS_H_Y34]      = { "/LEP/log10_y34", "Durham log10(y_34)", 100, -4.3, -0.3 },
+    [GAPS_H_Y45]      = { "/LEP/log10_y45", "Durham log10(y_45)", 100, -4.3, -0.3 },
+    [GAPS_H_Y56]      = { "/LEP/log10_y56", "Durham log10(y_56)", 100, -4.3, -0.3 },
+    [GAPS_H_TAU]      = { "/LEP/tau", "1 - thrust", 100, 0.0, 0.5 },
+    [GAPS_H_RHO_H]    = { "/LEP/rho_H", "heavy jet mass", 100, 0.0, 0.4 },
+    [GAPS_H_RHO_L]    = { "/LEP/rho_L", "light jet mass", 100, 0.0, 0.2 },
+    [GAPS_H_B_T]      = { "/LEP/B_T", "total jet broadening", 100, 0.0, 0.4 },
+    [GAPS_H_B_W]      = { "/LEP/B_W", "wide jet broadening", 100, 0.0, 0.3 },
+    [GAPS_H_B_N]      = { "/LEP/B_N", "narrow jet broadening", 100, 0.0, 0.15 },
+    [GAPS_H_C]        = { "/LEP/C", "C-parameter", 100, 0.0, 1.0 },
+    [GAPS_H_NPARTONS] = { "/LEP/n_partons", "final-state parton multiplicity", 64, -0.5, 63.5 },
+};
+
+void gaps_histograms_layout(gaps_histograms *h, int ncopies, double w_max)
+{
+    int off = 0;
+    memset(h, 0, sizeof *h);
+    h->ncopies = ncopies;
+    for (int i = 0; i <= GAPS_N_HISTS; ++i) {
+        int nb = i < GAPS_N_HISTS ? gaps_hist_defs[i].nbins : 1;
+        h->offset[i] = off;
+        h->nbins[i] = nb;
+        h->lo[i] = i < GAPS_N_HISTS ? gaps_hist_defs[i].lo : 0.0;
+        h->hi[i] = i < GAPS_N_HISTS ? gaps_hist_defs[i].hi : 1.0;
+        off += nb + 2;
+    }
+    h->nbins_total = off;
+    h->inv_w_max = 1.0 / w_max;
+    h->acc = NULL;
+}
+
+long gaps_histograms_words(const gaps_histograms *h)
+{
+    return (long)h->ncopies * h->nbins_total * GAPS_ACC_WORDS;
+}
+
+GAPS_DEVICE_BEGIN
+
+/* A value in fixed-point units, rounded to nearest.  floor() and multiplication by a power of
+ * two are exact in IEEE arithmetic, so every backend rounds identically. */
+static int64_t fixed_from_double(double v)
+{
+    return (int64_t)floor(v * GAPS_FIXED_SCALE + 0.5);
+}
+
+/* acc[0..1] += v as a 128-bit two's-complement integer: add the low word, carry into the high
+ * word when it wraps, and sign-extend v into the high word. */
+static void fixed_add(uint64_t *acc, int64_t v)
+{
+    uint64_t add = (uint64_t)v, old;
+    GAPS_WORKER_ATOMIC_CAPTURE
+    { old = acc[0]; acc[0] += add; }
+    uint64_t high = (v < 0 ? ~(uint64_t)0 : 0) + (old + add < old ? 1u : 0u);
+    if (high != 0) {
+        GAPS_WORKER_ATOMIC_UPDATE
+        acc[1] += high;
+    }
+}
+
+/* Moments of x are clamped to +-2^11 before conversion so that one contribution always fits in
+ * 63 bits; such values are far outside every histogram and land in under/overflow anyway. */
+static void hist_fill(const gaps_histograms *h, int copy, int id, double x, double w_rel)
+{
+    if (!(x == x)) return;   /* NaN: no bin can hold it */
+    const int nb = h->nbins[id];
+    int bin;
+    if (x < h->lo[id]) bin = 0;
+    else if (x >= h->hi[id]) bin = nb + 1;
+    else {
+        bin = 1 + (int)((x - h->lo[id]) / (h->hi[id] - h->lo[id]) * nb);
+        if (bin > nb) bin = nb;   /* rounding just below hi */
+    }
+    const double xc = fmin(fmax(x, -2048.0), 2048.0);
+    uint64_t *a = h->acc + ((long)copy * h->nbins_total + h->offset[id] + bin) * GAPS_ACC_WORDS;
+    fixed_add(a + GAPS_ACC_SUMW, fixed_from_double(w_rel));
+    fixed_add(a + GAPS_ACC_SUMW2, fixed_from_double(w_rel * w_rel));
+    fixed_add(a + GAPS_ACC_SUMWX, fixed_from_double(w_rel * xc));
+    fixed_add(a + GAPS_ACC_SUMWX2, fixed_from_double(w_rel * xc * xc));
+    GAPS_WORKER_ATOMIC_UPDATE
+    a[GAPS_ACC_COUNT] += 1u;
+}
+
+void gaps_histograms_fill_event(const gaps_histograms *h, int copy, const gaps_observables *o,
+                                double weight)
+{
+    const double w = weight * h->inv_w_max;
+    const double y[4] = { o->y23, o->y34, o->y45, o->y56 };
+    for (int k = 0; k < 4; ++k)
+        if (o->n_partons >= k + 3) hist_fill(h, copy, GAPS_H_Y23 + k, log10(y[k]), w);
+    hist_fill(h, copy, GAPS_H_TAU, o->tau, w);
+    hist_fill(h, copy, GAPS_H_RHO_H, o->rho_H, w);
+    hist_fill(h, copy, GAPS_H_RHO_L, o->rho_L, w);
+    hist_fill(h, copy, GAPS_H_B_T, o->B_T, w);
+    hist_fill(h, copy, GAPS_H_B_W, o->B_W, w);
+    hist_fill(h, copy, GAPS_H_B_N, o->B_N, w);
+    hist_fill(h, copy, GAPS_H_C, o->C, w);
+    hist_fill(h, copy, GAPS_H_NPARTONS, (double)o->n_partons, w);
+    hist_fill(h, copy, GAPS_H_EVENTS, 0.5, w);
+}
+
+GAPS_DEVICE_END
+
+/* 128-bit two's-complement sum of all copies of one accumulator, as a double in units of the
+ * fixed-point quantum. */
+static double merged_fixed(const gaps_histograms *h, const uint64_t *acc, long bin, int field)
+{
+    uint64_t lo = 0, hi = 0;
+    for (int c = 0; c < h->ncopies; ++c) {
+        const uint64_t *a = acc + ((long)c * h->nbins_total + bin) * GAPS_ACC_WORDS + field;
+        uint64_t old = lo;
+        lo += a[0];
+        hi += a[1] + (lo < old ? 1u : 0u);
+    }
+    /* value = hi * 2^64 + lo, hi signed */
+    return (double)(int64_t)hi * 0x1.0p64 + (double)lo;
+}
+
+void gaps_histograms_merge(const gaps_histograms *h, const uint64_t *acc, gaps_hist_result *out)
+{
+    const double w_max = 1.0 / h->inv_w_max;
+    const double unit = w_max / GAPS_FIXED_SCALE;
+    memset(out, 0, sizeof *out);
+    for (int id = 0; id <= GAPS_N_HISTS; ++id) {
+        for (int b = 0; b < h->nbins[id] + 2; ++b) {
+            long bin = h->offset[id] + b;
+            gaps_bin_sums *s = &out->bin[id][b];
+            s->sumw = merged_fixed(h, acc, bin, GAPS_ACC_SUMW) * unit;
+            s->sumw2 = merged_fixed(h, acc, bin, GAPS_ACC_SUMW2) * unit * w_max;
+            s->sumwx = merged_fixed(h, acc, bin, GAPS_ACC_SUMWX) * unit;
+            s->sumwx2 = merged_fixed(h, acc, bin, GAPS_ACC_SUMWX2) * unit;
+            for (int c = 0; c < h->ncopies; ++c)
+                s->entries += acc[((long)c * h->nbins_total + bin) * GAPS_ACC_WORDS + GAPS_ACC_COUNT];
+        }
+    }
+    const gaps_bin_sums *ev = &out->bin[GAPS_H_EVENTS][1];
+    out->sum_w = ev->sumw;
+    out->sum_w2 = ev->sumw2;
+    out->n_events = ev->entries;
+}
+
+void gaps_histograms_sigma(const gaps_hist_result *r, double *sigma, double *error)
+{
+    const double n = (double)r->n_events;
+    if (r->n_events == 0) { *sigma = 0.0; *error = 0.0; return; }
+    const double mean = r->sum_w / n;
+    const double var = fmax(r->sum_w2 / n - mean * mean, 0.0);
+    *sigma = mean;
+    *error = sqrt(var / n);   /* std(w) / sqrt(N), physics.md section 4 */
+}

@@ -1,0 +1,64 @@
+/* matrix_element.c -- e+e- -> Z/gamma* -> q qbar at leading order (physics.md section 1). */
+#include "gaps/matrix_element.h"
+#include "gaps/constants.h"
+
+#include <math.h>
+
+void gaps_me_init(gaps_me *me, double ecm)
+{
+    const double s = ecm * ecm;
+    const double sw2 = GAPS_SIN2_THETAW;
+    const double mz2 = GAPS_MZ * GAPS_MZ;
+    const double kappa = 1.0 / (4.0 * sw2 * (1.0 - sw2));
+    const double den = (s - mz2) * (s - mz2) + GAPS_GAMMA_Z * GAPS_GAMMA_Z * mz2;
+    const double chi1 = kappa * s * (s - mz2) / den;
+    const double chi2 = kappa * s * kappa * s / den;
+    const double qe = -1.0, ae = -0.5, ve = ae - 2.0 * qe * sw2;
+    const double e4 = 16.0 * GAPS_PI * GAPS_PI * GAPS_ALPHA_EM * GAPS_ALPHA_EM; /* (4 pi alpha)^2 */
+
+    me->ecm = ecm;
+    me->s = s;
+    me->A[0] = me->B[0] = 0.0;
+    for (int f = 1; f <= GAPS_N_FLAVOURS; ++f) {
+        const int up = (f % 2 == 0);   /* d u s c b: u and c are the up-type quarks */
+        const double qf = up ? 2.0 / 3.0 : -1.0 / 3.0;
+        const double af = up ? 0.5 : -0.5;
+        const double vf = af - 2.0 * qf * sw2;
+        me->A[f] = e4 * GAPS_NC * (qf * qf * qe * qe + 2.0 * qf * qe * vf * ve * chi1
+                                   + (ae * ae + ve * ve) * (af * af + vf * vf) * chi2);
+        me->B[f] = e4 * GAPS_NC * (4.0 * qe * qf * ae * af * chi1 + 8.0 * ae * ve * af * vf * chi2);
+    }
+    me->w_norm = GAPS_N_FLAVOURS * GAPS_GEV2_TO_PB / (8.0 * GAPS_PI) / (2.0 * s);
+    double m2max = 0.0;   /* A (1 + c^2) + B c is largest at c = +-1 */
+    for (int f = 1; f <= GAPS_N_FLAVOURS; ++f)
+        m2max = fmax(m2max, 2.0 * me->A[f] + fabs(me->B[f]));
+    me->w_max = me->w_norm * m2max;
+}
+
+double gaps_me_sigma_exact(const gaps_me *me)
+{
+    /* integral over c of A (1 + c^2) + B c is 8/3 A; phi and the flavour average give the rest */
+    double sum = 0.0;
+    for (int f = 1; f <= GAPS_N_FLAVOURS; ++f) sum += 8.0 / 3.0 * me->A[f];
+    return me->w_norm * sum / GAPS_N_FLAVOURS / 2.0;
+}
+
+GAPS_DEVICE_BEGIN
+
+double gaps_me_squared(const gaps_me *me, int flavour, double c)
+{
+    return me->A[flavour] * (1.0 + c * c) + me->B[flavour] * c;
+}
+
+gaps_me_point gaps_me_generate(const gaps_me *me, gaps_rng *rng)
+{
+    gaps_me_point pt;
+    pt.cos_theta = 2.0 * gaps_rng_uniform(rng) - 1.0;
+    pt.phi = 2.0 * GAPS_PI * gaps_rng_uniform(rng);
+    pt.flavour = 1 + (int)(GAPS_N_FLAVOURS * gaps_rng_uniform(rng));
+    if (pt.flavour > GAPS_N_FLAVOURS) pt.flavour = GAPS_N_FLAVOURS;
+    pt.weight = me->w_norm * gaps_me_squared(me, pt.flavour, pt.cos_theta);
+    return pt;
+}
+
+GAPS_DEVICE_END

@@ -1,0 +1,361 @@
+/* observables.c -- Durham jet rates and event shapes of one event (physics.md section 4).
+ *
+ * Everything here runs once per event inside the event loop, on the host or on a GPU, so the
+ * code keeps to fixed-size local arrays, no recursion and no shared state.  Typical events
+ * have 2..8 partons; the algorithms are chosen for that range and stay exact (thrust) or
+ * O(n^3) at worst up to GAPS_MAX_PARTONS.
+ */
+#include "gaps/observables.h"
+
+#include <math.h>
+
+/* Up to this many partons thrust enumerates every hemisphere split (2^(n-1) of them, one
+ * vector addition each).  Beyond it the pair algorithm's O(n^3) is cheaper; it is exact only
+ * for momenta in general position, which large shower events always are, whereas small events
+ * are often planar (every 3-parton event is). */
+#define GAPS_THRUST_ENUMERATE_MAX 12
+
+/* Bound on the sign-refinement sweeps after the pair algorithm; each sweep can only increase
+ * |S|, and in practice it stops after one or two. */
+#define GAPS_THRUST_REFINE_MAX 8
+
+GAPS_DEVICE_BEGIN
+
+/* The header's precondition is n <= GAPS_MAX_PARTONS; clamping keeps a violation from
+ * writing past the fixed-size local arrays. */
+static int clamp_multiplicity(int n)
+{
+    if (n < 0) return 0;
+    if (n > GAPS_MAX_PARTONS) return GAPS_MAX_PARTONS;
+    return n;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Durham clustering
+ * ------------------------------------------------------------------------------------------ */
+
+/* Unit 3-direction of a cluster in dir[0..2].  A cluster without 3-momentum (at rest) has no
+ * direction; the fourth component then carries a unit length of its own, so that the
+ * distance |dir_i - dir_j|^2 / 2 below reads 1 - cos = 1 against every moving cluster (the
+ * angular average) and 0 against another cluster at rest, never NaN. */
+static void set_cluster_direction(const double mom[4], double dir[4])
+{
+    double p2 = mom[1] * mom[1] + mom[2] * mom[2] + mom[3] * mom[3];
+    if (p2 > 0.0) {
+        double inv = 1.0 / sqrt(p2);
+        dir[0] = mom[1] * inv;
+        dir[1] = mom[2] * inv;
+        dir[2] = mom[3] * inv;
+        dir[3] = 0.0;
+    } else {
+        dir[0] = dir[1] = dir[2] = 0.0;
+        dir[3] = 1.0;
+    }
+}
+
+/* s * y_ij = 2 min(E_i, E_j)^2 (1 - cos theta_ij).  With unit vectors,
+ * 2 (1 - cos theta) = |u_i - u_j|^2: a sum of squares, free of the cancellation that
+ * 1 - u_i.u_j suffers at small angles, and no division per pair. */
+static double durham_distance(const double mom_i[4], const double dir_i[4],
+                              const double mom_j[4], const double dir_j[4])
+{
+    double e = mom_i[0] < mom_j[0] ? mom_i[0] : mom_j[0];
+    double d0 = dir_i[0] - dir_j[0];
+    double d1 = dir_i[1] - dir_j[1];
+    double d2 = dir_i[2] - dir_j[2];
+    double d3 = dir_i[3] - dir_j[3];
+    return e * e * (d0 * d0 + d1 * d1 + d2 * d2 + d3 * d3);
+}
+
+void gaps_observables_durham(int n, const double p[][4], double y[4])
+{
+    y[0] = y[1] = y[2] = y[3] = 0.0;
+    n = clamp_multiplicity(n);
+    if (n < 3) return;
+
+    double mom[GAPS_MAX_PARTONS][4];  /* E-scheme cluster four-momenta */
+    double dir[GAPS_MAX_PARTONS][4];  /* their unit directions, see set_cluster_direction */
+    double e_vis = 0.0;
+    for (int i = 0; i < n; ++i) {
+        for (int mu = 0; mu < 4; ++mu) mom[i][mu] = p[i][mu];
+        set_cluster_direction(mom[i], dir[i]);
+        e_vis += p[i][0];
+    }
+    double s = e_vis * e_vis;
+    if (!(s > 0.0)) return;
+    double inv_s = 1.0 / s;
+
+    /* At these multiplicities a full rescan of the pairs after each merge is cheaper than
+     * keeping a nearest-neighbour table up to date, and needs no pair matrix on the stack. */
+    for (int m = n; m > 2; --m) {
+        int bi = 0, bj = 1;
+        double dmin = durham_distance(mom[0], dir[0], mom[1], dir[1]);
+        for (int i = 0; i < m - 1; ++i) {
+            for (int j = i + 1; j < m; ++j) {
+                double d = durham_distance(mom[i], dir[i], mom[j], dir[j]);
+                if (d < dmin) {  /* strict: ties go to the first pair, deterministically */
+                    dmin = d;
+                    bi = i;
+                    bj = j;
+                }
+            }
+        }
+        /* Step m -> m-1 clusters gives y_{m-1,m}; y23 (m = 3) is y[0]. */
+        if (m <= 6) y[m - 3] = dmin * inv_s;
+
+        for (int mu = 0; mu < 4; ++mu) mom[bi][mu] += mom[bj][mu];
+        set_cluster_direction(mom[bi], dir[bi]);
+        /* Refill the hole with the last cluster; bj < m always, and bi < bj stays valid. */
+        for (int mu = 0; mu < 4; ++mu) {
+            mom[bj][mu] = mom[m - 1][mu];
+            dir[bj][mu] = dir[m - 1][mu];
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Thrust
+ * ------------------------------------------------------------------------------------------ */
+
+/* T = max over unit n of sum |p_k.n| / P equals max over signs eps_k of |sum eps_k p_k| / P
+ * (for the optimal signs, n is along S = sum eps_k p_k).  Exhaustive over the 2^(n-1) sign
+ * patterns with eps_0 = +1, walked in Gray-code order so that each step flips one sign and
+ * costs one vector update.  Exact for every configuration, planar ones included.  The sum
+ * of the winning pattern is rebuilt from scratch so that it carries no accumulated rounding.
+ * Ties keep the first pattern in Gray order. */
+static void thrust_enumerate(int n, const double p[][4], double S[3])
+{
+    double sx = 0.0, sy = 0.0, sz = 0.0;
+    for (int k = 0; k < n; ++k) {
+        sx += p[k][1];
+        sy += p[k][2];
+        sz += p[k][3];
+    }
+    double best = sx * sx + sy * sy + sz * sz;
+    unsigned mask = 0u;       /* bit k set: eps_k = -1 */
+    unsigned best_mask = 0u;
+    unsigned count = 1u << (n - 1);
+    for (unsigned g = 1u; g < count; ++g) {
+        /* Gray code g ^ (g >> 1) differs from its predecessor in the lowest set bit of g;
+         * bit b of g drives parton b + 1, since parton 0 keeps eps = +1. */
+        int k = 1;
+        for (unsigned t = g; !(t & 1u); t >>= 1) ++k;
+        unsigned bit = 1u << k;
+        double f = (mask & bit) ? 2.0 : -2.0;
+        mask ^= bit;
+        sx += f * p[k][1];
+        sy += f * p[k][2];
+        sz += f * p[k][3];
+        double s2 = sx * sx + sy * sy + sz * sz;
+        if (s2 > best) {
+            best = s2;
+            best_mask = mask;
+        }
+    }
+    S[0] = S[1] = S[2] = 0.0;
+    for (int k = 0; k < n; ++k) {
+        double e = (best_mask >> k) & 1u ? -1.0 : 1.0;
+        S[0] += e * p[k][1];
+        S[1] += e * p[k][2];
+        S[2] += e * p[k][3];
+    }
+}
+
+/* sum_k sign(p_k.a) p_k with zero counted as positive, skipping partons i and j (pass -1 to
+ * skip none). */
+static void signed_sum(int n, const double p[][4], const double a[3], int i, int j,
+                       double S[3])
+{
+    S[0] = S[1] = S[2] = 0.0;
+    for (int k = 0; k < n; ++k) {
+        if (k == i || k == j) continue;
+        double d = p[k][1] * a[0] + p[k][2] * a[1] + p[k][3] * a[2];
+        double e = d >= 0.0 ? 1.0 : -1.0;
+        S[0] += e * p[k][1];
+        S[1] += e * p[k][2];
+        S[2] += e * p[k][3];
+    }
+}
+
+/* The pair algorithm for large n.  Tilting the optimal separating plane until it touches two
+ * momenta p_i, p_j leaves every other parton on its side, so the optimal split is among:
+ * the side of n = p_i x p_j for k != i,j, and the four sign choices for p_i, p_j.  That is
+ * exact when no three momenta are coplanar (with the origin), which holds for shower events
+ * of this size; the final sweeps eps_k = sign(p_k.S) can only increase |S| and repair the
+ * rare near-degenerate case.  Ties keep the first candidate. */
+static void thrust_pairs(int n, const double p[][4], double S[3])
+{
+    const double *a0 = &p[0][1];
+    signed_sum(n, p, a0, -1, -1, S);
+    double best = S[0] * S[0] + S[1] * S[1] + S[2] * S[2];
+
+    for (int i = 0; i < n - 1; ++i) {
+        for (int j = i + 1; j < n; ++j) {
+            double c[3] = { p[i][2] * p[j][3] - p[i][3] * p[j][2],
+                            p[i][3] * p[j][1] - p[i][1] * p[j][3],
+                            p[i][1] * p[j][2] - p[i][2] * p[j][1] };
+            if (c[0] == 0.0 && c[1] == 0.0 && c[2] == 0.0) continue;  /* collinear pair */
+            double base[3];
+            signed_sum(n, p, c, i, j, base);
+            for (int combo = 0; combo < 4; ++combo) {
+                double ei = combo & 1 ? -1.0 : 1.0;
+                double ej = combo & 2 ? -1.0 : 1.0;
+                double t[3];
+                for (int a = 0; a < 3; ++a) t[a] = base[a] + ei * p[i][a + 1] + ej * p[j][a + 1];
+                double t2 = t[0] * t[0] + t[1] * t[1] + t[2] * t[2];
+                if (t2 > best) {
+                    best = t2;
+                    S[0] = t[0];
+                    S[1] = t[1];
+                    S[2] = t[2];
+                }
+            }
+        }
+    }
+
+    for (int sweep = 0; sweep < GAPS_THRUST_REFINE_MAX; ++sweep) {
+        double t[3];
+        double axis[3] = { S[0], S[1], S[2] };
+        signed_sum(n, p, axis, -1, -1, t);
+        double t2 = t[0] * t[0] + t[1] * t[1] + t[2] * t[2];
+        if (!(t2 > best)) break;
+        best = t2;
+        S[0] = t[0];
+        S[1] = t[1];
+        S[2] = t[2];
+    }
+}
+
+/* Thrust with P = sum |p_k| already known.  T is capped at 1, which rounding could
+ * otherwise exceed by an ulp for collinear configurations (tau would turn negative). */
+static double thrust_with_total(int n, const double p[][4], double p_total, double axis[3])
+{
+    axis[0] = 0.0;
+    axis[1] = 0.0;
+    axis[2] = 1.0;
+    if (n <= 2) {
+        if (n >= 1) {
+            double l = sqrt(p[0][1] * p[0][1] + p[0][2] * p[0][2] + p[0][3] * p[0][3]);
+            if (l > 0.0) {
+                axis[0] = p[0][1] / l;
+                axis[1] = p[0][2] / l;
+                axis[2] = p[0][3] / l;
+            }
+        }
+        return 1.0;
+    }
+    if (!(p_total > 0.0)) return 1.0;
+
+    double S[3];
+    if (n <= GAPS_THRUST_ENUMERATE_MAX)
+        thrust_enumerate(n, p, S);
+    else
+        thrust_pairs(n, p, S);
+
+    double len = sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
+    if (!(len > 0.0)) return 1.0;
+    axis[0] = S[0] / len;
+    axis[1] = S[1] / len;
+    axis[2] = S[2] / len;
+    double t = len / p_total;
+    return t < 1.0 ? t : 1.0;
+}
+
+double gaps_observables_thrust(int n, const double p[][4], double axis[3])
+{
+    n = clamp_multiplicity(n);
+    double p_total = 0.0;
+    for (int k = 0; k < n; ++k)
+        p_total += sqrt(p[k][1] * p[k][1] + p[k][2] * p[k][2] + p[k][3] * p[k][3]);
+    return thrust_with_total(n, p, p_total, axis);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Everything of one event
+ * ------------------------------------------------------------------------------------------ */
+
+void gaps_observables_compute(int n, const double p[][4], gaps_observables *out)
+{
+    n = clamp_multiplicity(n);
+    out->n_partons = n;
+
+    double inv_len[GAPS_MAX_PARTONS];  /* 1/|p_k|, 0 for a parton without 3-momentum */
+    double e_vis = 0.0, p_total = 0.0;
+    for (int k = 0; k < n; ++k) {
+        double l = sqrt(p[k][1] * p[k][1] + p[k][2] * p[k][2] + p[k][3] * p[k][3]);
+        inv_len[k] = l > 0.0 ? 1.0 / l : 0.0;
+        e_vis += p[k][0];
+        p_total += l;
+    }
+
+    double y[4];
+    gaps_observables_durham(n, p, y);
+    out->y23 = y[0];
+    out->y34 = y[1];
+    out->y45 = y[2];
+    out->y56 = y[3];
+
+    double *nt = out->thrust_axis;
+    out->tau = 1.0 - thrust_with_total(n, p, p_total, nt);
+
+    /* Hemisphere sums (index 0: p.n_T >= 0, index 1: p.n_T < 0) and transverse momenta. */
+    double hemi[2][4] = { { 0.0, 0.0, 0.0, 0.0 }, { 0.0, 0.0, 0.0, 0.0 } };
+    double kt[2] = { 0.0, 0.0 };
+    for (int k = 0; k < n; ++k) {
+        double d = p[k][1] * nt[0] + p[k][2] * nt[1] + p[k][3] * nt[2];
+        int h = d >= 0.0 ? 0 : 1;
+        for (int mu = 0; mu < 4; ++mu) hemi[h][mu] += p[k][mu];
+        /* |p x n| from the cross product, not sqrt(p^2 - (p.n)^2), which cancels for
+         * partons close to the axis. */
+        double cx = p[k][2] * nt[2] - p[k][3] * nt[1];
+        double cy = p[k][3] * nt[0] - p[k][1] * nt[2];
+        double cz = p[k][1] * nt[1] - p[k][2] * nt[0];
+        kt[h] += sqrt(cx * cx + cy * cy + cz * cz);
+    }
+
+    /* A hemisphere holding one massless parton has M^2 = 0 up to rounding of either sign;
+     * clamping keeps it in the first bin instead of the underflow. */
+    double m2[2];
+    for (int h = 0; h < 2; ++h) {
+        double v = hemi[h][0] * hemi[h][0] - hemi[h][1] * hemi[h][1] -
+                   hemi[h][2] * hemi[h][2] - hemi[h][3] * hemi[h][3];
+        m2[h] = v > 0.0 ? v : 0.0;
+    }
+    double s = e_vis * e_vis;
+    if (s > 0.0) {
+        out->rho_H = (m2[0] > m2[1] ? m2[0] : m2[1]) / s;
+        out->rho_L = (m2[0] > m2[1] ? m2[1] : m2[0]) / s;
+    } else {
+        out->rho_H = out->rho_L = 0.0;
+    }
+
+    /* C = 3/2 (1 - sum_{i,j} (p_i.p_j)^2 / (|p_i||p_j|) / P^2).  The diagonal and the
+     * cos^2 part cancel against P^2 = sum_{i,j} |p_i||p_j|, leaving
+     * C = 3 sum_{i<j} |p_i x p_j|^2 / (|p_i||p_j|) / P^2: a sum of non-negative terms,
+     * exact 0 for collinear events instead of a difference of two numbers near 1. */
+    double c_sum = 0.0;
+    for (int i = 0; i < n - 1; ++i) {
+        double row = 0.0;
+        for (int j = i + 1; j < n; ++j) {
+            double cx = p[i][2] * p[j][3] - p[i][3] * p[j][2];
+            double cy = p[i][3] * p[j][1] - p[i][1] * p[j][3];
+            double cz = p[i][1] * p[j][2] - p[i][2] * p[j][1];
+            row += (cx * cx + cy * cy + cz * cz) * inv_len[j];
+        }
+        c_sum += row * inv_len[i];
+    }
+
+    if (p_total > 0.0) {
+        double inv_2p = 0.5 / p_total;
+        double b_plus = kt[0] * inv_2p, b_minus = kt[1] * inv_2p;
+        out->B_T = b_plus + b_minus;
+        out->B_W = b_plus > b_minus ? b_plus : b_minus;
+        out->B_N = b_plus > b_minus ? b_minus : b_plus;
+        out->C = 3.0 * c_sum / (p_total * p_total);
+    } else {
+        out->B_T = out->B_W = out->B_N = 0.0;
+        out->C = 0.0;
+    }
+}
+
+GAPS_DEVICE_END

@@ -1,0 +1,403 @@
+/* shower.c -- the steps of the parallelised veto algorithm, one function per step.
+ *
+ * Conventions: slot e, parton p; X[p * nslots + e] is component X of parton p.  A dipole is
+ * (emitter p, side s): side 0 runs along the emitter's colour line (spectator = the parton
+ * whose anticolour is the emitter's colour), side 1 along its anticolour line.  A quark has
+ * only side 0, an antiquark only side 1, a gluon both.  Dipole d = 2 p + s.  (In e+e- -> q qbar
+ * no two partons share two colour lines, so an ordered pair never appears twice.)
+ */
+#include "gaps/shower.h"
+#include "gaps/constants.h"
+
+#include <math.h>
+
+GAPS_DEVICE_BEGIN
+
+#define AT(p) ((long)(p) * pool->nslots + e)
+
+static gaps_rng slot_rng(const gaps_pool *pool, const gaps_physics *phys, int e)
+{
+    return gaps_rng_make(phys->seed, (uint64_t)pool->event[e], pool->draw[e]);
+}
+
+/* The spectator of dipole (p, side), or -1 if the emitter has no such colour line. */
+static int spectator(const gaps_pool *pool, int e, int p, int side)
+{
+    const int tag = side == 0 ? pool->col[AT(p)] : pool->acol[AT(p)];
+    if (tag == 0) return -1;
+    return side == 0 ? pool->acol_owner[AT(tag)] : pool->col_owner[AT(tag)];
+}
+
+static double pair_mass2(const gaps_pool *pool, int e, int i, int k)
+{
+    return 2.0 * (pool->E[AT(i)] * pool->E[AT(k)] - pool->px[AT(i)] * pool->px[AT(k)]
+                  - pool->py[AT(i)] * pool->py[AT(k)] - pool->pz[AT(i)] * pool->pz[AT(k)]);
+}
+
+/* z- of a dipole of mass^2 m2: (1 - sqrt(1 - 4 t_C/m2)) / 2, written without cancellation. */
+static double z_minus(double m2, double t_cut)
+{
+    return 2.0 * t_cut / (m2 * (1.0 + sqrt(1.0 - 4.0 * t_cut / m2)));
+}
+
+/* Constant trial rates of one dipole's kernels: r[0] for q -> q g or g -> g g, r[1] for
+ * g -> q qbar summed over flavours.  Zero when the dipole is too light to radiate. */
+static void kernel_rates(double m2, int gluon, const gaps_physics *phys, double r[2])
+{
+    r[0] = r[1] = 0.0;
+    if (!(m2 > 4.0 * phys->t_cut)) return;
+    const double zm = z_minus(m2, phys->t_cut), zp = 1.0 - zm;
+    const double pref = phys->a_max / (2.0 * GAPS_PI);
+    if (!gluon) {
+        r[0] = pref * 2.0 * GAPS_CF * log(zp / zm);
+    } else {
+        r[0] = pref * GAPS_CA * log(zp / zm);
+        r[1] = pref * GAPS_N_FLAVOURS * 0.5 * GAPS_TR * (zp - zm);
+    }
+}
+
+/* Recompute every dipole rate of the slot and their sum: after the start and after each
+ * accepted emission, the only times momenta or colours change. */
+static void update_rates(const gaps_pool *pool, const gaps_physics *phys, int e)
+{
+    const int n = pool->n[e];
+    double sum = 0.0;
+    for (int p = 0; p < n; ++p) {
+        const int gluon = pool->flav[AT(p)] == GAPS_GLUON;
+        for (int side = 0; side < 2; ++side) {
+            const int k = spectator(pool, e, p, side);
+            double r[2] = { 0.0, 0.0 };
+            if (k >= 0) kernel_rates(pair_mass2(pool, e, p, k), gluon, phys, r);
+            pool->rate[AT(2 * p + side)] = r[0] + r[1];
+            sum += r[0] + r[1];
+        }
+    }
+    pool->rate_sum[e] = sum;
+}
+
+void gaps_shower_start(const gaps_pool *pool, const gaps_physics *phys, int e, int64_t event)
+{
+    pool->event[e] = event;
+    pool->draw[e] = 0;
+    gaps_rng rng = slot_rng(pool, phys, e);
+    const gaps_me_point pt = gaps_me_generate(&phys->me, &rng);
+    pool->draw[e] = rng.draw;
+
+    const double E = 0.5 * phys->me.ecm;
+    const double st = sqrt(fmax(0.0, 1.0 - pt.cos_theta * pt.cos_theta));
+    const double dir[3] = { st * cos(pt.phi), st * sin(pt.phi), pt.cos_theta };
+    for (int p = 0; p < 2; ++p) {
+        const double sign = p == 0 ? 1.0 : -1.0;
+        pool->E[AT(p)] = E;
+        pool->px[AT(p)] = sign * E * dir[0];
+        pool->py[AT(p)] = sign * E * dir[1];
+        pool->pz[AT(p)] = sign * E * dir[2];
+    }
+    /* quark (1, 0), antiquark (0, 1) */
+    pool->flav[AT(0)] = pt.flavour;
+    pool->col[AT(0)] = 1;
+    pool->acol[AT(0)] = 0;
+    pool->flav[AT(1)] = -pt.flavour;
+    pool->col[AT(1)] = 0;
+    pool->acol[AT(1)] = 1;
+    pool->col_owner[AT(1)] = 0;
+    pool->acol_owner[AT(1)] = 1;
+
+    pool->n[e] = 2;
+    pool->next_tag[e] = 2;
+    pool->flags[e] = 0;
+    pool->weight[e] = pt.weight;
+    pool->t[e] = phys->me.s;
+    pool->status[e] = GAPS_SLOT_SHOWERING;
+    update_rates(pool, phys, e);
+}
+
+/* Step 1.  One trial scale from the summed overestimate, t' = t R^(1/r_sum), and the
+ * (dipole, kernel) that emits it, chosen with probability r / r_sum. */
+void gaps_shower_trial(const gaps_pool *pool, const gaps_physics *phys, int e)
+{
+    if (pool->status[e] != GAPS_SLOT_SHOWERING) return;
+    gaps_rng rng = slot_rng(pool, phys, e);
+    const double r_sum = pool->rate_sum[e];
+    const double R = gaps_rng_uniform(&rng);
+    const double u = gaps_rng_uniform(&rng) * r_sum;
+    pool->draw[e] = rng.draw;
+    pool->trial_kernel[e] = GAPS_KERNEL_NONE;
+    if (!(r_sum > 0.0)) { pool->trial_t[e] = 0.0; return; }
+    pool->trial_t[e] = pool->t[e] * exp(log(R) / r_sum);
+
+    const int nd = 2 * pool->n[e];
+    double acc = 0.0;
+    int d = 0, last = -1;
+    for (; d < nd; ++d) {
+        const double r = pool->rate[AT(d)];
+        if (r <= 0.0) continue;
+        last = d;
+        if (u < acc + r) break;
+        acc += r;
+    }
+    if (d == nd) d = last;   /* u rounded up to r_sum */
+    const int p = d / 2;
+    int kernel = GAPS_KERNEL_Q_QG;
+    if (pool->flav[AT(p)] == GAPS_GLUON) {
+        double r[2];
+        kernel_rates(pair_mass2(pool, e, p, spectator(pool, e, p, d % 2)), 1, phys, r);
+        kernel = (u - acc) < r[0] ? GAPS_KERNEL_G_GG : GAPS_KERNEL_G_QQ;
+    }
+    pool->trial_dipole[e] = d;
+    pool->trial_kernel[e] = kernel;
+}
+
+/* Step 2.  Below the cutoff (or with nothing left to radiate) the shower ends; otherwise the
+ * event moves on to the trial scale, whether or not the emission is accepted later. */
+void gaps_shower_cutoff(const gaps_pool *pool, const gaps_physics *phys, int e)
+{
+    if (pool->status[e] != GAPS_SLOT_SHOWERING) return;
+    if (pool->trial_t[e] <= phys->t_cut) {
+        pool->status[e] = GAPS_SLOT_FINISHED;
+        pool->trial_kernel[e] = GAPS_KERNEL_NONE;
+        return;
+    }
+    pool->t[e] = pool->trial_t[e];
+}
+
+/* Step 3 and 4.  Trial z from the overestimate, y from t, and the veto: accept with
+ * probability (1 - y) alpha_s(t) P(z, y) / (a_max Q(z)). */
+void gaps_shower_veto(const gaps_pool *pool, const gaps_physics *phys, int e)
+{
+    if (pool->status[e] != GAPS_SLOT_SHOWERING || pool->trial_kernel[e] == GAPS_KERNEL_NONE)
+        return;
+    gaps_rng rng = slot_rng(pool, phys, e);
+    const double Rz = gaps_rng_uniform(&rng);
+    const double Ra = gaps_rng_uniform(&rng);
+    pool->draw[e] = rng.draw;
+
+    const int d = pool->trial_dipole[e], p = d / 2, kernel = pool->trial_kernel[e];
+    const double m2 = pair_mass2(pool, e, p, spectator(pool, e, p, d % 2));
+    const double zm = z_minus(m2, phys->t_cut), zp = 1.0 - zm;
+    double z, omz;   /* z and 1 - z, each computed where it is accurate */
+    if (kernel == GAPS_KERNEL_G_QQ) {
+        z = zm + (zp - zm) * Rz;
+        omz = 1.0 - z;
+    } else {
+        omz = zm * exp(Rz * log(zp / zm));
+        z = 1.0 - omz;
+    }
+    const double t = pool->t[e];
+    const double y = t / (m2 * z * omz);
+    double ratio = 0.0;   /* P / Q */
+    if (y < 1.0) {
+        const double den = omz + z * y;   /* 1 - z (1 - y) */
+        if (kernel == GAPS_KERNEL_Q_QG) ratio = (2.0 / den - (1.0 + z)) * omz / 2.0;
+        else if (kernel == GAPS_KERNEL_G_GG) ratio = (2.0 / den - 2.0 + z * omz) * omz / 2.0;
+        else ratio = 1.0 - 2.0 * z * omz;
+        ratio *= (1.0 - y) * gaps_alphas_value(&phys->as, t) / phys->a_max;
+    }
+    if (!(Ra < ratio)) {
+        pool->trial_kernel[e] = GAPS_KERNEL_NONE;
+        return;
+    }
+    pool->trial_z[e] = z;
+    pool->trial_y[e] = y;
+}
+
+static double mdot(const double a[4], const double b[4])
+{
+    return a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
+}
+
+static void cross(const double a[3], const double b[3], double c[3])
+{
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* Two unit space-like four-vectors n1, n2 orthogonal to the massless pi, pk and to each other.
+ *
+ * n1 = (0, u) with u = pi x pk (three-vectors) is orthogonal to both; when pi and pk are
+ * (anti)parallel u is taken orthogonal to pi and a fixed coordinate axis instead, and n1 is
+ * then projected onto the space orthogonal to pi and pk so that rounding never leaves a
+ * component along them (which would give the new partons a mass).
+ * n2 = (u . (pi x pk), Ei (pk x u) - Ek (pi x u)) is orthogonal to pi, pk and (0, u) for any u,
+ * an identity of the triple product; unlike the time axis minus its projections it needs no
+ * cancellation between large terms when pi and pk are nearly back to back. */
+static void transverse_basis(const double pi[4], const double pk[4], double n1[4], double n2[4])
+{
+    const double *vi = pi + 1, *vk = pk + 1;
+    double u[3], c[3], a[3], b[3];
+    cross(vi, vk, u);
+    cross(vi, vk, c);
+    const double u2 = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
+    const double vi2 = vi[0] * vi[0] + vi[1] * vi[1] + vi[2] * vi[2];
+    const double vk2 = vk[0] * vk[0] + vk[1] * vk[1] + vk[2] * vk[2];
+    if (!(u2 > 1e-12 * vi2 * vk2)) {   /* reference axis: the one least aligned with pi */
+        const double ax = fabs(vi[0]), ay = fabs(vi[1]), az = fabs(vi[2]);
+        const double ref[3] = { (ax <= ay && ax <= az) ? 1.0 : 0.0,
+                                (ay < ax && ay <= az) ? 1.0 : 0.0,
+                                (az < ax && az < ay) ? 1.0 : 0.0 };
+        cross(vi, ref, u);
+    }
+    n1[0] = 0.0;
+    n1[1] = u[0]; n1[2] = u[1]; n1[3] = u[2];
+    const double pipk = mdot(pi, pk);
+    const double ai = mdot(n1, pk) / pipk, ak = mdot(n1, pi) / pipk;
+    for (int m = 0; m < 4; ++m) n1[m] -= ai * pi[m] + ak * pk[m];
+    const double norm1 = 1.0 / sqrt(-mdot(n1, n1));
+    for (int m = 0; m < 4; ++m) n1[m] *= norm1;
+
+    cross(vk, u, a);
+    cross(vi, u, b);
+    n2[0] = u[0] * c[0] + u[1] * c[1] + u[2] * c[2];
+    for (int m = 0; m < 3; ++m) n2[m + 1] = pi[0] * a[m] - pk[0] * b[m];
+    const double norm2 = 1.0 / sqrt(-mdot(n2, n2));
+    for (int m = 0; m < 4; ++m) n2[m] *= norm2;
+}
+
+static void load(const gaps_pool *pool, int e, int p, double v[4])
+{
+    v[0] = pool->E[AT(p)]; v[1] = pool->px[AT(p)]; v[2] = pool->py[AT(p)]; v[3] = pool->pz[AT(p)];
+}
+
+static void store(const gaps_pool *pool, int e, int p, const double v[4])
+{
+    pool->E[AT(p)] = v[0]; pool->px[AT(p)] = v[1]; pool->py[AT(p)] = v[2]; pool->pz[AT(p)] = v[3];
+}
+
+/* Step 5.  The accepted emission: new momenta (Catani-Seymour final-final map), new colours,
+ * the emitted parton appended, and the dipole rates brought up to date. */
+void gaps_shower_split(const gaps_pool *pool, const gaps_physics *phys, int e)
+{
+    if (pool->status[e] != GAPS_SLOT_SHOWERING || pool->trial_kernel[e] == GAPS_KERNEL_NONE)
+        return;
+    gaps_rng rng = slot_rng(pool, phys, e);
+    const double phi = 2.0 * GAPS_PI * gaps_rng_uniform(&rng);
+    const double Rf = gaps_rng_uniform(&rng);
+    pool->draw[e] = rng.draw;
+
+    const int j = pool->n[e];
+    if (j >= pool->maxp) {   /* no room for the emitted parton: end the shower, report it */
+        pool->flags[e] |= GAPS_FLAG_CAPACITY;
+        pool->status[e] = GAPS_SLOT_FINISHED;
+        return;
+    }
+    const int d = pool->trial_dipole[e], i = d / 2, side = d % 2, kernel = pool->trial_kernel[e];
+    const int k = spectator(pool, e, i, side);
+    const double z = pool->trial_z[e], y = pool->trial_y[e];
+
+    double pi[4], pk[4], n1[4], n2[4], qi[4], qj[4], qk[4];
+    load(pool, e, i, pi);
+    load(pool, e, k, pk);
+    transverse_basis(pi, pk, n1, n2);
+    const double m2 = 2.0 * mdot(pi, pk);
+    const double kt = sqrt(m2 * y * z * (1.0 - z));
+    const double c = kt * cos(phi), s = kt * sin(phi);
+    for (int m = 0; m < 4; ++m) {
+        const double kperp = c * n1[m] + s * n2[m];
+        qi[m] = z * pi[m] + (1.0 - z) * y * pk[m] + kperp;
+        qj[m] = (1.0 - z) * pi[m] + z * y * pk[m] - kperp;
+        qk[m] = (1.0 - y) * pk[m];
+    }
+    store(pool, e, i, qi);
+    store(pool, e, j, qj);
+    store(pool, e, k, qk);
+
+    const int a = pool->col[AT(i)], b = pool->acol[AT(i)];
+    if (kernel == GAPS_KERNEL_G_QQ) {
+        /* g(a, b) -> q(a, 0) + qbar(0, b) */
+        int f = 1 + (int)(GAPS_N_FLAVOURS * Rf);
+        if (f > GAPS_N_FLAVOURS) f = GAPS_N_FLAVOURS;
+        pool->flav[AT(i)] = f;
+        pool->acol[AT(i)] = 0;
+        pool->flav[AT(j)] = -f;
+        pool->col[AT(j)] = 0;
+        pool->acol[AT(j)] = b;
+        pool->acol_owner[AT(b)] = j;
+    } else {
+        const int tag = pool->next_tag[e]++;
+        pool->flav[AT(j)] = GAPS_GLUON;
+        if (side == 0) {   /* along colour a: emitter (tag, b), gluon (a, tag) */
+            pool->col[AT(i)] = tag;
+            pool->col[AT(j)] = a;
+            pool->acol[AT(j)] = tag;
+            pool->col_owner[AT(tag)] = i;
+            pool->col_owner[AT(a)] = j;
+            pool->acol_owner[AT(tag)] = j;
+        } else {           /* along anticolour b: emitter (a, tag), gluon (tag, b) */
+            pool->acol[AT(i)] = tag;
+            pool->col[AT(j)] = tag;
+            pool->acol[AT(j)] = b;
+            pool->acol_owner[AT(tag)] = i;
+            pool->col_owner[AT(tag)] = j;
+            pool->acol_owner[AT(b)] = j;
+        }
+    }
+    pool->n[e] = j + 1;
+    update_rates(pool, phys, e);
+}
+
+/* Several full cycles of one slot, stopping when its shower ends. */
+static void shower_cycles(const gaps_pool *pool, const gaps_physics *phys, int e, int cycles)
+{
+    for (int c = 0; c < cycles && pool->status[e] == GAPS_SLOT_SHOWERING; ++c) {
+        gaps_shower_trial(pool, phys, e);
+        gaps_shower_cutoff(pool, phys, e);
+        gaps_shower_veto(pool, phys, e);
+        gaps_shower_split(pool, phys, e);
+    }
+}
+
+/* Refill one slot with the next event number, if any is left. */
+static void refill(const gaps_pool *pool, const gaps_physics *phys, int e)
+{
+    if (pool->status[e] != GAPS_SLOT_EMPTY) return;
+    unsigned long long id;
+    GAPS_ATOMIC_CAPTURE
+    id = pool->counters[GAPS_COUNT_STARTED]++;
+    if ((int64_t)id < phys->n_events) gaps_shower_start(pool, phys, e, (int64_t)id);
+}
+
+#undef AT
+GAPS_DEVICE_END
+
+void gaps_shower_trial_step(gaps_pool pool, gaps_physics phys)
+{
+    const int n = pool.nslots;
+    GAPS_PARALLEL_FOR(n)
+    for (int e = 0; e < n; ++e) gaps_shower_trial(&pool, &phys, e);
+}
+
+void gaps_shower_cutoff_step(gaps_pool pool, gaps_physics phys)
+{
+    const int n = pool.nslots;
+    GAPS_PARALLEL_FOR(n)
+    for (int e = 0; e < n; ++e) gaps_shower_cutoff(&pool, &phys, e);
+}
+
+void gaps_shower_veto_step(gaps_pool pool, gaps_physics phys)
+{
+    const int n = pool.nslots;
+    GAPS_PARALLEL_FOR(n)
+    for (int e = 0; e < n; ++e) gaps_shower_veto(&pool, &phys, e);
+}
+
+void gaps_shower_split_step(gaps_pool pool, gaps_physics phys)
+{
+    const int n = pool.nslots;
+    GAPS_PARALLEL_FOR(n)
+    for (int e = 0; e < n; ++e) gaps_shower_split(&pool, &phys, e);
+}
+
+void gaps_shower_fused_step(gaps_pool pool, gaps_physics phys, int cycles)
+{
+    const int n = pool.nslots;
+    GAPS_PARALLEL_FOR(n)
+    for (int e = 0; e < n; ++e) shower_cycles(&pool, &phys, e, cycles);
+}
+
+void gaps_shower_refill_step(gaps_pool pool, gaps_physics phys)
+{
+    const int n = pool.nslots;
+    GAPS_PARALLEL_FOR(n)
+    for (int e = 0; e < n; ++e) refill(&pool, &phys, e);
+}

@@ -1,0 +1,67 @@
+/* yoda.c -- YODA text output (the "V2" object headers, read by YODA 1.x and 2.x). */
+#include "gaps/yoda.h"
+
+#include <math.h>
+
+/* %.10e keeps ten significant digits: far below the statistical errors, and the same text on
+ * every platform for the same (order-independent) sums. */
+#define NUM "%.10e"
+
+static void write_row(FILE *f, const char *a, const char *b, const gaps_bin_sums *s, double k)
+{
+    fprintf(f, "%s\t%s\t" NUM "\t" NUM "\t" NUM "\t" NUM "\t%.10e\n", a, b, s->sumw * k,
+            s->sumw2 * k * k, s->sumwx * k, s->sumwx2 * k, (double)s->entries);
+}
+
+static void write_histo(FILE *f, const gaps_hist_def *d, const gaps_bin_sums *bins, double k)
+{
+    gaps_bin_sums total = { 0, 0, 0, 0, 0 };
+    for (int b = 0; b < d->nbins + 2; ++b) {
+        total.sumw += bins[b].sumw;
+        total.sumw2 += bins[b].sumw2;
+        total.sumwx += bins[b].sumwx;
+        total.sumwx2 += bins[b].sumwx2;
+        total.entries += bins[b].entries;
+    }
+    const double mean = total.sumw != 0.0 ? total.sumwx / total.sumw : 0.0;
+    fprintf(f, "BEGIN YODA_HISTO1D_V2 %s\n", d->path);
+    fprintf(f, "Path: %s\n", d->path);
+    fprintf(f, "ScaledBy: " NUM "\n", k);
+    fprintf(f, "Title: %s\n", d->title);
+    fprintf(f, "Type: Histo1D\n");
+    fprintf(f, "---\n");
+    fprintf(f, "# Mean: " NUM "\n", mean);
+    fprintf(f, "# Area: " NUM "\n", total.sumw * k);
+    fprintf(f, "# ID\t ID\t sumw\t sumw2\t sumwx\t sumwx2\t numEntries\n");
+    write_row(f, "Total", "Total", &total, k);
+    write_row(f, "Underflow", "Underflow", &bins[0], k);
+    write_row(f, "Overflow", "Overflow", &bins[d->nbins + 1], k);
+    fprintf(f, "# xlow\t xhigh\t sumw\t sumw2\t sumwx\t sumwx2\t numEntries\n");
+    const double width = (d->hi - d->lo) / d->nbins;
+    for (int b = 1; b <= d->nbins; ++b) {
+        const gaps_bin_sums *s = &bins[b];
+        fprintf(f, NUM "\t" NUM "\t" NUM "\t" NUM "\t" NUM "\t" NUM "\t%.10e\n",
+                d->lo + (b - 1) * width, d->lo + b * width, s->sumw * k, s->sumw2 * k * k,
+                s->sumwx * k, s->sumwx2 * k, (double)s->entries);
+    }
+    fprintf(f, "END YODA_HISTO1D_V2\n\n");
+}
+
+int gaps_yoda_write(FILE *f, const gaps_hist_result *r)
+{
+    double sigma, error;
+    gaps_histograms_sigma(r, &sigma, &error);
+    /* Filled once per event with the weight, divided by N: integrates to sigma in pb. */
+    const double k = r->n_events > 0 ? 1.0 / (double)r->n_events : 0.0;
+    for (int id = 0; id < GAPS_N_HISTS; ++id) write_histo(f, &gaps_hist_defs[id], r->bin[id], k);
+
+    fprintf(f, "BEGIN YODA_SCATTER1D_V2 /_XSEC\nPath: /_XSEC\nTitle: \nType: Scatter1D\n---\n");
+    fprintf(f, "# xval\t xerr-\t xerr+\n" NUM "\t" NUM "\t" NUM "\n", sigma, error, error);
+    fprintf(f, "END YODA_SCATTER1D_V2\n\n");
+
+    fprintf(f, "BEGIN YODA_COUNTER_V2 /_EVTCOUNT\nPath: /_EVTCOUNT\nTitle: \nType: Counter\n---\n");
+    fprintf(f, "# sumW\t sumW2\t numEntries\n" NUM "\t" NUM "\t%.10e\n", r->sum_w, r->sum_w2,
+            (double)r->n_events);
+    fprintf(f, "END YODA_COUNTER_V2\n");
+    return ferror(f) ? -1 : 0;
+}
