@@ -1,13 +1,23 @@
 /* gaps_parallel.h -- the one place that knows which backend the code is built for.
  *
- * The physics is written as plain per-slot functions and loops over event slots.  This header
- * turns such a loop into
- *   serial   (GAPS_BACKEND_SERIAL):  a plain for loop;
- *   openmp   (GAPS_BACKEND_OPENMP):  #pragma omp parallel for, static schedule;
- *   offload  (GAPS_BACKEND_OFFLOAD): #pragma omp target teams distribute parallel for on
+ * The physics is written as plain per-slot functions and loops over the slots of a pool.
+ * Parallelism comes at two levels:
+ *   GAPS_PARALLEL_FOR   a loop over the slots of one pool, one step of the veto algorithm;
+ *   GAPS_PARTITION_FOR  a loop over independent pools (partitions), each of which runs the
+ *                       whole cycle loop on its own slots.
+ * The backends map them as
+ *   serial   (GAPS_BACKEND_SERIAL):  both plain loops, one partition;
+ *   openmp   (GAPS_BACKEND_OPENMP):  one partition per thread, #pragma omp parallel for over
+ *                                    partitions; slot loops are plain loops inside a thread;
+ *   offload  (GAPS_BACKEND_OFFLOAD): one partition; each slot loop is a
+ *                                    #pragma omp target teams distribute parallel for on
  *                                    device-resident arrays.
- * and marks the functions that the loops call as device functions.  Nothing else in src/ or
- * include/ tests the backend macros.
+ * Why partitions on the CPU: a parallel loop per veto step costs a thread barrier per step,
+ * ~5 x 10^5 of them for 10^6 events; a busy machine turns each barrier into a scheduler time
+ * slice.  Partitions keep the lock-step algorithm inside each thread and need no barrier until
+ * the end.  On the GPU the step loops are the parallelism.
+ * The header also marks the functions that the loops call as device functions.  Nothing else
+ * in src/ or include/ tests the backend macros.
  *
  * Data passed into a loop are plain structs of pointers that already hold device addresses
  * (allocated by gaps_device_alloc(), see device_memory.h); the loop clause makes every
@@ -28,31 +38,37 @@
                 num_teams(((n) + GAPS_TEAM_SIZE - 1) / GAPS_TEAM_SIZE)                         \
                 thread_limit(GAPS_TEAM_SIZE) defaultmap(firstprivate: aggregate)               \
                 defaultmap(firstprivate: scalar))
+#  define GAPS_PARTITION_FOR
 #  define GAPS_DEVICE_BEGIN GAPS_PRAGMA(omp declare target)
 #  define GAPS_DEVICE_END   GAPS_PRAGMA(omp end declare target)
 /* Accumulators shared by many device threads are updated atomically. */
 #  define GAPS_ATOMIC_UPDATE GAPS_PRAGMA(omp atomic update)
 #  define GAPS_ATOMIC_CAPTURE GAPS_PRAGMA(omp atomic capture)
+#  define GAPS_ATOMIC_READ GAPS_PRAGMA(omp atomic read)
 #elif defined(GAPS_BACKEND_OPENMP)
 #  define GAPS_BACKEND_NAME "openmp"
-#  define GAPS_PARALLEL_FOR(n) GAPS_PRAGMA(omp parallel for schedule(static))
+#  define GAPS_PARALLEL_FOR(n)
+#  define GAPS_PARTITION_FOR GAPS_PRAGMA(omp parallel for schedule(static, 1))
 #  define GAPS_DEVICE_BEGIN
 #  define GAPS_DEVICE_END
 #  define GAPS_ATOMIC_UPDATE GAPS_PRAGMA(omp atomic update)
 #  define GAPS_ATOMIC_CAPTURE GAPS_PRAGMA(omp atomic capture)
+#  define GAPS_ATOMIC_READ GAPS_PRAGMA(omp atomic read)
 #else
 #  define GAPS_BACKEND_SERIAL 1
 #  define GAPS_BACKEND_NAME "serial"
 #  define GAPS_PARALLEL_FOR(n)
+#  define GAPS_PARTITION_FOR
 #  define GAPS_DEVICE_BEGIN
 #  define GAPS_DEVICE_END
 #  define GAPS_ATOMIC_UPDATE
 #  define GAPS_ATOMIC_CAPTURE
+#  define GAPS_ATOMIC_READ
 #endif
 
 /* Workers and their private accumulators.  Histograms keep one copy per worker and are merged
- * once at the end: a host thread owns its copy outright; on the device the threads of a team
- * share a copy (GAPS_DEVICE_COPIES copies in all) and update it atomically. */
+ * once at the end: a host thread (partition) owns its copy outright; on the device the threads
+ * of a team share a copy (GAPS_DEVICE_COPIES copies in all) and update it atomically. */
 #if defined(GAPS_BACKEND_OFFLOAD)
 #  include <omp.h>
 #  define GAPS_DEVICE_COPIES 256

@@ -39,6 +39,7 @@ void gaps_host_to_device(void *dst, const void *src, size_t bytes)
 
 void gaps_runtime_set_threads(int n) { (void)n; }
 int gaps_runtime_threads(void) { return 1; }
+int gaps_runtime_partitions(void) { return 1; }
 
 /* The GPU's name from the CUDA driver, loaded at run time so that the program has no link
  * dependency on it (libomptarget loads the same library). */
@@ -98,6 +99,7 @@ int gaps_runtime_threads(void) { return omp_get_max_threads(); }
 void gaps_runtime_set_threads(int n) { (void)n; }
 int gaps_runtime_threads(void) { return 1; }
 #endif
+int gaps_runtime_partitions(void) { return gaps_runtime_threads(); }
 
 int gaps_runtime_init(int allow_host, char *where, size_t where_len, char *msg, size_t msg_len)
 {

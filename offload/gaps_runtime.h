@@ -19,6 +19,9 @@ void gaps_runtime_set_threads(int n);
 /* Host threads the loops use (1 for serial and for the device). */
 int gaps_runtime_threads(void);
 
+/* Independent pools a run is split into: one per host thread (openmp), else 1. */
+int gaps_runtime_partitions(void);
+
 /* Check that the loops will run where the build says.  Offload build: 0 if a GPU is usable,
  * otherwise -1 with a reason in msg, unless allow_host is set (then 0 and the loops run on
  * the host).  Other builds: always 0.  `where` receives a description of the device used. */

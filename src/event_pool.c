@@ -1,5 +1,6 @@
 /* event_pool.c -- allocation of the slot pool where the loops run. */
 #include "gaps/event_pool.h"
+#include "gaps_parallel.h"
 #include "gaps_runtime.h"
 
 #include <string.h>
@@ -20,9 +21,10 @@ double gaps_pool_bytes(int nslots, int maxp)
     return (double)nslots * per_slot_bytes(maxp) + GAPS_N_COUNTERS * 8.0;
 }
 
-int gaps_pool_create(gaps_pool *pool, int nslots, int maxp)
+int gaps_pool_create(gaps_pool *pool, int nslots, int maxp, unsigned long long *next_event)
 {
     memset(pool, 0, sizeof *pool);
+    pool->next_event = next_event;
     pool->nslots = nslots;
     pool->maxp = maxp;
     const size_t np = (size_t)nslots * maxp, ns = (size_t)nslots;
@@ -40,6 +42,7 @@ int gaps_pool_create(gaps_pool *pool, int nslots, int maxp)
     ALLOC(trial_dipole, ns); ALLOC(trial_kernel, ns);
     ALLOC(counters, GAPS_N_COUNTERS);
 #undef ALLOC
+    if (ok && !pool->next_event) pool->next_event = pool->counters + GAPS_COUNT_NEXT;
     if (!ok) gaps_pool_destroy(pool);
     return ok ? 0 : -1;
 }
@@ -58,4 +61,12 @@ void gaps_pool_destroy(gaps_pool *pool)
 void gaps_pool_read_counters(const gaps_pool *pool, unsigned long long out[GAPS_N_COUNTERS])
 {
     gaps_device_to_host(out, pool->counters, GAPS_N_COUNTERS * sizeof out[0]);
+    if (pool->next_event != pool->counters + GAPS_COUNT_NEXT) {
+        /* another pool's counter, updated by other host threads while we read it */
+        const unsigned long long *next = pool->next_event;
+        unsigned long long v;
+        GAPS_ATOMIC_READ
+        v = *next;
+        out[GAPS_COUNT_NEXT] = v;
+    }
 }

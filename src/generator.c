@@ -14,11 +14,11 @@
 #include <time.h>
 
 /* Default pool sizes: a GPU needs ~10^5-10^6 threads in flight; a CPU core works best on a
- * pool that stays in its cache. */
+ * pool that stays in its cache (128 slots: 7.2 us/event against 7.6 at 512 and 8.6 at 2048). */
 #if defined(GAPS_BACKEND_OFFLOAD)
 #define DEFAULT_SLOTS_PER_WORKER (1 << 19)
 #else
-#define DEFAULT_SLOTS_PER_WORKER 512
+#define DEFAULT_SLOTS_PER_WORKER 128
 #endif
 #define DEFAULT_MAX_PARTONS 32
 
@@ -84,6 +84,64 @@ static void physics_init(const gaps_config *cfg, gaps_physics *phys)
     phys->n_events = cfg->events;
 }
 
+/* What one partition (an independent pool, see gaps_parallel.h) reports back. */
+typedef struct partition {
+    gaps_pool pool;
+    double time_me, time_shower, time_analysis;
+    long cycles, log_cap;
+    long *log;                /* events finished after each cycle, or NULL */
+    unsigned long long c[GAPS_N_COUNTERS];
+} partition;
+
+/* The cycle loop of one pool.  Each pass runs one veto cycle (or cycles_per_launch in fused
+ * mode) for every slot, analyses the events that ended, and hands fresh event numbers to free
+ * slots.  The host learns the state from a few counters, never from per-slot flags. */
+static void run_partition(const gaps_config *cfg, const gaps_physics *phys_in,
+                          const gaps_histograms *hist_in, double *rows, partition *part)
+{
+    const gaps_physics phys = *phys_in;
+    const gaps_histograms hist = *hist_in;
+    const gaps_pool pool = part->pool;
+    unsigned long long *c = part->c;
+
+    double t0 = now();
+    gaps_shower_refill_step(pool, phys);
+    part->time_me += now() - t0;
+    for (;;) {
+        t0 = now();
+        if (cfg->loop_mode == GAPS_LOOPS_FUSED) {
+            gaps_shower_fused_step(pool, phys, cfg->cycles_per_launch);
+        } else {
+            gaps_shower_trial_step(pool, phys);
+            gaps_shower_cutoff_step(pool, phys);
+            gaps_shower_veto_step(pool, phys);
+            gaps_shower_split_step(pool, phys);
+        }
+        const double t1 = now();
+        part->time_shower += t1 - t0;
+        gaps_analysis_step(pool, phys, hist, rows);
+        gaps_pool_read_counters(&pool, c);
+        const double t2 = now();
+        part->time_analysis += t2 - t1;
+
+        if (part->log) {
+            if (part->cycles == part->log_cap) {
+                long *grown = realloc(part->log, 2 * part->log_cap * sizeof(long));
+                if (grown) part->log_cap *= 2, part->log = grown;
+            }
+            if (part->cycles < part->log_cap) part->log[part->cycles] = (long)c[GAPS_COUNT_FINISHED];
+        }
+        part->cycles++;
+        const int idle = c[GAPS_COUNT_STARTED] == c[GAPS_COUNT_FINISHED];
+        const int left = (int64_t)c[GAPS_COUNT_NEXT] < cfg->events;
+        if (idle && !left) break;
+        if (left && (cfg->refill || idle)) {
+            gaps_shower_refill_step(pool, phys);
+            part->time_me += now() - t2;
+        }
+    }
+}
+
 int gaps_generate(const gaps_config *cfg, gaps_run *run, char *msg, size_t len)
 {
     memset(run, 0, sizeof *run);
@@ -96,14 +154,14 @@ int gaps_generate(const gaps_config *cfg, gaps_run *run, char *msg, size_t len)
 
     gaps_physics phys;
     physics_init(cfg, &phys);
-    int slots = cfg->slots > 0 ? cfg->slots : DEFAULT_SLOTS_PER_WORKER * run->threads;
-    if ((int64_t)slots > cfg->events) slots = (int)cfg->events;
-    run->slots = slots;
+    /* one partition per worker on the host, one on the device; never more slots than events */
+    const int nparts = gaps_runtime_partitions();
+    int64_t slots = cfg->slots > 0 ? cfg->slots : (int64_t)DEFAULT_SLOTS_PER_WORKER * nparts;
+    if (slots > cfg->events) slots = cfg->events;
+    if (slots < nparts) slots = nparts;
+    run->slots = (int)slots;
 
-    gaps_pool pool;
-    if (gaps_pool_create(&pool, slots, cfg->max_partons) != 0)
-        return snprintf(msg, len, "cannot allocate a pool of %d slots (%.0f MB)", slots,
-                        gaps_pool_bytes(slots, cfg->max_partons) / 1e6), -1;
+    partition *parts = calloc(nparts, sizeof *parts);
     gaps_histograms hist;
     gaps_histograms_layout(&hist, gaps_worker_count(), phys.me.w_max);
     const size_t hist_bytes = (size_t)gaps_histograms_words(&hist) * sizeof(uint64_t);
@@ -113,80 +171,57 @@ int gaps_generate(const gaps_config *cfg, gaps_run *run, char *msg, size_t len)
     if (cfg->keep_rows) rows = gaps_device_alloc(row_bytes);
     uint64_t *acc_host = malloc(hist_bytes);
     run->hist = malloc(sizeof *run->hist);
-    long cap_cycles = 1024;
-    run->finished_per_cycle = malloc(cap_cycles * sizeof(long));
-    if (!hist.acc || (cfg->keep_rows && !rows) || !acc_host || !run->hist
-        || !run->finished_per_cycle) {
-        gaps_pool_destroy(&pool);
-        gaps_device_free(hist.acc);
-        gaps_device_free(rows);
-        free(acc_host);
-        gaps_run_free(run);
-        return snprintf(msg, len, "out of memory"), -1;
+    int ok = parts && hist.acc && (!cfg->keep_rows || rows) && acc_host && run->hist;
+    for (int k = 0; ok && k < nparts; ++k) {
+        const int n = (int)(slots / nparts + (k < slots % nparts));
+        ok = gaps_pool_create(&parts[k].pool, n, cfg->max_partons,
+                              k == 0 ? NULL : parts[0].pool.next_event) == 0;
     }
+    if (ok) {
+        parts[0].log_cap = 1024;
+        parts[0].log = malloc(parts[0].log_cap * sizeof(long));
+    }
+    if (!ok) {
+        snprintf(msg, len, "cannot allocate a pool of %lld slots (%.0f MB)%s", (long long)slots,
+                 gaps_pool_bytes((int)slots, cfg->max_partons) / 1e6,
+                 cfg->keep_rows ? " and the per-event observables" : "");
+    } else {
+        const double t_start = now();
+        GAPS_PARTITION_FOR
+        for (int k = 0; k < nparts; ++k) run_partition(cfg, &phys, &hist, rows, &parts[k]);
+        run->time_total = now() - t_start;
 
-    /* The cycle loop.  Each pass runs one veto cycle (or cycles_per_launch in fused mode) for
-     * every slot, analyses the events that ended, and hands fresh event numbers to free
-     * slots.  The host learns the state from four counters, never from per-slot flags. */
-    const double t_start = now();
-    double t0 = now();
-    gaps_shower_refill_step(pool, phys);
-    run->time_me += now() - t0;
-    unsigned long long c[GAPS_N_COUNTERS];
-    for (;;) {
-        t0 = now();
-        if (cfg->loop_mode == GAPS_LOOPS_FUSED) {
-            gaps_shower_fused_step(pool, phys, cfg->cycles_per_launch);
-        } else {
-            gaps_shower_trial_step(pool, phys);
-            gaps_shower_cutoff_step(pool, phys);
-            gaps_shower_veto_step(pool, phys);
-            gaps_shower_split_step(pool, phys);
+        gaps_device_to_host(acc_host, hist.acc, hist_bytes);
+        gaps_histograms_merge(&hist, acc_host, run->hist);
+        gaps_histograms_sigma(run->hist, &run->sigma, &run->sigma_err);
+        /* stage times: the mean over partitions, which run concurrently */
+        for (int k = 0; k < nparts; ++k) {
+            run->events += (int64_t)parts[k].c[GAPS_COUNT_FINISHED];
+            run->capacity_hits += (int64_t)parts[k].c[GAPS_COUNT_CAPACITY];
+            run->invalid_events += (int64_t)parts[k].c[GAPS_COUNT_INVALID];
+            run->time_me += parts[k].time_me / nparts;
+            run->time_shower += parts[k].time_shower / nparts;
+            run->time_analysis += parts[k].time_analysis / nparts;
         }
-        const double t1 = now();
-        run->time_shower += t1 - t0;
-        gaps_analysis_step(pool, phys, hist, rows);
-        gaps_pool_read_counters(&pool, c);
-        const double t2 = now();
-        run->time_analysis += t2 - t1;
-
-        if (run->cycles == cap_cycles) {
-            cap_cycles *= 2;
-            long *grown = realloc(run->finished_per_cycle, cap_cycles * sizeof(long));
-            if (!grown) break;
-            run->finished_per_cycle = grown;
-        }
-        run->finished_per_cycle[run->cycles++] = (long)c[GAPS_COUNT_FINISHED];
-        if ((int64_t)c[GAPS_COUNT_FINISHED] >= cfg->events) break;
-        const int64_t started = (int64_t)c[GAPS_COUNT_STARTED] < cfg->events
-                                    ? (int64_t)c[GAPS_COUNT_STARTED] : cfg->events;
-        if (started < cfg->events
-            && (cfg->refill || (int64_t)c[GAPS_COUNT_FINISHED] == started)) {
-            gaps_shower_refill_step(pool, phys);
-            run->time_me += now() - t2;
+        run->cycles = parts[0].cycles;
+        run->finished_per_cycle = parts[0].log;
+        parts[0].log = NULL;
+        if (rows) {
+            run->rows = malloc(row_bytes);
+            if (run->rows) gaps_device_to_host(run->rows, rows, row_bytes);
+            else ok = 0, snprintf(msg, len, "out of memory for the per-event observables");
         }
     }
-    run->time_total = now() - t_start;
-
-    gaps_device_to_host(acc_host, hist.acc, hist_bytes);
-    gaps_histograms_merge(&hist, acc_host, run->hist);
-    gaps_histograms_sigma(run->hist, &run->sigma, &run->sigma_err);
-    run->events = (int64_t)c[GAPS_COUNT_FINISHED];
-    run->capacity_hits = (int64_t)c[GAPS_COUNT_CAPACITY];
-    run->invalid_events = (int64_t)c[GAPS_COUNT_INVALID];
-    if (rows) {
-        run->rows = malloc(row_bytes);
-        if (run->rows) gaps_device_to_host(run->rows, rows, row_bytes);
+    for (int k = 0; parts && k < nparts; ++k) {
+        free(parts[k].log);
+        if (parts[k].pool.counters) gaps_pool_destroy(&parts[k].pool);
     }
+    free(parts);
     free(acc_host);
     gaps_device_free(rows);
     gaps_device_free(hist.acc);
-    gaps_pool_destroy(&pool);
-    if (cfg->keep_rows && !run->rows) {
-        gaps_run_free(run);
-        return snprintf(msg, len, "out of memory for the per-event observables"), -1;
-    }
-    return 0;
+    if (!ok) gaps_run_free(run);
+    return ok ? 0 : -1;
 }
 
 void gaps_run_free(gaps_run *run)

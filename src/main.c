@@ -43,7 +43,7 @@ static const char *usage_text =
     "  --cycles-out FILE      CSV: veto cycle, events completed so far\n"
     "  --quiet                no summary on standard output\n"
     "Execution:\n"
-    "  --pool N               event slots in the pool (default: 512 per CPU thread,\n"
+    "  --pool N               event slots in the pool (default: 128 per CPU thread,\n"
     "                         2^19 on a GPU)\n"
     "  --max-partons N        event record capacity, 3..64 (default 32)\n"
     "  --threads N            OpenMP threads (openmp build)\n"

@@ -53,8 +53,10 @@ double gaps_me_squared(const gaps_me *me, int flavour, double c)
 gaps_me_point gaps_me_generate(const gaps_me *me, gaps_rng *rng)
 {
     gaps_me_point pt;
-    pt.cos_theta = 2.0 * gaps_rng_uniform(rng) - 1.0;
-    pt.phi = 2.0 * GAPS_PI * gaps_rng_uniform(rng);
+    double rc, rphi;
+    gaps_rng_uniform2(rng, &rc, &rphi);
+    pt.cos_theta = 2.0 * rc - 1.0;
+    pt.phi = 2.0 * GAPS_PI * rphi;
     pt.flavour = 1 + (int)(GAPS_N_FLAVOURS * gaps_rng_uniform(rng));
     if (pt.flavour > GAPS_N_FLAVOURS) pt.flavour = GAPS_N_FLAVOURS;
     pt.weight = me->w_norm * gaps_me_squared(me, pt.flavour, pt.cos_theta);

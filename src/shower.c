@@ -119,8 +119,9 @@ void gaps_shower_trial(const gaps_pool *pool, const gaps_physics *phys, int e)
     if (pool->status[e] != GAPS_SLOT_SHOWERING) return;
     gaps_rng rng = slot_rng(pool, phys, e);
     const double r_sum = pool->rate_sum[e];
-    const double R = gaps_rng_uniform(&rng);
-    const double u = gaps_rng_uniform(&rng) * r_sum;
+    double R, u;
+    gaps_rng_uniform2(&rng, &R, &u);
+    u *= r_sum;
     pool->draw[e] = rng.draw;
     pool->trial_kernel[e] = GAPS_KERNEL_NONE;
     if (!(r_sum > 0.0)) { pool->trial_t[e] = 0.0; return; }
@@ -168,8 +169,8 @@ void gaps_shower_veto(const gaps_pool *pool, const gaps_physics *phys, int e)
     if (pool->status[e] != GAPS_SLOT_SHOWERING || pool->trial_kernel[e] == GAPS_KERNEL_NONE)
         return;
     gaps_rng rng = slot_rng(pool, phys, e);
-    const double Rz = gaps_rng_uniform(&rng);
-    const double Ra = gaps_rng_uniform(&rng);
+    double Rz, Ra;
+    gaps_rng_uniform2(&rng, &Rz, &Ra);
     pool->draw[e] = rng.draw;
 
     const int d = pool->trial_dipole[e], p = d / 2, kernel = pool->trial_kernel[e];
@@ -185,14 +186,17 @@ void gaps_shower_veto(const gaps_pool *pool, const gaps_physics *phys, int e)
     }
     const double t = pool->t[e];
     const double y = t / (m2 * z * omz);
-    double ratio = 0.0;   /* P / Q */
+    double ratio = 0.0;   /* (1 - y) P / Q */
     if (y < 1.0) {
         const double den = omz + z * y;   /* 1 - z (1 - y) */
         if (kernel == GAPS_KERNEL_Q_QG) ratio = (2.0 / den - (1.0 + z)) * omz / 2.0;
         else if (kernel == GAPS_KERNEL_G_GG) ratio = (2.0 / den - 2.0 + z * omz) * omz / 2.0;
         else ratio = 1.0 - 2.0 * z * omz;
-        ratio *= (1.0 - y) * gaps_alphas_value(&phys->as, t) / phys->a_max;
+        ratio *= 1.0 - y;
     }
+    /* alpha_s(t) / a_max <= 1, so a trial that fails the kinematic ratio alone fails the full
+     * one too: the coupling (two logarithms) is computed only for the survivors */
+    if (Ra < ratio) ratio *= gaps_alphas_value(&phys->as, t) / phys->a_max;
     if (!(Ra < ratio)) {
         pool->trial_kernel[e] = GAPS_KERNEL_NONE;
         return;
@@ -271,8 +275,9 @@ void gaps_shower_split(const gaps_pool *pool, const gaps_physics *phys, int e)
     if (pool->status[e] != GAPS_SLOT_SHOWERING || pool->trial_kernel[e] == GAPS_KERNEL_NONE)
         return;
     gaps_rng rng = slot_rng(pool, phys, e);
-    const double phi = 2.0 * GAPS_PI * gaps_rng_uniform(&rng);
-    const double Rf = gaps_rng_uniform(&rng);
+    double Rphi, Rf;
+    gaps_rng_uniform2(&rng, &Rphi, &Rf);
+    const double phi = 2.0 * GAPS_PI * Rphi;
     pool->draw[e] = rng.draw;
 
     const int j = pool->n[e];
@@ -351,10 +356,13 @@ static void shower_cycles(const gaps_pool *pool, const gaps_physics *phys, int e
 static void refill(const gaps_pool *pool, const gaps_physics *phys, int e)
 {
     if (pool->status[e] != GAPS_SLOT_EMPTY) return;
-    unsigned long long id;
+    unsigned long long id, *next = pool->next_event, *cnt = pool->counters;
     GAPS_ATOMIC_CAPTURE
-    id = pool->counters[GAPS_COUNT_STARTED]++;
-    if ((int64_t)id < phys->n_events) gaps_shower_start(pool, phys, e, (int64_t)id);
+    id = (*next)++;
+    if ((int64_t)id >= phys->n_events) return;
+    gaps_shower_start(pool, phys, e, (int64_t)id);
+    GAPS_ATOMIC_UPDATE
+    cnt[GAPS_COUNT_STARTED] += 1u;
 }
 
 #undef AT

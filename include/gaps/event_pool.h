@@ -30,12 +30,13 @@ enum gaps_event_flag {
     GAPS_FLAG_NONFINITE = 16  /* a momentum component is not finite */
 };
 
-/* Run-wide counters, in device memory, updated atomically by the few threads that need to. */
+/* Counters of a pool, in device memory, updated atomically by the few threads that need to. */
 enum gaps_counter {
-    GAPS_COUNT_STARTED = 0,   /* event numbers handed out so far (may overshoot N) */
+    GAPS_COUNT_STARTED = 0,   /* events started in this pool */
     GAPS_COUNT_FINISHED,      /* events analysed */
     GAPS_COUNT_CAPACITY,      /* events that hit the record capacity */
     GAPS_COUNT_INVALID,       /* events failing a momentum, mass, colour or finiteness check */
+    GAPS_COUNT_NEXT,          /* the next event number (used in the first pool of a run) */
     GAPS_N_COUNTERS
 };
 
@@ -74,15 +75,19 @@ typedef struct gaps_pool {
     /* the trial emission of the current cycle */
     double *trial_t, *trial_z, *trial_y;
     int *trial_dipole, *trial_kernel;
-    /* GAPS_N_COUNTERS run-wide counters */
+    /* GAPS_N_COUNTERS counters of this pool */
     unsigned long long *counters;
+    /* the next event number to hand out, shared by all pools of a run (may overshoot N) */
+    unsigned long long *next_event;
 } gaps_pool;
 
-/* Host: allocate and zero a pool (device memory in the offload build).  Returns 0 or -1. */
-int gaps_pool_create(gaps_pool *pool, int nslots, int maxp);
+/* Host: allocate and zero a pool (device memory in the offload build) that takes its event
+ * numbers from the shared counter next_event, or from its own GAPS_COUNT_NEXT counter if
+ * next_event is NULL.  Returns 0 or -1. */
+int gaps_pool_create(gaps_pool *pool, int nslots, int maxp, unsigned long long *next_event);
 void gaps_pool_destroy(gaps_pool *pool);
 
-/* Host: read the run-wide counters. */
+/* Host: read the pool's counters; out[GAPS_COUNT_NEXT] is the shared next event number. */
 void gaps_pool_read_counters(const gaps_pool *pool, unsigned long long out[GAPS_N_COUNTERS]);
 
 /* Bytes of device (or host) memory a pool of this size takes. */

@@ -36,8 +36,9 @@ typedef struct gaps_run {
     double sigma, sigma_err; /* pb */
     int64_t events, capacity_hits, invalid_events;
     double time_me, time_shower, time_analysis, time_total;   /* s, wall clock */
-    long cycles;             /* veto cycles (host iterations) */
-    long *finished_per_cycle;/* events completed after each cycle (heap, `cycles` entries) */
+    long cycles;             /* veto cycles (host iterations) of the first pool */
+    long *finished_per_cycle;/* events completed in the first pool after each of its cycles
+                                (heap, `cycles` entries) */
     double *rows;            /* per-event observables or NULL (heap) */
     int slots, threads;
     char backend[16];

@@ -31,7 +31,7 @@ GAPS_DEVICE_BEGIN
 /* |M|^2 summed over spins and colours for flavour f at c = cos(theta). */
 double gaps_me_squared(const gaps_me *me, int flavour, double cos_theta);
 
-/* Draw a point: three uniform numbers from the event's stream. */
+/* Draw a point: three uniform numbers (two Philox blocks) from the event's stream. */
 gaps_me_point gaps_me_generate(const gaps_me *me, gaps_rng *rng);
 GAPS_DEVICE_END
 

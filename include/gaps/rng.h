@@ -4,7 +4,8 @@
  * event number, seed); the counter is (draw index, high 32 bits of the event number, 0, 0).
  * An event's random numbers therefore depend only on the seed and its event number, never on
  * the thread, the pool slot or the backend that generates it.  The state is two integers, so
- * a pool slot stores only its draw index.
+ * a pool slot stores only its draw index.  Each Philox block gives four 32-bit words: two
+ * doubles with gaps_rng_uniform2(), one with gaps_rng_uniform().
  */
 #ifndef GAPS_RNG_H
 #define GAPS_RNG_H
@@ -40,6 +41,14 @@ static inline double gaps_rng_uniform(gaps_rng *r)
     philox4x32_ctr_t b = gaps_rng_block(r, r->draw++);
     uint64_t bits = ((uint64_t)b.v[0] << 32 | b.v[1]) >> 11;
     return ((double)bits + 0.5) * 0x1.0p-53;
+}
+
+/* Two uniform doubles from one Philox block (words 0-1 and 2-3), as gaps_rng_uniform. */
+static inline void gaps_rng_uniform2(gaps_rng *r, double *u1, double *u2)
+{
+    philox4x32_ctr_t b = gaps_rng_block(r, r->draw++);
+    *u1 = ((double)((((uint64_t)b.v[0] << 32) | b.v[1]) >> 11) + 0.5) * 0x1.0p-53;
+    *u2 = ((double)((((uint64_t)b.v[2] << 32) | b.v[3]) >> 11) + 0.5) * 0x1.0p-53;
 }
 
 #endif
