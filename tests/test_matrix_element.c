@@ -8,12 +8,13 @@ int main(void)
 {
     static const double ecm[] = { 91.2, 10.0, 50.0, 200.0 };
     static const double exact[] = { 42540.48, 3601.76, 158.80, 20.456 };
+    static const double digits[] = { 0.005, 0.005, 0.005, 0.0005 };   /* half the last quoted digit */
     int fail = 0;
     for (int i = 0; i < 4; ++i) {
         gaps_me me;
         gaps_me_init(&me, ecm[i]);
         double s = gaps_me_sigma_exact(&me);
-        if (fabs(s / exact[i] - 1) > 2e-6) { printf("FAIL exact sigma(%g) = %.4f, expected %g\n", ecm[i], s, exact[i]); fail = 1; }
+        if (fabs(s - exact[i]) > digits[i]) { printf("FAIL exact sigma(%g) = %.4f, expected %g\n", ecm[i], s, exact[i]); fail = 1; }
         /* the MC estimate, 2 x 10^5 points */
         const int n = 200000;
         double sw = 0, sw2 = 0, wmax = 0;
@@ -30,6 +31,5 @@ int main(void)
         if (fabs(pull) > 4) { printf("FAIL cross section at %g GeV\n", ecm[i]); fail = 1; }
         if (wmax > me.w_max * (1 + 1e-12)) { printf("FAIL weight above w_max\n"); fail = 1; }
     }
-    /* forward-backward asymmetry sign at the Z pole for down quarks: A_FB > 0 with theta from e+ */
     return fail;
 }

@@ -1,0 +1,89 @@
+/* Every event of a 10^4-event run must conserve momentum, keep its partons massless and carry a
+ * consistent colour flow.  The analysis checks each event with gaps_event_check() and counts
+ * the failures; first we show that the check does catch each kind of broken event, then that a
+ * real run has none.  A run with a tiny record capacity must report the events that hit it
+ * and still produce valid (truncated) events. */
+#include "gaps/analysis.h"
+#include "gaps/generator.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static int failures = 0;
+#define CHECK(cond, ...) do { if (!(cond)) { printf("FAIL: " __VA_ARGS__); printf("\n"); ++failures; } } while (0)
+
+/* q(1,0) g(2,1) g(3,2) qbar(0,3): a planar four-parton event at sqrt(s) = 100 GeV. */
+static void good_event(double p[4][4], int flav[4], int col[4], int acol[4])
+{
+    static const double mom[4][4] = { { 40, 40, 0, 0 }, { 20, 0, 20, 0 }, { 10, -6, -8, 0 },
+                                      { 30, -34, -12, 0 } };
+    /* fix the last parton so that the sum is exactly (100, 0, 0, 0) and it is massless */
+    memcpy(p, mom, sizeof mom);
+    p[3][1] = -(p[0][1] + p[1][1] + p[2][1]);
+    p[3][2] = -(p[0][2] + p[1][2] + p[2][2]);
+    p[3][3] = 0;
+    p[3][0] = sqrt(p[3][1] * p[3][1] + p[3][2] * p[3][2]);
+    const int f[4] = { 2, 21, 21, -2 }, c[4] = { 1, 2, 3, 0 }, a[4] = { 0, 1, 2, 3 };
+    memcpy(flav, f, sizeof f);
+    memcpy(col, c, sizeof c);
+    memcpy(acol, a, sizeof a);
+}
+
+int main(void)
+{
+    double p[4][4];
+    int flav[4], col[4], acol[4];
+    good_event(p, flav, col, acol);
+    const double ecm = p[0][0] + p[1][0] + p[2][0] + p[3][0];
+    CHECK(gaps_event_check(4, (const double(*)[4])p, flav, col, acol, ecm) == 0, "good event rejected");
+
+    good_event(p, flav, col, acol);
+    p[1][2] += 1e-6;   /* breaks conservation and masslessness */
+    CHECK(gaps_event_check(4, (const double(*)[4])p, flav, col, acol, ecm) & GAPS_FLAG_MOMENTUM, "momentum violation missed");
+    CHECK(gaps_event_check(4, (const double(*)[4])p, flav, col, acol, ecm) & GAPS_FLAG_MASS, "mass violation missed");
+    good_event(p, flav, col, acol);
+    acol[2] = 1;       /* anticolour 1 twice, 2 never */
+    CHECK(gaps_event_check(4, (const double(*)[4])p, flav, col, acol, ecm) == GAPS_FLAG_COLOUR, "colour violation missed");
+    good_event(p, flav, col, acol);
+    col[3] = 4;        /* an antiquark with a colour */
+    CHECK(gaps_event_check(4, (const double(*)[4])p, flav, col, acol, ecm) & GAPS_FLAG_COLOUR, "antiquark colour missed");
+    good_event(p, flav, col, acol);
+    p[2][1] = NAN;
+    CHECK(gaps_event_check(4, (const double(*)[4])p, flav, col, acol, ecm) & GAPS_FLAG_NONFINITE, "NaN missed");
+
+    /* a real run */
+    gaps_config cfg;
+    gaps_config_defaults(&cfg);
+    cfg.events = 10000;
+    cfg.seed = 42;
+    cfg.keep_rows = 1;
+    gaps_run run;
+    char msg[256];
+    CHECK(gaps_generate(&cfg, &run, msg, sizeof msg) == 0, "run failed: %s", msg);
+    CHECK(run.events == 10000, "events %lld", (long long)run.events);
+    CHECK(run.invalid_events == 0, "%lld events failed the momentum/mass/colour checks", (long long)run.invalid_events);
+    CHECK(run.capacity_hits == 0, "%lld events hit the capacity", (long long)run.capacity_hits);
+    long two = 0, maxn = 0;
+    for (int i = 0; i < 10000; ++i) {
+        const double *r = run.rows + (long)i * GAPS_OBS_COLUMNS;
+        CHECK(r[GAPS_OBS_EVENT] == i, "row %d holds event %g", i, r[GAPS_OBS_EVENT]);
+        if (r[GAPS_OBS_NPARTONS] == 2) ++two;
+        if (r[GAPS_OBS_NPARTONS] > maxn) maxn = (long)r[GAPS_OBS_NPARTONS];
+    }
+    /* physics.md: about 4.7 % of events end with two partons (binomial error ~0.2 %) */
+    printf("10^4 events: %.2f %% with two partons, at most %ld partons, 0 failed checks\n", two / 100.0, maxn);
+    CHECK(two > 370 && two < 570, "two-parton fraction %.2f %%", two / 100.0);
+    gaps_run_free(&run);
+
+    /* capacity: 4 partons at most */
+    cfg.max_partons = 4;
+    cfg.keep_rows = 0;
+    CHECK(gaps_generate(&cfg, &run, msg, sizeof msg) == 0, "run failed: %s", msg);
+    printf("capacity 4: %lld of 10^4 events hit it\n", (long long)run.capacity_hits);
+    CHECK(run.capacity_hits > 1000, "capacity hits not reported (%lld)", (long long)run.capacity_hits);
+    CHECK(run.invalid_events == 0, "truncated events invalid");
+    CHECK(run.hist->bin[GAPS_H_NPARTONS][6].entries == 0, "an event with 5 partons at capacity 4");
+    gaps_run_free(&run);
+    return failures != 0;
+}
