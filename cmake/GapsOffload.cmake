@@ -1,2 +1,67 @@
-# Placeholder until the offload build lands.
-message(FATAL_ERROR "GAPS_BACKEND=offload is not available yet")
+# OpenMP target offload to an NVIDIA GPU with clang/LLVM 19 (see doc/gpu.md).
+#
+#   GAPS_GPU_ARCH   GPU architecture, default sm_90 (H100 and H200)
+#   GAPS_CUDA_PATH  CUDA toolkit with ptxas and nvlink, default: the one of nvcc on PATH, or
+#                   /usr/local/cuda
+#   GAPS_LLVM_LIB   LLVM 19 library dir with libomptarget and the NVPTX device runtime
+set(GAPS_GPU_ARCH "sm_90" CACHE STRING "GPU architecture of the offload build")
+
+if(NOT CMAKE_C_COMPILER_ID STREQUAL "Clang" OR CMAKE_C_COMPILER_VERSION VERSION_LESS 19)
+  message(FATAL_ERROR "GAPS_BACKEND=offload needs clang 19 or newer, got "
+                      "${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION} (${CMAKE_C_COMPILER})")
+endif()
+
+if(NOT GAPS_CUDA_PATH)
+  find_program(GAPS_NVCC nvcc PATHS /usr/local/cuda/bin)
+  if(GAPS_NVCC)
+    get_filename_component(GAPS_CUDA_PATH "${GAPS_NVCC}" DIRECTORY)
+    get_filename_component(GAPS_CUDA_PATH "${GAPS_CUDA_PATH}" DIRECTORY)
+  endif()
+endif()
+if(NOT GAPS_CUDA_PATH OR NOT EXISTS "${GAPS_CUDA_PATH}/bin/ptxas" OR NOT EXISTS "${GAPS_CUDA_PATH}/bin/nvlink")
+  message(FATAL_ERROR "GAPS_BACKEND=offload needs a CUDA toolkit with ptxas and nvlink: "
+                      "set -DGAPS_CUDA_PATH=<dir> (looked at '${GAPS_CUDA_PATH}')")
+endif()
+set(GAPS_CUDA_PATH "${GAPS_CUDA_PATH}" CACHE PATH "CUDA toolkit of the offload build")
+
+get_filename_component(_gaps_clang_dir "${CMAKE_C_COMPILER}" REALPATH)
+get_filename_component(_gaps_clang_dir "${_gaps_clang_dir}" DIRECTORY)
+get_filename_component(_gaps_llvm_lib "${_gaps_clang_dir}/../lib" ABSOLUTE)
+set(GAPS_LLVM_LIB "${_gaps_llvm_lib}" CACHE PATH "LLVM library dir with libomptarget")
+string(REPLACE "sm_" "" _gaps_sm "${GAPS_GPU_ARCH}")
+if(NOT EXISTS "${GAPS_LLVM_LIB}/libomptarget-nvptx-${GAPS_GPU_ARCH}.bc"
+   AND NOT EXISTS "${GAPS_LLVM_LIB}/libomptarget.devicertl.a")
+  message(FATAL_ERROR "no NVPTX OpenMP device runtime for ${GAPS_GPU_ARCH} in ${GAPS_LLVM_LIB}: "
+                      "install libomp-19-dev ('bash tools/install-deps.sh --offload')")
+endif()
+if(NOT EXISTS "${GAPS_LLVM_LIB}/libomptarget.so")
+  message(FATAL_ERROR "libomptarget not found in ${GAPS_LLVM_LIB}: install libomp-19-dev")
+endif()
+find_package(Python3 COMPONENTS Interpreter REQUIRED)
+message(STATUS "gaps offload: ${CMAKE_C_COMPILER} -> ${GAPS_GPU_ARCH}, CUDA ${GAPS_CUDA_PATH}, "
+               "LLVM runtime ${GAPS_LLVM_LIB}")
+
+# -foffload-lto: the device code of all source files is linked as LLVM bitcode into one module
+# before ptxas.  Without it every file becomes its own relocatable cubin and CUDA 13's nvlink
+# joins them; after the header rewrite below, a call from one file into another then silently
+# ends the GPU thread (seen on an H200: the matrix element never ran).  One module also lets
+# the compiler inline across files.
+function(gaps_enable_offload target)
+  set(_flags -fopenmp --offload-arch=${GAPS_GPU_ARCH} --cuda-path=${GAPS_CUDA_PATH} -foffload-lto)
+  target_compile_definitions(${target} PUBLIC GAPS_BACKEND_OFFLOAD)
+  target_compile_options(${target} PUBLIC ${_flags})
+  list(APPEND _flags --libomptarget-nvptx-bc-path=${GAPS_LLVM_LIB})
+  # libomp and libomptarget of LLVM 19, found through the run path (not the system's older
+  # libomp.so.5); tools/bundle-offload-runtime.sh packs them for GPU nodes without LLVM.
+  target_link_options(${target} PUBLIC ${_flags} -L${GAPS_LLVM_LIB}
+                      -Wl,-rpath,${GAPS_LLVM_LIB} -Wl,-rpath,$ORIGIN/lib)
+  target_link_libraries(${target} PUBLIC dl)
+endfunction()
+
+# Every executable of the offload build gets its device image checked and, for CUDA 13, its
+# header rewritten (offload/fix_cuda_image.py); a build without a device image fails here.
+function(gaps_fix_device_image target)
+  add_custom_command(TARGET ${target} POST_BUILD
+    COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/offload/fix_cuda_image.py $<TARGET_FILE:${target}>
+    VERBATIM)
+endfunction()

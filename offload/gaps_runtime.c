@@ -62,6 +62,9 @@ static void cuda_device_name(char *name, size_t len)
 
 int gaps_runtime_init(int allow_host, char *where, size_t where_len, char *msg, size_t msg_len)
 {
+    /* On the host fallback libomp warns that it cannot start thousands of "teams" threads;
+     * that is expected there and not worth a warning on every run. */
+    if (allow_host) setenv("KMP_WARNINGS", "0", 0);
     const int ndev = omp_get_num_devices();
     int on_device = 0;
     if (ndev > 0) {

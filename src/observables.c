@@ -34,32 +34,29 @@ static int clamp_multiplicity(int n)
  * Durham clustering
  * ------------------------------------------------------------------------------------------ */
 
-/* Unit 3-direction of a cluster in dir[0..2].  A cluster without 3-momentum (at rest) has no
- * direction; the fourth component then carries a unit length of its own, so that the
- * distance |dir_i - dir_j|^2 / 2 below reads 1 - cos = 1 against every moving cluster (the
- * angular average) and 0 against another cluster at rest, never NaN. */
-static void set_cluster_direction(const double mom[4], double dir[4])
+/* A cluster is stored as its unit 3-direction u (dir[0..2]) with its energy and |p| (el).
+ * A cluster without 3-momentum (at rest) has no direction; dir[3] then carries a unit length
+ * of its own, so that |dir_i - dir_j|^2 / 2 reads 1 - cos = 1 against every moving cluster
+ * (the angular average) and 0 against another cluster at rest, never NaN. */
+static void set_cluster(double px, double py, double pz, double len, double e,
+                        double dir[4], double el[2])
 {
-    double p2 = mom[1] * mom[1] + mom[2] * mom[2] + mom[3] * mom[3];
-    if (p2 > 0.0) {
-        double inv = 1.0 / sqrt(p2);
-        dir[0] = mom[1] * inv;
-        dir[1] = mom[2] * inv;
-        dir[2] = mom[3] * inv;
-        dir[3] = 0.0;
-    } else {
-        dir[0] = dir[1] = dir[2] = 0.0;
-        dir[3] = 1.0;
-    }
+    double inv = len > 0.0 ? 1.0 / len : 0.0;
+    dir[0] = px * inv;
+    dir[1] = py * inv;
+    dir[2] = pz * inv;
+    dir[3] = len > 0.0 ? 0.0 : 1.0;
+    el[0] = e;
+    el[1] = len;
 }
 
 /* s * y_ij = 2 min(E_i, E_j)^2 (1 - cos theta_ij).  With unit vectors,
  * 2 (1 - cos theta) = |u_i - u_j|^2: a sum of squares, free of the cancellation that
  * 1 - u_i.u_j suffers at small angles, and no division per pair. */
-static double durham_distance(const double mom_i[4], const double dir_i[4],
-                              const double mom_j[4], const double dir_j[4])
+static double durham_distance(const double dir_i[4], double e_i, const double dir_j[4],
+                              double e_j)
 {
-    double e = mom_i[0] < mom_j[0] ? mom_i[0] : mom_j[0];
+    double e = e_i < e_j ? e_i : e_j;
     double d0 = dir_i[0] - dir_j[0];
     double d1 = dir_i[1] - dir_j[1];
     double d2 = dir_i[2] - dir_j[2];
@@ -67,18 +64,19 @@ static double durham_distance(const double mom_i[4], const double dir_i[4],
     return e * e * (d0 * d0 + d1 * d1 + d2 * d2 + d3 * d3);
 }
 
-void gaps_observables_durham(int n, const double p[][4], double y[4])
+/* Durham clustering given |p_k| of the input (which the full analysis has at hand anyway).
+ * The E-scheme momentum of a merged cluster is rebuilt as |p_i| u_i + |p_j| u_j, which keeps
+ * the stack at five doubles per cluster at the price of an ulp of rounding. */
+static void durham_cluster(int n, const double p[][4], const double len[], double y[4])
 {
     y[0] = y[1] = y[2] = y[3] = 0.0;
-    n = clamp_multiplicity(n);
     if (n < 3) return;
 
-    double mom[GAPS_MAX_PARTONS][4];  /* E-scheme cluster four-momenta */
-    double dir[GAPS_MAX_PARTONS][4];  /* their unit directions, see set_cluster_direction */
+    double dir[GAPS_MAX_PARTONS][4];
+    double el[GAPS_MAX_PARTONS][2];
     double e_vis = 0.0;
     for (int i = 0; i < n; ++i) {
-        for (int mu = 0; mu < 4; ++mu) mom[i][mu] = p[i][mu];
-        set_cluster_direction(mom[i], dir[i]);
+        set_cluster(p[i][1], p[i][2], p[i][3], len[i], p[i][0], dir[i], el[i]);
         e_vis += p[i][0];
     }
     double s = e_vis * e_vis;
@@ -89,10 +87,10 @@ void gaps_observables_durham(int n, const double p[][4], double y[4])
      * keeping a nearest-neighbour table up to date, and needs no pair matrix on the stack. */
     for (int m = n; m > 2; --m) {
         int bi = 0, bj = 1;
-        double dmin = durham_distance(mom[0], dir[0], mom[1], dir[1]);
+        double dmin = HUGE_VAL;
         for (int i = 0; i < m - 1; ++i) {
             for (int j = i + 1; j < m; ++j) {
-                double d = durham_distance(mom[i], dir[i], mom[j], dir[j]);
+                double d = durham_distance(dir[i], el[i][0], dir[j], el[j][0]);
                 if (d < dmin) {  /* strict: ties go to the first pair, deterministically */
                     dmin = d;
                     bi = i;
@@ -103,14 +101,26 @@ void gaps_observables_durham(int n, const double p[][4], double y[4])
         /* Step m -> m-1 clusters gives y_{m-1,m}; y23 (m = 3) is y[0]. */
         if (m <= 6) y[m - 3] = dmin * inv_s;
 
-        for (int mu = 0; mu < 4; ++mu) mom[bi][mu] += mom[bj][mu];
-        set_cluster_direction(mom[bi], dir[bi]);
+        double li = el[bi][1], lj = el[bj][1];
+        double px = li * dir[bi][0] + lj * dir[bj][0];
+        double py = li * dir[bi][1] + lj * dir[bj][1];
+        double pz = li * dir[bi][2] + lj * dir[bj][2];
+        set_cluster(px, py, pz, sqrt(px * px + py * py + pz * pz), el[bi][0] + el[bj][0],
+                    dir[bi], el[bi]);
         /* Refill the hole with the last cluster; bj < m always, and bi < bj stays valid. */
-        for (int mu = 0; mu < 4; ++mu) {
-            mom[bj][mu] = mom[m - 1][mu];
-            dir[bj][mu] = dir[m - 1][mu];
-        }
+        for (int a = 0; a < 4; ++a) dir[bj][a] = dir[m - 1][a];
+        el[bj][0] = el[m - 1][0];
+        el[bj][1] = el[m - 1][1];
     }
+}
+
+void gaps_observables_durham(int n, const double p[][4], double y[4])
+{
+    n = clamp_multiplicity(n);
+    double len[GAPS_MAX_PARTONS];
+    for (int i = 0; i < n; ++i)
+        len[i] = sqrt(p[i][1] * p[i][1] + p[i][2] * p[i][2] + p[i][3] * p[i][3]);
+    durham_cluster(n, p, len, y);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -279,17 +289,19 @@ void gaps_observables_compute(int n, const double p[][4], gaps_observables *out)
     n = clamp_multiplicity(n);
     out->n_partons = n;
 
+    double len[GAPS_MAX_PARTONS];      /* |p_k| */
     double inv_len[GAPS_MAX_PARTONS];  /* 1/|p_k|, 0 for a parton without 3-momentum */
     double e_vis = 0.0, p_total = 0.0;
     for (int k = 0; k < n; ++k) {
         double l = sqrt(p[k][1] * p[k][1] + p[k][2] * p[k][2] + p[k][3] * p[k][3]);
+        len[k] = l;
         inv_len[k] = l > 0.0 ? 1.0 / l : 0.0;
         e_vis += p[k][0];
         p_total += l;
     }
 
-    double y[4];
-    gaps_observables_durham(n, p, y);
+    double y[4] = { 0.0, 0.0, 0.0, 0.0 };
+    if (n >= 3) durham_cluster(n, p, len, y);
     out->y23 = y[0];
     out->y34 = y[1];
     out->y45 = y[2];
@@ -298,33 +310,42 @@ void gaps_observables_compute(int n, const double p[][4], gaps_observables *out)
     double *nt = out->thrust_axis;
     out->tau = 1.0 - thrust_with_total(n, p, p_total, nt);
 
-    /* Hemisphere sums (index 0: p.n_T >= 0, index 1: p.n_T < 0) and transverse momenta. */
-    double hemi[2][4] = { { 0.0, 0.0, 0.0, 0.0 }, { 0.0, 0.0, 0.0, 0.0 } };
-    double kt[2] = { 0.0, 0.0 };
+    /* Hemisphere sums and transverse momenta.  The side enters as a 0/1 weight rather than
+     * an array index: a data-dependent index into a small stack array stalls on
+     * store-to-load forwarding, and the weights keep the loop branch-free on the GPU. */
+    double ep = 0.0, xp = 0.0, yp = 0.0, zp = 0.0, ktp = 0.0;  /* p.n_T >= 0 */
+    double em = 0.0, xm = 0.0, ym = 0.0, zm = 0.0, ktm = 0.0;  /* p.n_T < 0 */
     for (int k = 0; k < n; ++k) {
         double d = p[k][1] * nt[0] + p[k][2] * nt[1] + p[k][3] * nt[2];
-        int h = d >= 0.0 ? 0 : 1;
-        for (int mu = 0; mu < 4; ++mu) hemi[h][mu] += p[k][mu];
+        double wp = d >= 0.0 ? 1.0 : 0.0, wm = 1.0 - wp;
         /* |p x n| from the cross product, not sqrt(p^2 - (p.n)^2), which cancels for
          * partons close to the axis. */
         double cx = p[k][2] * nt[2] - p[k][3] * nt[1];
         double cy = p[k][3] * nt[0] - p[k][1] * nt[2];
         double cz = p[k][1] * nt[1] - p[k][2] * nt[0];
-        kt[h] += sqrt(cx * cx + cy * cy + cz * cz);
+        double kt = sqrt(cx * cx + cy * cy + cz * cz);
+        ep += wp * p[k][0];
+        xp += wp * p[k][1];
+        yp += wp * p[k][2];
+        zp += wp * p[k][3];
+        ktp += wp * kt;
+        em += wm * p[k][0];
+        xm += wm * p[k][1];
+        ym += wm * p[k][2];
+        zm += wm * p[k][3];
+        ktm += wm * kt;
     }
 
     /* A hemisphere holding one massless parton has M^2 = 0 up to rounding of either sign;
      * clamping keeps it in the first bin instead of the underflow. */
-    double m2[2];
-    for (int h = 0; h < 2; ++h) {
-        double v = hemi[h][0] * hemi[h][0] - hemi[h][1] * hemi[h][1] -
-                   hemi[h][2] * hemi[h][2] - hemi[h][3] * hemi[h][3];
-        m2[h] = v > 0.0 ? v : 0.0;
-    }
+    double m2p = ep * ep - xp * xp - yp * yp - zp * zp;
+    double m2m = em * em - xm * xm - ym * ym - zm * zm;
+    m2p = m2p > 0.0 ? m2p : 0.0;
+    m2m = m2m > 0.0 ? m2m : 0.0;
     double s = e_vis * e_vis;
     if (s > 0.0) {
-        out->rho_H = (m2[0] > m2[1] ? m2[0] : m2[1]) / s;
-        out->rho_L = (m2[0] > m2[1] ? m2[1] : m2[0]) / s;
+        out->rho_H = (m2p > m2m ? m2p : m2m) / s;
+        out->rho_L = (m2p > m2m ? m2m : m2p) / s;
     } else {
         out->rho_H = out->rho_L = 0.0;
     }
@@ -347,7 +368,7 @@ void gaps_observables_compute(int n, const double p[][4], gaps_observables *out)
 
     if (p_total > 0.0) {
         double inv_2p = 0.5 / p_total;
-        double b_plus = kt[0] * inv_2p, b_minus = kt[1] * inv_2p;
+        double b_plus = ktp * inv_2p, b_minus = ktm * inv_2p;
         out->B_T = b_plus + b_minus;
         out->B_W = b_plus > b_minus ? b_plus : b_minus;
         out->B_N = b_plus > b_minus ? b_minus : b_plus;

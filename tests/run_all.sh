@@ -1,0 +1,35 @@
+#!/bin/sh
+# Build the serial and the multicore backend (and the offload backend with --offload), run
+# every test of each build, then check that the builds give identical events and outputs.
+# Usage: tests/run_all.sh [--offload] [--jobs N]
+set -u
+cd "$(dirname "$0")/.." || exit 1
+backends="serial openmp"
+jobs=$(nproc 2>/dev/null || echo 2)
+while [ $# -gt 0 ]; do
+    case $1 in
+        --offload) backends="$backends offload" ;;
+        --jobs) jobs=$2; shift ;;
+        *) echo "run_all.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+    shift
+done
+status=0
+bins=""
+for b in $backends; do
+    echo "=== $b build"
+    cmake -S . -B "build-test-$b" -DGAPS_BACKEND="$b" -DCMAKE_BUILD_TYPE=Release >/dev/null \
+        && cmake --build "build-test-$b" -j "$jobs" >/dev/null \
+        || { echo "FAIL: $b build"; status=1; continue; }
+    bins="$bins build-test-$b/gaps"
+    if [ "$b" = offload ]; then
+        # no GPU in CI: the offload build's host run must give the serial build's events
+        continue
+    fi
+    (cd "build-test-$b" && ctest --output-on-failure -j "$jobs") || status=1
+done
+echo "=== the builds against each other"
+# shellcheck disable=SC2086
+sh tests/test_determinism.sh build-test-determinism $bins || status=1
+[ $status -eq 0 ] && echo "ALL TESTS PASSED" || echo "SOME TESTS FAILED"
+exit $status

@@ -1,0 +1,63 @@
+#!/bin/sh
+# Build the GPU program here, run it on a GPU node without LLVM, collect the results.
+#
+#   tools/gpu-run.sh prepare [DIR]   (build machine, needs clang-19 + CUDA toolkit)
+#       builds the offload backend, bundles the LLVM offload runtime and copies the serial
+#       program's per-event reference output into DIR (default .bundle/): everything a GPU
+#       node needs, ~45 MB.
+#   tools/gpu-run.sh run DIR OUT [SIZES]   (GPU node)
+#       unpacks the runtime, checks that the GPU is used (no silent host fallback), runs
+#       10^5 events with per-event output for the comparison with the CPU builds, then the
+#       benchmark (tools/benchmark.py: sizes 1e3..1e7, median of 3 after a warm-up, loop
+#       variants) and writes everything to OUT.
+#   tools/gpu-run.sh compare DIR OUT   (build machine)
+#       compares the GPU's per-event observables and histograms with the serial build's.
+set -eu
+here=$(cd "$(dirname "$0")/.." && pwd)
+cmd=${1:-}
+case $cmd in
+prepare)
+    dir=${2:-$here/.bundle}
+    mkdir -p "$dir"
+    cmake -S "$here" -B "$here/build-offload" -DGAPS_BACKEND=offload -DBUILD_TESTING=OFF >/dev/null
+    cmake --build "$here/build-offload" -j >/dev/null
+    cp "$here/build-offload/gaps" "$dir/gaps-offload"
+    [ -e "$dir/rt.tar.xz" ] || sh "$here/tools/bundle-offload-runtime.sh" "$dir/rt.tar.xz"
+    echo "prepared $dir: $(du -sh "$dir" | cut -f1)"
+    ;;
+run)
+    dir=$2; out=$3; sizes=${4:-1e3,1e4,1e5,1e6,1e7}
+    mkdir -p "$out" /tmp/gaps-rt
+    [ -e /tmp/gaps-rt/lib/libomp.so.5 ] || tar -xJf "$dir/rt.tar.xz" -C /tmp/gaps-rt
+    export LD_LIBRARY_PATH=/tmp/gaps-rt/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    export OMP_TARGET_OFFLOAD=MANDATORY
+    gpu=$dir/gaps-offload
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$out/gpu.txt" || true
+    "$gpu" --events 1000 --output - | tee "$out/smoke.txt"
+    # the same events as the CPU: per-event observables of the first 10^5 events, and the
+    # histograms of 10^6 events
+    "$gpu" --events 100000 --seed 1 --observables-out "$out/gpu_1e5.csv" --output "$out/gpu_1e5.yoda" --quiet
+    "$gpu" --events 1000000 --seed 1 --output "$out/gpu_1e6.yoda" --json "$out/gpu_1e6.json" --quiet
+    xz -f -T0 "$out/gpu_1e5.csv"
+    python3 "$here/tools/benchmark.py" --binary gpu="$gpu" \
+        --variant "gpu-steps=gpu:--loops steps" \
+        --variant "gpu-c4=gpu:--cycles-per-launch 4" \
+        --variant "gpu-batches=gpu:--no-refill" \
+        --sizes "$sizes" --repeats 3 --cycles-out --out-dir "$out"
+    ;;
+compare)
+    dir=$2; out=$3
+    ser=$here/build-serial/gaps
+    [ -x "$ser" ] || { cmake -S "$here" -B "$here/build-serial" -DGAPS_BACKEND=serial >/dev/null && cmake --build "$here/build-serial" -j >/dev/null; }
+    tmp=$(mktemp -d)
+    "$ser" --events 100000 --seed 1 --observables-out "$tmp/cpu.csv" --output "$tmp/cpu_1e5.yoda" --quiet
+    "$ser" --events 1000000 --seed 1 --output "$tmp/cpu_1e6.yoda" --quiet
+    xz -dc "$out/gpu_1e5.csv.xz" >"$tmp/gpu.csv"
+    python3 "$here/tools/compare_events.py" "$tmp/cpu.csv" "$tmp/gpu.csv"
+    cmp "$tmp/cpu_1e5.yoda" "$out/gpu_1e5.yoda" && echo "YODA (10^5 events): byte-identical to the serial build"
+    python3 "$here/tests/compare_yoda.py" "$tmp/cpu_1e6.yoda" "$out/gpu_1e6.yoda" --max-chi2ndf 1.5
+    rm -rf "$tmp"
+    ;;
+*)
+    sed -n '2,18p' "$0"; exit 2 ;;
+esac
