@@ -19,10 +19,10 @@
  * The header also marks the functions that the loops call as device functions.  Nothing else
  * in src/ or include/ tests the backend macros.
  *
- * Data passed into a loop are plain structs of pointers that already hold device addresses
- * (allocated by gaps_device_alloc(), see device_memory.h); the loop clause makes every
- * aggregate firstprivate, so the struct travels by value in the kernel's arguments and nothing
- * is mapped or copied per launch.
+ * Data reach a loop as pointers to memory where the loop runs: structs of pointers, themselves
+ * copied once to the device (gaps_device_copy() in gaps_runtime.h).  The loop clause makes
+ * pointers and scalars firstprivate, so they travel as kernel arguments and nothing is mapped
+ * or copied per launch (a mapped struct costs a host-to-device copy at every launch).
  */
 #ifndef GAPS_PARALLEL_H
 #define GAPS_PARALLEL_H
@@ -36,7 +36,7 @@
 #  define GAPS_PARALLEL_FOR(n)                                                                  \
     GAPS_PRAGMA(omp target teams distribute parallel for                                       \
                 num_teams(((n) + GAPS_TEAM_SIZE - 1) / GAPS_TEAM_SIZE)                         \
-                thread_limit(GAPS_TEAM_SIZE) defaultmap(firstprivate: aggregate)               \
+                thread_limit(GAPS_TEAM_SIZE) defaultmap(firstprivate: pointer)                 \
                 defaultmap(firstprivate: scalar))
 #  define GAPS_PARTITION_FOR
 #  define GAPS_DEVICE_BEGIN GAPS_PRAGMA(omp declare target)

@@ -60,6 +60,13 @@ static void cuda_device_name(char *name, size_t len)
         cu_name(name, (int)len, dev);
 }
 
+void *gaps_device_copy(const void *src, size_t bytes)
+{
+    void *p = gaps_device_alloc(bytes);
+    if (p) gaps_host_to_device(p, src, bytes);
+    return p;
+}
+
 int gaps_runtime_init(int allow_host, char *where, size_t where_len, char *msg, size_t msg_len)
 {
     /* On the host fallback libomp warns that it cannot start thousands of "teams" threads;
@@ -94,6 +101,13 @@ void *gaps_device_alloc(size_t bytes) { return calloc(1, bytes ? bytes : 1); }
 void gaps_device_free(void *p) { free(p); }
 void gaps_device_to_host(void *dst, const void *src, size_t bytes) { memcpy(dst, src, bytes); }
 void gaps_host_to_device(void *dst, const void *src, size_t bytes) { memcpy(dst, src, bytes); }
+
+void *gaps_device_copy(const void *src, size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (p) memcpy(p, src, bytes);
+    return p;
+}
 
 #if defined(GAPS_BACKEND_OPENMP)
 void gaps_runtime_set_threads(int n) { if (n > 0) omp_set_num_threads(n); }

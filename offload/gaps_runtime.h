@@ -13,6 +13,8 @@ void *gaps_device_alloc(size_t bytes);
 void gaps_device_free(void *p);
 void gaps_device_to_host(void *host_dst, const void *device_src, size_t bytes);
 void gaps_host_to_device(void *device_dst, const void *host_src, size_t bytes);
+/* A copy of a host object where the loops run (freed with gaps_device_free); NULL on failure. */
+void *gaps_device_copy(const void *host_src, size_t bytes);
 
 /* Select the number of host threads (openmp backend; ignored elsewhere). */
 void gaps_runtime_set_threads(int n);

@@ -1,6 +1,7 @@
 /* alphas.c -- running strong coupling with flavour thresholds (physics.md section 2). */
 #include "gaps/alphas.h"
 #include "gaps/constants.h"
+#include "gaps/fpmath.h"
 
 #include <math.h>
 
@@ -14,9 +15,9 @@ static double beta1(int nf)
 static double running(const gaps_alphas *as, int region, double t)
 {
     const double a = as->a_ref[region];
-    const double w = 1.0 + as->b0[region] * a * log(t / as->t_ref[region]);
+    const double w = 1.0 + as->b0[region] * a * gaps_log(t / as->t_ref[region]);
     if (as->order == 1) return a / w;
-    return a / w * (1.0 - as->b1[region] / as->b0[region] * a * log(w) / w);
+    return a / w * (1.0 - as->b1[region] / as->b0[region] * a * gaps_log(w) / w);
 }
 
 int gaps_alphas_init(gaps_alphas *as, int order, double asmz)
@@ -54,7 +55,7 @@ int gaps_alphas_is_defined(const gaps_alphas *as, double t_min)
     /* alpha_s falls with t in every region, so the smallest scale is the critical one; the
      * argument of the log must stay positive there too. */
     const int region = t_min >= as->t_ref[1] ? 0 : (t_min >= as->t_ref[2] ? 1 : 2);
-    const double w = 1.0 + as->b0[region] * as->a_ref[region] * log(t_min / as->t_ref[region]);
+    const double w = 1.0 + as->b0[region] * as->a_ref[region] * gaps_log(t_min / as->t_ref[region]);
     const double a = gaps_alphas_value(as, t_min);
     return w > 0.0 && isfinite(a) && a > 0.0 && a < 10.0;
 }

@@ -79,10 +79,8 @@ static void finish(const gaps_pool *pool, const gaps_physics *phys, const gaps_h
         r[GAPS_OBS_B_N] = o.B_N;
         r[GAPS_OBS_C] = o.C;
     }
-    /* the few threads whose event just ended count it: no per-slot flags go to the host */
+    /* failures are rare: the few threads concerned count them, no per-slot flag goes back */
     unsigned long long *cnt = pool->counters;
-    GAPS_ATOMIC_UPDATE
-    cnt[GAPS_COUNT_FINISHED] += 1u;
     if (flags & GAPS_FLAG_CAPACITY) {
         GAPS_ATOMIC_UPDATE
         cnt[GAPS_COUNT_CAPACITY] += 1u;
@@ -96,9 +94,14 @@ static void finish(const gaps_pool *pool, const gaps_physics *phys, const gaps_h
 
 GAPS_DEVICE_END
 
-void gaps_analysis_step(gaps_pool pool, gaps_physics phys, gaps_histograms hist, double *rows)
+void gaps_analysis_step(const gaps_pool *pool, const gaps_physics *phys,
+                        const gaps_histograms *hist, double *rows, int n)
 {
-    const int n = pool.nslots;
     GAPS_PARALLEL_FOR(n)
-    for (int e = 0; e < n; ++e) finish(&pool, &phys, &hist, rows, e);
+    for (int i = 0; i < n; ++i) {
+        finish(pool, phys, hist, rows, pool->done_list[i]);
+        /* the list is read by index, not through its counter: resetting it here is safe, and
+         * the next shower step appends from zero */
+        if (i == 0) pool->counters[GAPS_COUNT_DONE] = 0;
+    }
 }

@@ -11,7 +11,7 @@ static double per_slot_bytes(int maxp)
     const double parton = 4 * sizeof(double) + 3 * sizeof(int);
     const double dipole = 2 * sizeof(double);
     const double tags = 2 * sizeof(int);
-    const double slot = 4 * sizeof(int) + sizeof(int64_t) + sizeof(uint32_t)
+    const double slot = 5 * sizeof(int) + sizeof(int64_t) + sizeof(uint32_t)
                         + 4 * sizeof(double) + 3 * sizeof(double) + 2 * sizeof(int);
     return maxp * (parton + dipole) + (maxp + 2) * tags + slot;
 }
@@ -39,7 +39,7 @@ int gaps_pool_create(gaps_pool *pool, int nslots, int maxp, unsigned long long *
     ALLOC(status, ns); ALLOC(n, ns); ALLOC(next_tag, ns); ALLOC(flags, ns);
     ALLOC(event, ns); ALLOC(draw, ns); ALLOC(t, ns); ALLOC(weight, ns); ALLOC(rate_sum, ns);
     ALLOC(trial_t, ns); ALLOC(trial_z, ns); ALLOC(trial_y, ns);
-    ALLOC(trial_dipole, ns); ALLOC(trial_kernel, ns);
+    ALLOC(trial_dipole, ns); ALLOC(trial_kernel, ns); ALLOC(done_list, ns);
     ALLOC(counters, GAPS_N_COUNTERS);
 #undef ALLOC
     if (ok && !pool->next_event) pool->next_event = pool->counters + GAPS_COUNT_NEXT;
@@ -53,7 +53,7 @@ void gaps_pool_destroy(gaps_pool *pool)
                     pool->rate, pool->col_owner, pool->acol_owner, pool->status, pool->n,
                     pool->next_tag, pool->flags, pool->event, pool->draw, pool->t, pool->weight,
                     pool->rate_sum, pool->trial_t, pool->trial_z, pool->trial_y,
-                    pool->trial_dipole, pool->trial_kernel, pool->counters };
+                    pool->trial_dipole, pool->trial_kernel, pool->done_list, pool->counters };
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) gaps_device_free(all[i]);
     memset(pool, 0, sizeof *pool);
 }
@@ -70,3 +70,14 @@ void gaps_pool_read_counters(const gaps_pool *pool, unsigned long long out[GAPS_
         out[GAPS_COUNT_NEXT] = v;
     }
 }
+
+GAPS_DEVICE_BEGIN
+void gaps_pool_finish_shower(const gaps_pool *pool, int e)
+{
+    unsigned long long at, *cnt = pool->counters;
+    pool->status[e] = GAPS_SLOT_FINISHED;
+    GAPS_ATOMIC_CAPTURE
+    at = cnt[GAPS_COUNT_DONE]++;
+    pool->done_list[at] = e;
+}
+GAPS_DEVICE_END

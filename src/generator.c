@@ -17,8 +17,12 @@
  * pool that stays in its cache (128 slots: 7.2 us/event against 7.6 at 512 and 8.6 at 2048). */
 #if defined(GAPS_BACKEND_OFFLOAD)
 #define DEFAULT_SLOTS_PER_WORKER (1 << 19)
+/* Veto cycles per fused launch: on an H200, 8 cycles take 10^6 events from 168 ms (1 cycle)
+ * to 70 ms, fewer launches, analyses and counter reads (doc/benchmarks.md). */
+#define DEFAULT_CYCLES_PER_LAUNCH 8
 #else
 #define DEFAULT_SLOTS_PER_WORKER 128
+#define DEFAULT_CYCLES_PER_LAUNCH 1
 #endif
 #define DEFAULT_MAX_PARTONS 32
 
@@ -42,7 +46,7 @@ void gaps_config_defaults(gaps_config *cfg)
     cfg->max_partons = DEFAULT_MAX_PARTONS;
     cfg->refill = 1;
     cfg->loop_mode = GAPS_LOOPS_FUSED;
-    cfg->cycles_per_launch = 1;
+    cfg->cycles_per_launch = DEFAULT_CYCLES_PER_LAUNCH;
 }
 
 int gaps_config_check(const gaps_config *cfg, char *msg, size_t len)
@@ -84,43 +88,48 @@ static void physics_init(const gaps_config *cfg, gaps_physics *phys)
     phys->n_events = cfg->events;
 }
 
-/* What one partition (an independent pool, see gaps_parallel.h) reports back. */
+/* One partition (an independent pool, see gaps_parallel.h): its pool, where the loops see
+ * it, and what it reports back. */
 typedef struct partition {
-    gaps_pool pool;
+    gaps_pool pool;            /* host copy of the struct (device pointers inside) */
+    gaps_pool *pool_dev;       /* the struct where the loops run */
     double time_me, time_shower, time_analysis;
     long cycles, log_cap;
-    long *log;                /* events finished after each cycle, or NULL */
+    long *log;                 /* events finished after each cycle, or NULL */
+    int64_t analysed;
     unsigned long long c[GAPS_N_COUNTERS];
 } partition;
 
 /* The cycle loop of one pool.  Each pass runs one veto cycle (or cycles_per_launch in fused
- * mode) for every slot, analyses the events that ended, and hands fresh event numbers to free
- * slots.  The host learns the state from a few counters, never from per-slot flags. */
-static void run_partition(const gaps_config *cfg, const gaps_physics *phys_in,
-                          const gaps_histograms *hist_in, double *rows, partition *part)
+ * mode) for every slot, analyses the events whose shower ended (the done list), and hands
+ * fresh event numbers to the freed slots.  The host learns the state from a few counters,
+ * never from per-slot flags. */
+static void run_partition(const gaps_config *cfg, const gaps_physics *phys,
+                          const gaps_histograms *hist, double *rows, partition *part)
 {
-    const gaps_physics phys = *phys_in;
-    const gaps_histograms hist = *hist_in;
-    const gaps_pool pool = part->pool;
+    const gaps_pool *pool = part->pool_dev;
+    const int nslots = part->pool.nslots;
     unsigned long long *c = part->c;
 
     double t0 = now();
-    gaps_shower_refill_step(pool, phys);
+    gaps_shower_refill_step(pool, phys, nslots);
     part->time_me += now() - t0;
     for (;;) {
         t0 = now();
         if (cfg->loop_mode == GAPS_LOOPS_FUSED) {
-            gaps_shower_fused_step(pool, phys, cfg->cycles_per_launch);
+            gaps_shower_fused_step(pool, phys, nslots, cfg->cycles_per_launch);
         } else {
-            gaps_shower_trial_step(pool, phys);
-            gaps_shower_cutoff_step(pool, phys);
-            gaps_shower_veto_step(pool, phys);
-            gaps_shower_split_step(pool, phys);
+            gaps_shower_trial_step(pool, phys, nslots);
+            gaps_shower_cutoff_step(pool, phys, nslots);
+            gaps_shower_veto_step(pool, phys, nslots);
+            gaps_shower_split_step(pool, phys, nslots);
         }
+        gaps_pool_read_counters(&part->pool, c);
         const double t1 = now();
         part->time_shower += t1 - t0;
-        gaps_analysis_step(pool, phys, hist, rows);
-        gaps_pool_read_counters(&pool, c);
+        const int done = (int)c[GAPS_COUNT_DONE];
+        if (done > 0) gaps_analysis_step(pool, phys, hist, rows, done);
+        part->analysed += done;
         const double t2 = now();
         part->time_analysis += t2 - t1;
 
@@ -129,17 +138,17 @@ static void run_partition(const gaps_config *cfg, const gaps_physics *phys_in,
                 long *grown = realloc(part->log, 2 * part->log_cap * sizeof(long));
                 if (grown) part->log_cap *= 2, part->log = grown;
             }
-            if (part->cycles < part->log_cap) part->log[part->cycles] = (long)c[GAPS_COUNT_FINISHED];
+            if (part->cycles < part->log_cap) part->log[part->cycles] = (long)part->analysed;
         }
         part->cycles++;
-        const int idle = c[GAPS_COUNT_STARTED] == c[GAPS_COUNT_FINISHED];
+        const int idle = (int64_t)c[GAPS_COUNT_STARTED] == part->analysed;
         const int left = (int64_t)c[GAPS_COUNT_NEXT] < cfg->events;
         if (idle && !left) break;
-        if (left && (cfg->refill || idle)) {
-            gaps_shower_refill_step(pool, phys);
-            part->time_me += now() - t2;
-        }
+        if (left && cfg->refill && done > 0) gaps_shower_refill_done_step(pool, phys, done);
+        else if (left && idle) gaps_shower_refill_step(pool, phys, nslots);
+        part->time_me += now() - t2;
     }
+    gaps_pool_read_counters(&part->pool, c);
 }
 
 int gaps_generate(const gaps_config *cfg, gaps_run *run, char *msg, size_t len)
@@ -171,11 +180,14 @@ int gaps_generate(const gaps_config *cfg, gaps_run *run, char *msg, size_t len)
     if (cfg->keep_rows) rows = gaps_device_alloc(row_bytes);
     uint64_t *acc_host = malloc(hist_bytes);
     run->hist = malloc(sizeof *run->hist);
-    int ok = parts && hist.acc && (!cfg->keep_rows || rows) && acc_host && run->hist;
+    gaps_physics *phys_dev = gaps_device_copy(&phys, sizeof phys);
+    gaps_histograms *hist_dev = hist.acc ? gaps_device_copy(&hist, sizeof hist) : NULL;
+    int ok = parts && hist_dev && phys_dev && (!cfg->keep_rows || rows) && acc_host && run->hist;
     for (int k = 0; ok && k < nparts; ++k) {
         const int n = (int)(slots / nparts + (k < slots % nparts));
         ok = gaps_pool_create(&parts[k].pool, n, cfg->max_partons,
-                              k == 0 ? NULL : parts[0].pool.next_event) == 0;
+                              k == 0 ? NULL : parts[0].pool.next_event) == 0
+             && (parts[k].pool_dev = gaps_device_copy(&parts[k].pool, sizeof(gaps_pool))) != NULL;
     }
     if (ok) {
         parts[0].log_cap = 1024;
@@ -188,7 +200,7 @@ int gaps_generate(const gaps_config *cfg, gaps_run *run, char *msg, size_t len)
     } else {
         const double t_start = now();
         GAPS_PARTITION_FOR
-        for (int k = 0; k < nparts; ++k) run_partition(cfg, &phys, &hist, rows, &parts[k]);
+        for (int k = 0; k < nparts; ++k) run_partition(cfg, phys_dev, hist_dev, rows, &parts[k]);
         run->time_total = now() - t_start;
 
         gaps_device_to_host(acc_host, hist.acc, hist_bytes);
@@ -196,7 +208,7 @@ int gaps_generate(const gaps_config *cfg, gaps_run *run, char *msg, size_t len)
         gaps_histograms_sigma(run->hist, &run->sigma, &run->sigma_err);
         /* stage times: the mean over partitions, which run concurrently */
         for (int k = 0; k < nparts; ++k) {
-            run->events += (int64_t)parts[k].c[GAPS_COUNT_FINISHED];
+            run->events += parts[k].analysed;
             run->capacity_hits += (int64_t)parts[k].c[GAPS_COUNT_CAPACITY];
             run->invalid_events += (int64_t)parts[k].c[GAPS_COUNT_INVALID];
             run->time_me += parts[k].time_me / nparts;
@@ -214,10 +226,13 @@ int gaps_generate(const gaps_config *cfg, gaps_run *run, char *msg, size_t len)
     }
     for (int k = 0; parts && k < nparts; ++k) {
         free(parts[k].log);
+        gaps_device_free(parts[k].pool_dev);
         if (parts[k].pool.counters) gaps_pool_destroy(&parts[k].pool);
     }
     free(parts);
     free(acc_host);
+    gaps_device_free(phys_dev);
+    gaps_device_free(hist_dev);
     gaps_device_free(rows);
     gaps_device_free(hist.acc);
     if (!ok) gaps_run_free(run);

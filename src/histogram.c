@@ -1,14 +1,15 @@
 /* histogram.c -- order-independent fixed-point histogram accumulation and its merge. */
 #include "gaps/histogram.h"
+#include "gaps/fpmath.h"
 
 #include <math.h>
 #include <string.h>
 
 const gaps_hist_def gaps_hist_defs[GAPS_N_HISTS] = {
-    [GAPS_H_Y23]      = { "/LEP/log10_y23", "Durham log10(y_23)", 100, -4.3, -0.3 },
-    [GAPS_H_Y34]      = { "/LEP/log10_y34", "Durham log10(y_34)", 100, -4.3, -0.3 },
-    [GAPS_H_Y45]      = { "/LEP/log10_y45", "Durham log10(y_45)", 100, -4.3, -0.3 },
-    [GAPS_H_Y56]      = { "/LEP/log10_y56", "Durham log10(y_56)", 100, -4.3, -0.3 },
+    [GAPS_H_Y23]      = { "/LEP/log10_y23", "Durham gaps_log10(y_23)", 100, -4.3, -0.3 },
+    [GAPS_H_Y34]      = { "/LEP/log10_y34", "Durham gaps_log10(y_34)", 100, -4.3, -0.3 },
+    [GAPS_H_Y45]      = { "/LEP/log10_y45", "Durham gaps_log10(y_45)", 100, -4.3, -0.3 },
+    [GAPS_H_Y56]      = { "/LEP/log10_y56", "Durham gaps_log10(y_56)", 100, -4.3, -0.3 },
     [GAPS_H_TAU]      = { "/LEP/tau", "1 - thrust", 100, 0.0, 0.5 },
     [GAPS_H_RHO_H]    = { "/LEP/rho_H", "heavy jet mass", 100, 0.0, 0.4 },
     [GAPS_H_RHO_L]    = { "/LEP/rho_L", "light jet mass", 100, 0.0, 0.2 },
@@ -94,7 +95,7 @@ void gaps_histograms_fill_event(const gaps_histograms *h, int copy, const gaps_o
     const double w = weight * h->inv_w_max;
     const double y[4] = { o->y23, o->y34, o->y45, o->y56 };
     for (int k = 0; k < 4; ++k)
-        if (o->n_partons >= k + 3) hist_fill(h, copy, GAPS_H_Y23 + k, log10(y[k]), w);
+        if (o->n_partons >= k + 3) hist_fill(h, copy, GAPS_H_Y23 + k, gaps_log10(y[k]), w);
     hist_fill(h, copy, GAPS_H_TAU, o->tau, w);
     hist_fill(h, copy, GAPS_H_RHO_H, o->rho_H, w);
     hist_fill(h, copy, GAPS_H_RHO_L, o->rho_L, w);

@@ -176,15 +176,22 @@ static void thrust_enumerate(int n, const double p[][4], double S[3])
 static void signed_sum(int n, const double p[][4], const double a[3], int i, int j,
                        double S[3])
 {
-    S[0] = S[1] = S[2] = 0.0;
+    /* Local accumulators (S could alias p as far as the compiler knows) and a sign computed
+     * arithmetically: the sign is a coin flip, so a branch on it would mispredict half the
+     * time. */
+    double ax = a[0], ay = a[1], az = a[2];
+    double sx = 0.0, sy = 0.0, sz = 0.0;
     for (int k = 0; k < n; ++k) {
         if (k == i || k == j) continue;
-        double d = p[k][1] * a[0] + p[k][2] * a[1] + p[k][3] * a[2];
-        double e = d >= 0.0 ? 1.0 : -1.0;
-        S[0] += e * p[k][1];
-        S[1] += e * p[k][2];
-        S[2] += e * p[k][3];
+        double d = p[k][1] * ax + p[k][2] * ay + p[k][3] * az;
+        double e = 2.0 * (double)(d >= 0.0) - 1.0;
+        sx += e * p[k][1];
+        sy += e * p[k][2];
+        sz += e * p[k][3];
     }
+    S[0] = sx;
+    S[1] = sy;
+    S[2] = sz;
 }
 
 /* The pair algorithm for large n.  Tilting the optimal separating plane until it touches two

@@ -8,6 +8,7 @@
  */
 #include "gaps/shower.h"
 #include "gaps/constants.h"
+#include "gaps/fpmath.h"
 
 #include <math.h>
 
@@ -49,9 +50,9 @@ static void kernel_rates(double m2, int gluon, const gaps_physics *phys, double 
     const double zm = z_minus(m2, phys->t_cut), zp = 1.0 - zm;
     const double pref = phys->a_max / (2.0 * GAPS_PI);
     if (!gluon) {
-        r[0] = pref * 2.0 * GAPS_CF * log(zp / zm);
+        r[0] = pref * 2.0 * GAPS_CF * gaps_log(zp / zm);
     } else {
-        r[0] = pref * GAPS_CA * log(zp / zm);
+        r[0] = pref * GAPS_CA * gaps_log(zp / zm);
         r[1] = pref * GAPS_N_FLAVOURS * 0.5 * GAPS_TR * (zp - zm);
     }
 }
@@ -85,7 +86,9 @@ void gaps_shower_start(const gaps_pool *pool, const gaps_physics *phys, int e, i
 
     const double E = 0.5 * phys->me.ecm;
     const double st = sqrt(fmax(0.0, 1.0 - pt.cos_theta * pt.cos_theta));
-    const double dir[3] = { st * cos(pt.phi), st * sin(pt.phi), pt.cos_theta };
+    double sphi, cphi;
+    gaps_sincos(pt.phi, &sphi, &cphi);
+    const double dir[3] = { st * cphi, st * sphi, pt.cos_theta };
     for (int p = 0; p < 2; ++p) {
         const double sign = p == 0 ? 1.0 : -1.0;
         pool->E[AT(p)] = E;
@@ -125,7 +128,7 @@ void gaps_shower_trial(const gaps_pool *pool, const gaps_physics *phys, int e)
     pool->draw[e] = rng.draw;
     pool->trial_kernel[e] = GAPS_KERNEL_NONE;
     if (!(r_sum > 0.0)) { pool->trial_t[e] = 0.0; return; }
-    pool->trial_t[e] = pool->t[e] * exp(log(R) / r_sum);
+    pool->trial_t[e] = pool->t[e] * gaps_exp(gaps_log(R) / r_sum);
 
     const int nd = 2 * pool->n[e];
     double acc = 0.0;
@@ -155,8 +158,8 @@ void gaps_shower_cutoff(const gaps_pool *pool, const gaps_physics *phys, int e)
 {
     if (pool->status[e] != GAPS_SLOT_SHOWERING) return;
     if (pool->trial_t[e] <= phys->t_cut) {
-        pool->status[e] = GAPS_SLOT_FINISHED;
         pool->trial_kernel[e] = GAPS_KERNEL_NONE;
+        gaps_pool_finish_shower(pool, e);
         return;
     }
     pool->t[e] = pool->trial_t[e];
@@ -181,7 +184,7 @@ void gaps_shower_veto(const gaps_pool *pool, const gaps_physics *phys, int e)
         z = zm + (zp - zm) * Rz;
         omz = 1.0 - z;
     } else {
-        omz = zm * exp(Rz * log(zp / zm));
+        omz = zm * gaps_exp(Rz * gaps_log(zp / zm));
         z = 1.0 - omz;
     }
     const double t = pool->t[e];
@@ -283,7 +286,7 @@ void gaps_shower_split(const gaps_pool *pool, const gaps_physics *phys, int e)
     const int j = pool->n[e];
     if (j >= pool->maxp) {   /* no room for the emitted parton: end the shower, report it */
         pool->flags[e] |= GAPS_FLAG_CAPACITY;
-        pool->status[e] = GAPS_SLOT_FINISHED;
+        gaps_pool_finish_shower(pool, e);
         return;
     }
     const int d = pool->trial_dipole[e], i = d / 2, side = d % 2, kernel = pool->trial_kernel[e];
@@ -296,7 +299,9 @@ void gaps_shower_split(const gaps_pool *pool, const gaps_physics *phys, int e)
     transverse_basis(pi, pk, n1, n2);
     const double m2 = 2.0 * mdot(pi, pk);
     const double kt = sqrt(m2 * y * z * (1.0 - z));
-    const double c = kt * cos(phi), s = kt * sin(phi);
+    double sphi, cphi;
+    gaps_sincos(phi, &sphi, &cphi);
+    const double c = kt * cphi, s = kt * sphi;
     for (int m = 0; m < 4; ++m) {
         const double kperp = c * n1[m] + s * n2[m];
         qi[m] = z * pi[m] + (1.0 - z) * y * pk[m] + kperp;
@@ -368,44 +373,45 @@ static void refill(const gaps_pool *pool, const gaps_physics *phys, int e)
 #undef AT
 GAPS_DEVICE_END
 
-void gaps_shower_trial_step(gaps_pool pool, gaps_physics phys)
+void gaps_shower_trial_step(const gaps_pool *pool, const gaps_physics *phys, int nslots)
 {
-    const int n = pool.nslots;
-    GAPS_PARALLEL_FOR(n)
-    for (int e = 0; e < n; ++e) gaps_shower_trial(&pool, &phys, e);
+    GAPS_PARALLEL_FOR(nslots)
+    for (int e = 0; e < nslots; ++e) gaps_shower_trial(pool, phys, e);
 }
 
-void gaps_shower_cutoff_step(gaps_pool pool, gaps_physics phys)
+void gaps_shower_cutoff_step(const gaps_pool *pool, const gaps_physics *phys, int nslots)
 {
-    const int n = pool.nslots;
-    GAPS_PARALLEL_FOR(n)
-    for (int e = 0; e < n; ++e) gaps_shower_cutoff(&pool, &phys, e);
+    GAPS_PARALLEL_FOR(nslots)
+    for (int e = 0; e < nslots; ++e) gaps_shower_cutoff(pool, phys, e);
 }
 
-void gaps_shower_veto_step(gaps_pool pool, gaps_physics phys)
+void gaps_shower_veto_step(const gaps_pool *pool, const gaps_physics *phys, int nslots)
 {
-    const int n = pool.nslots;
-    GAPS_PARALLEL_FOR(n)
-    for (int e = 0; e < n; ++e) gaps_shower_veto(&pool, &phys, e);
+    GAPS_PARALLEL_FOR(nslots)
+    for (int e = 0; e < nslots; ++e) gaps_shower_veto(pool, phys, e);
 }
 
-void gaps_shower_split_step(gaps_pool pool, gaps_physics phys)
+void gaps_shower_split_step(const gaps_pool *pool, const gaps_physics *phys, int nslots)
 {
-    const int n = pool.nslots;
-    GAPS_PARALLEL_FOR(n)
-    for (int e = 0; e < n; ++e) gaps_shower_split(&pool, &phys, e);
+    GAPS_PARALLEL_FOR(nslots)
+    for (int e = 0; e < nslots; ++e) gaps_shower_split(pool, phys, e);
 }
 
-void gaps_shower_fused_step(gaps_pool pool, gaps_physics phys, int cycles)
+void gaps_shower_fused_step(const gaps_pool *pool, const gaps_physics *phys, int nslots,
+                            int cycles)
 {
-    const int n = pool.nslots;
-    GAPS_PARALLEL_FOR(n)
-    for (int e = 0; e < n; ++e) shower_cycles(&pool, &phys, e, cycles);
+    GAPS_PARALLEL_FOR(nslots)
+    for (int e = 0; e < nslots; ++e) shower_cycles(pool, phys, e, cycles);
 }
 
-void gaps_shower_refill_step(gaps_pool pool, gaps_physics phys)
+void gaps_shower_refill_step(const gaps_pool *pool, const gaps_physics *phys, int nslots)
 {
-    const int n = pool.nslots;
+    GAPS_PARALLEL_FOR(nslots)
+    for (int e = 0; e < nslots; ++e) refill(pool, phys, e);
+}
+
+void gaps_shower_refill_done_step(const gaps_pool *pool, const gaps_physics *phys, int n)
+{
     GAPS_PARALLEL_FOR(n)
-    for (int e = 0; e < n; ++e) refill(&pool, &phys, e);
+    for (int i = 0; i < n; ++i) refill(pool, phys, pool->done_list[i]);
 }

@@ -11,7 +11,8 @@
 #       benchmark (tools/benchmark.py: sizes 1e3..1e7, median of 3 after a warm-up, loop
 #       variants) and writes everything to OUT.
 #   tools/gpu-run.sh compare DIR OUT   (build machine)
-#       compares the GPU's per-event observables and histograms with the serial build's.
+#       compares the GPU's per-event observables and histograms with the serial build's
+#       (OUT holds the files of `run`, or their archive gpu-results.tar).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 cmd=${1:-}
@@ -40,13 +41,17 @@ run)
     "$gpu" --events 1000000 --seed 1 --output "$out/gpu_1e6.yoda" --json "$out/gpu_1e6.json" --quiet
     xz -f -T0 "$out/gpu_1e5.csv"
     python3 "$here/tools/benchmark.py" --binary gpu="$gpu" \
+        --variant "gpu-c2=gpu:--cycles-per-launch 2" --variant "gpu-c8=gpu:--cycles-per-launch 8" \
         --variant "gpu-steps=gpu:--loops steps" \
         --variant "gpu-c4=gpu:--cycles-per-launch 4" \
         --variant "gpu-batches=gpu:--no-refill" \
-        --sizes "$sizes" --repeats 3 --cycles-out --out-dir "$out"
+        --sizes "$sizes" --repeats 3 --cycles-out --out-dir "$out/bench"
+    # one archive: a GPU node's results travel as a single file
+    tar -C "$out" -cf "$out/gpu-results.tar" bench gpu.txt smoke.txt gpu_1e5.csv.xz gpu_1e5.yoda gpu_1e6.yoda gpu_1e6.json
     ;;
 compare)
     dir=$2; out=$3
+    [ -e "$out/gpu_1e5.yoda" ] || tar -C "$out" -xf "$out/gpu-results.tar"
     ser=$here/build-serial/gaps
     [ -x "$ser" ] || { cmake -S "$here" -B "$here/build-serial" -DGAPS_BACKEND=serial >/dev/null && cmake --build "$here/build-serial" -j >/dev/null; }
     tmp=$(mktemp -d)

@@ -21,8 +21,10 @@ int gaps_event_check(int n, const double p[][4], const int *flav, const int *col
                      const int *acol, double ecm);
 GAPS_DEVICE_END
 
-/* Loop over all slots: analyse every finished event.  rows may be NULL; otherwise event
- * number i writes row i (GAPS_OBS_COLUMNS doubles). */
-void gaps_analysis_step(gaps_pool pool, gaps_physics phys, gaps_histograms hist, double *rows);
+/* Loop over the n slots of the pool's done list: analyse each finished event and free its
+ * slot; the done list is emptied.  rows may be NULL; otherwise event number i writes row i
+ * (GAPS_OBS_COLUMNS doubles).  All pointers refer to memory where the loops run. */
+void gaps_analysis_step(const gaps_pool *pool, const gaps_physics *phys,
+                        const gaps_histograms *hist, double *rows, int n);
 
 #endif

@@ -3,8 +3,8 @@
  * Structure of arrays with the slot index fastest: component c of parton p of slot e lives at
  * [p * nslots + e], so that neighbouring slots (neighbouring GPU threads, or SIMD lanes on a
  * CPU) touch neighbouring addresses.  All pointers hold device memory in the offload build
- * (host memory otherwise); the struct itself is plain data and travels by value into every
- * loop.  A slot holds one event from its matrix element to its analysis; then it is refilled
+ * (host memory otherwise).  The struct itself is copied once to the device (gaps_device_copy)
+ * and every loop reads it through that pointer.  A slot holds one event from its matrix element to its analysis; then it is refilled
  * with the next event number, so memory is independent of the number of events.
  */
 #ifndef GAPS_EVENT_POOL_H
@@ -33,7 +33,7 @@ enum gaps_event_flag {
 /* Counters of a pool, in device memory, updated atomically by the few threads that need to. */
 enum gaps_counter {
     GAPS_COUNT_STARTED = 0,   /* events started in this pool */
-    GAPS_COUNT_FINISHED,      /* events analysed */
+    GAPS_COUNT_DONE,          /* entries in done_list: showers ended since the last analysis */
     GAPS_COUNT_CAPACITY,      /* events that hit the record capacity */
     GAPS_COUNT_INVALID,       /* events failing a momentum, mass, colour or finiteness check */
     GAPS_COUNT_NEXT,          /* the next event number (used in the first pool of a run) */
@@ -75,6 +75,9 @@ typedef struct gaps_pool {
     /* the trial emission of the current cycle */
     double *trial_t, *trial_z, *trial_y;
     int *trial_dipole, *trial_kernel;
+    /* slots whose shower ended since the last analysis, GAPS_COUNT_DONE of them: the analysis
+     * and the refill run over this list only, with every GPU lane busy */
+    int *done_list;
     /* GAPS_N_COUNTERS counters of this pool */
     unsigned long long *counters;
     /* the next event number to hand out, shared by all pools of a run (may overshoot N) */
@@ -86,6 +89,11 @@ typedef struct gaps_pool {
  * next_event is NULL.  Returns 0 or -1. */
 int gaps_pool_create(gaps_pool *pool, int nslots, int maxp, unsigned long long *next_event);
 void gaps_pool_destroy(gaps_pool *pool);
+
+GAPS_DEVICE_BEGIN
+/* End the shower of slot e: mark it finished and put it on the done list. */
+void gaps_pool_finish_shower(const gaps_pool *pool, int e);
+GAPS_DEVICE_END
 
 /* Host: read the pool's counters; out[GAPS_COUNT_NEXT] is the shared next event number. */
 void gaps_pool_read_counters(const gaps_pool *pool, unsigned long long out[GAPS_N_COUNTERS]);

@@ -27,14 +27,18 @@ void gaps_shower_veto(const gaps_pool *pool, const gaps_physics *phys, int e);
 void gaps_shower_split(const gaps_pool *pool, const gaps_physics *phys, int e);
 GAPS_DEVICE_END
 
-/* Loops over all slots. */
-void gaps_shower_trial_step(gaps_pool pool, gaps_physics phys);
-void gaps_shower_cutoff_step(gaps_pool pool, gaps_physics phys);
-void gaps_shower_veto_step(gaps_pool pool, gaps_physics phys);
-void gaps_shower_split_step(gaps_pool pool, gaps_physics phys);
-void gaps_shower_fused_step(gaps_pool pool, gaps_physics phys, int cycles);
+/* Loops over the nslots slots of a pool.  pool and phys point to copies where the loops run
+ * (device memory in the offload build). */
+void gaps_shower_trial_step(const gaps_pool *pool, const gaps_physics *phys, int nslots);
+void gaps_shower_cutoff_step(const gaps_pool *pool, const gaps_physics *phys, int nslots);
+void gaps_shower_veto_step(const gaps_pool *pool, const gaps_physics *phys, int nslots);
+void gaps_shower_split_step(const gaps_pool *pool, const gaps_physics *phys, int nslots);
+void gaps_shower_fused_step(const gaps_pool *pool, const gaps_physics *phys, int nslots,
+                            int cycles);
 
 /* Refill: every empty slot takes the next event number (if any is left) and starts it. */
-void gaps_shower_refill_step(gaps_pool pool, gaps_physics phys);
+void gaps_shower_refill_step(const gaps_pool *pool, const gaps_physics *phys, int nslots);
+/* The same for the first n slots of the done list only (they were just analysed). */
+void gaps_shower_refill_done_step(const gaps_pool *pool, const gaps_physics *phys, int n);
 
 #endif

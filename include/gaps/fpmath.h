@@ -1,0 +1,112 @@
+/* gaps/fpmath.h -- the transcendental functions of the generator, identical on every backend.
+ *
+ * Why not <math.h>: glibc on x86 (with FMA or without, chosen at run time) and CUDA's libdevice
+ * on the GPU each return log, exp, sin and cos within an ulp or so of the truth, but not the
+ * same ulp.  One differing bit in one trial scale changes the shower history that follows, so
+ * the same seed would give different events on different backends.  These versions use only
+ * +, -, *, / and exact operations (power-of-two scaling, rounding to integers), which IEEE 754
+ * defines bit for bit; with floating-point contraction disabled (-ffp-contract=off) they
+ * return the same bits everywhere.  sqrt needs no replacement: IEEE 754 rounds it correctly
+ * and both GCC (sqrtsd) and the GPU (sqrt.rn.f64) do so.
+ *
+ * Accuracy: within about 1 ulp over the ranges the generator uses (arguments > 0 for the
+ * logarithms; |x| < 700 for exp; |x| < 10^5 for sin and cos).  Non-finite and out-of-range
+ * arguments follow <math.h> conventions (log of 0 is -inf, of a negative number NaN).
+ */
+#ifndef GAPS_FPMATH_H
+#define GAPS_FPMATH_H
+
+#include <stdint.h>
+#include <string.h>
+
+static inline double gaps_bits_to_double(uint64_t u) { double d; memcpy(&d, &u, sizeof d); return d; }
+static inline uint64_t gaps_double_to_bits(double d) { uint64_t u; memcpy(&u, &d, sizeof u); return u; }
+
+/* ln 2 split so that k * GAPS_LN2_HI is exact for |k| < 2^11 */
+#define GAPS_LN2_HI 6.93147180369123816490e-01
+#define GAPS_LN2_LO 1.90821492927058770002e-10
+
+/* Natural logarithm.  x = 2^k m with m in [sqrt(1/2), sqrt(2)); log m = 2 atanh(f) with
+ * f = (m - 1)/(m + 1), |f| < 0.172, summed as an odd series to f^23. */
+static inline double gaps_log(double x)
+{
+    if (!(x > 0.0)) return x == 0.0 ? -1.0 / 0.0 : (x - x) / 0.0;   /* -inf or NaN */
+    if (x == 1.0 / 0.0) return x;
+    uint64_t u = gaps_double_to_bits(x);
+    int k = (int)(u >> 52) - 1023;
+    if ((u >> 52) == 0) {   /* subnormal: scale up by 2^54 first */
+        u = gaps_double_to_bits(x * 0x1.0p54);
+        k = (int)(u >> 52) - 1023 - 54;
+    }
+    double m = gaps_bits_to_double((u & 0x000fffffffffffffULL) | 0x3ff0000000000000ULL);
+    if (m > 1.4142135623730951) { m *= 0.5; ++k; }
+    const double f = (m - 1.0) / (m + 1.0), f2 = f * f;
+    double s = 1.0 / 23;
+    s = s * f2 + 1.0 / 21; s = s * f2 + 1.0 / 19; s = s * f2 + 1.0 / 17;
+    s = s * f2 + 1.0 / 15; s = s * f2 + 1.0 / 13; s = s * f2 + 1.0 / 11;
+    s = s * f2 + 1.0 / 9;  s = s * f2 + 1.0 / 7;  s = s * f2 + 1.0 / 5;
+    s = s * f2 + 1.0 / 3;
+    const double r = 2.0 * f + 2.0 * f * f2 * s;   /* log m */
+    return k * GAPS_LN2_HI + (r + k * GAPS_LN2_LO);
+}
+
+/* 2^k for integer k in [-1074, 1023], exactly. */
+static inline double gaps_pow2i(int k)
+{
+    if (k < -1022) return gaps_bits_to_double((uint64_t)1 << (k + 1074));
+    return gaps_bits_to_double((uint64_t)(k + 1023) << 52);
+}
+
+/* Exponential.  x = k ln 2 + r with |r| <= ln2/2, e^r by its Taylor series to r^13. */
+static inline double gaps_exp(double x)
+{
+    if (x != x) return x;
+    if (x > 709.782712893384) return 1.0 / 0.0;
+    if (x < -745.1332191019412) return 0.0;
+    const double kd = (double)(int64_t)(x * 1.4426950408889634 + (x < 0 ? -0.5 : 0.5));
+    const int k = (int)kd;
+    const double r = (x - kd * GAPS_LN2_HI) - kd * GAPS_LN2_LO;
+    double p = 1.0 / 6227020800.0;                 /* 1/13! */
+    p = p * r + 1.0 / 479001600.0;  p = p * r + 1.0 / 39916800.0;
+    p = p * r + 1.0 / 3628800.0;    p = p * r + 1.0 / 362880.0;
+    p = p * r + 1.0 / 40320.0;      p = p * r + 1.0 / 5040.0;
+    p = p * r + 1.0 / 720.0;        p = p * r + 1.0 / 120.0;
+    p = p * r + 1.0 / 24.0;         p = p * r + 1.0 / 6.0;
+    p = p * r + 0.5;
+    const double er = 1.0 + (r + r * r * p);
+    /* scale in two steps so that neither factor over- or underflows */
+    if (k > 1000 || k < -1000) return er * gaps_pow2i(k / 2) * gaps_pow2i(k - k / 2);
+    return er * gaps_pow2i(k);
+}
+
+static inline double gaps_log10(double x) { return gaps_log(x) * 0.43429448190325182765; }
+
+/* sin and cos together.  x = k pi/2 + r (pi/2 in three parts, exact products for
+ * |k| < 2^20), |r| <= pi/4, then Taylor series to r^17 and r^18 and the quadrant of k. */
+static inline void gaps_sincos(double x, double *s, double *c)
+{
+    const double kd = (double)(int64_t)(x * 0.63661977236758134308 + (x < 0 ? -0.5 : 0.5));
+    const double r = ((x - kd * 1.57079632673412561417e+00) - kd * 6.07710050650619224932e-11)
+                     - kd * 2.02226624879595063154e-21;
+    const double r2 = r * r;
+    double ps = -1.0 / 355687428096000.0;          /* -1/17! */
+    ps = ps * r2 + 1.0 / 1307674368000.0;   ps = ps * r2 - 1.0 / 6227020800.0;
+    ps = ps * r2 + 1.0 / 39916800.0;        ps = ps * r2 - 1.0 / 362880.0;
+    ps = ps * r2 + 1.0 / 5040.0;            ps = ps * r2 - 1.0 / 120.0;
+    ps = ps * r2 + 1.0 / 6.0;
+    const double sr = r - r * r2 * ps;
+    double pc = 1.0 / 6402373705728000.0;          /* 1/18! */
+    pc = pc * r2 - 1.0 / 20922789888000.0;  pc = pc * r2 + 1.0 / 87178291200.0;
+    pc = pc * r2 - 1.0 / 479001600.0;       pc = pc * r2 + 1.0 / 3628800.0;
+    pc = pc * r2 - 1.0 / 40320.0;           pc = pc * r2 + 1.0 / 720.0;
+    pc = pc * r2 - 1.0 / 24.0;              pc = pc * r2 + 0.5;
+    const double cr = 1.0 - r2 * pc;
+    switch ((int)((int64_t)kd & 3)) {
+    case 0: *s = sr;  *c = cr;  break;
+    case 1: *s = cr;  *c = -sr; break;
+    case 2: *s = -sr; *c = -cr; break;
+    default: *s = -cr; *c = sr; break;
+    }
+}
+
+#endif
