@@ -39,8 +39,22 @@ int gaps_event_check(int n, const double p[][4], const int *flav, const int *col
     return bad;
 }
 
+static void keep_record(const gaps_records *rec, int64_t event, int n, const double p[][4],
+                        const int *flav, const int *col, const int *acol, double w)
+{
+    const long base = (long)event * rec->maxp;
+    rec->n[event] = n;
+    rec->weight[event] = w;
+    for (int i = 0; i < n; ++i) {
+        for (int m = 0; m < 4; ++m) rec->p[(base + i) * 4 + m] = p[i][m];
+        rec->flav[base + i] = flav[i];
+        rec->col[base + i] = col[i];
+        rec->acol[base + i] = acol[i];
+    }
+}
+
 static void finish(const gaps_pool *pool, const gaps_physics *phys, const gaps_histograms *hist,
-                   double *rows, int e)
+                   double *rows, const gaps_records *records, int e)
 {
     if (pool->status[e] != GAPS_SLOT_FINISHED) return;
     const int n = pool->n[e];
@@ -79,6 +93,7 @@ static void finish(const gaps_pool *pool, const gaps_physics *phys, const gaps_h
         r[GAPS_OBS_B_N] = o.B_N;
         r[GAPS_OBS_C] = o.C;
     }
+    if (records) keep_record(records, pool->event[e], n, p, flav, col, acol, w);
     /* failures are rare: the few threads concerned count them, no per-slot flag goes back */
     unsigned long long *cnt = pool->counters;
     if (flags & GAPS_FLAG_CAPACITY) {
@@ -95,11 +110,12 @@ static void finish(const gaps_pool *pool, const gaps_physics *phys, const gaps_h
 GAPS_DEVICE_END
 
 void gaps_analysis_step(const gaps_pool *pool, const gaps_physics *phys,
-                        const gaps_histograms *hist, double *rows, int n)
+                        const gaps_histograms *hist, double *rows, const gaps_records *records,
+                        int n)
 {
     GAPS_PARALLEL_FOR(n)
     for (int i = 0; i < n; ++i) {
-        finish(pool, phys, hist, rows, pool->done_list[i]);
+        finish(pool, phys, hist, rows, records, pool->done_list[i]);
         /* the list is read by index, not through its counter: resetting it here is safe, and
          * the next shower step appends from zero */
         if (i == 0) pool->counters[GAPS_COUNT_DONE] = 0;

@@ -105,7 +105,8 @@ typedef struct partition {
  * fresh event numbers to the freed slots.  The host learns the state from a few counters,
  * never from per-slot flags. */
 static void run_partition(const gaps_config *cfg, const gaps_physics *phys,
-                          const gaps_histograms *hist, double *rows, partition *part)
+                          const gaps_histograms *hist, double *rows,
+                          const gaps_records *records, partition *part)
 {
     const gaps_pool *pool = part->pool_dev;
     const int nslots = part->pool.nslots;
@@ -128,7 +129,7 @@ static void run_partition(const gaps_config *cfg, const gaps_physics *phys,
         const double t1 = now();
         part->time_shower += t1 - t0;
         const int done = (int)c[GAPS_COUNT_DONE];
-        if (done > 0) gaps_analysis_step(pool, phys, hist, rows, done);
+        if (done > 0) gaps_analysis_step(pool, phys, hist, rows, records, done);
         part->analysed += done;
         const double t2 = now();
         part->time_analysis += t2 - t1;
@@ -180,9 +181,23 @@ int gaps_generate(const gaps_config *cfg, gaps_run *run, char *msg, size_t len)
     if (cfg->keep_rows) rows = gaps_device_alloc(row_bytes);
     uint64_t *acc_host = malloc(hist_bytes);
     run->hist = malloc(sizeof *run->hist);
+    gaps_records rec = { cfg->max_partons, NULL, NULL, NULL, NULL, NULL, NULL };
+    gaps_records *records_dev = NULL;
+    const size_t np = (size_t)cfg->events * cfg->max_partons, ne = (size_t)cfg->events;
+    if (cfg->keep_records) {
+        rec.n = gaps_device_alloc(ne * sizeof(int));
+        rec.weight = gaps_device_alloc(ne * sizeof(double));
+        rec.p = gaps_device_alloc(4 * np * sizeof(double));
+        rec.flav = gaps_device_alloc(np * sizeof(int));
+        rec.col = gaps_device_alloc(np * sizeof(int));
+        rec.acol = gaps_device_alloc(np * sizeof(int));
+        if (rec.n && rec.weight && rec.p && rec.flav && rec.col && rec.acol)
+            records_dev = gaps_device_copy(&rec, sizeof rec);
+    }
     gaps_physics *phys_dev = gaps_device_copy(&phys, sizeof phys);
     gaps_histograms *hist_dev = hist.acc ? gaps_device_copy(&hist, sizeof hist) : NULL;
-    int ok = parts && hist_dev && phys_dev && (!cfg->keep_rows || rows) && acc_host && run->hist;
+    int ok = parts && hist_dev && phys_dev && (!cfg->keep_rows || rows) && acc_host && run->hist
+             && (!cfg->keep_records || records_dev);
     for (int k = 0; ok && k < nparts; ++k) {
         const int n = (int)(slots / nparts + (k < slots % nparts));
         ok = gaps_pool_create(&parts[k].pool, n, cfg->max_partons,
@@ -196,11 +211,12 @@ int gaps_generate(const gaps_config *cfg, gaps_run *run, char *msg, size_t len)
     if (!ok) {
         snprintf(msg, len, "cannot allocate a pool of %lld slots (%.0f MB)%s", (long long)slots,
                  gaps_pool_bytes((int)slots, cfg->max_partons) / 1e6,
-                 cfg->keep_rows ? " and the per-event observables" : "");
+                 cfg->keep_rows || cfg->keep_records ? " and the per-event output" : "");
     } else {
         const double t_start = now();
         GAPS_PARTITION_FOR
-        for (int k = 0; k < nparts; ++k) run_partition(cfg, phys_dev, hist_dev, rows, &parts[k]);
+        for (int k = 0; k < nparts; ++k)
+            run_partition(cfg, phys_dev, hist_dev, rows, records_dev, &parts[k]);
         run->time_total = now() - t_start;
 
         gaps_device_to_host(acc_host, hist.acc, hist_bytes);
@@ -223,6 +239,26 @@ int gaps_generate(const gaps_config *cfg, gaps_run *run, char *msg, size_t len)
             if (run->rows) gaps_device_to_host(run->rows, rows, row_bytes);
             else ok = 0, snprintf(msg, len, "out of memory for the per-event observables");
         }
+        if (records_dev) {
+            gaps_records *h = &run->records;
+            h->maxp = rec.maxp;
+            h->n = malloc(ne * sizeof(int));
+            h->weight = malloc(ne * sizeof(double));
+            h->p = malloc(4 * np * sizeof(double));
+            h->flav = malloc(np * sizeof(int));
+            h->col = malloc(np * sizeof(int));
+            h->acol = malloc(np * sizeof(int));
+            if (h->n && h->weight && h->p && h->flav && h->col && h->acol) {
+                gaps_device_to_host(h->n, rec.n, ne * sizeof(int));
+                gaps_device_to_host(h->weight, rec.weight, ne * sizeof(double));
+                gaps_device_to_host(h->p, rec.p, 4 * np * sizeof(double));
+                gaps_device_to_host(h->flav, rec.flav, np * sizeof(int));
+                gaps_device_to_host(h->col, rec.col, np * sizeof(int));
+                gaps_device_to_host(h->acol, rec.acol, np * sizeof(int));
+            } else {
+                ok = 0, snprintf(msg, len, "out of memory for the event records");
+            }
+        }
     }
     for (int k = 0; parts && k < nparts; ++k) {
         free(parts[k].log);
@@ -232,6 +268,9 @@ int gaps_generate(const gaps_config *cfg, gaps_run *run, char *msg, size_t len)
     free(parts);
     free(acc_host);
     gaps_device_free(phys_dev);
+    gaps_device_free(records_dev);
+    void *rec_arrays[] = { rec.n, rec.weight, rec.p, rec.flav, rec.col, rec.acol };
+    for (int k = 0; k < 6; ++k) gaps_device_free(rec_arrays[k]);
     gaps_device_free(hist_dev);
     gaps_device_free(rows);
     gaps_device_free(hist.acc);
@@ -241,6 +280,9 @@ int gaps_generate(const gaps_config *cfg, gaps_run *run, char *msg, size_t len)
 
 void gaps_run_free(gaps_run *run)
 {
+    gaps_records *r = &run->records;
+    free(r->n); free(r->weight); free(r->p); free(r->flav); free(r->col); free(r->acol);
+    memset(r, 0, sizeof *r);
     free(run->hist);
     free(run->finished_per_cycle);
     free(run->rows);

@@ -184,7 +184,7 @@ static void print_summary(const gaps_config *cfg, const gaps_run *run)
            cfg->ecm, cfg->alphas_mz, cfg->alphas_order, cfg->t_cut, cfg->seed);
     printf("  pool %d slots x %d partons   loops %s", run->slots, cfg->max_partons,
            cfg->loop_mode == GAPS_LOOPS_FUSED ? "fused" : "steps");
-    if (cfg->loop_mode == GAPS_LOOPS_FUSED) printf(" (%d cycle/launch)", cfg->cycles_per_launch);
+    if (cfg->loop_mode == GAPS_LOOPS_FUSED) printf(" (%d cycles per launch)", cfg->cycles_per_launch);
     printf("   %s   %ld veto cycles\n", cfg->refill ? "refill" : "batches", run->cycles);
     printf("  events            %" PRId64 "\n", run->events);
     printf("  cross section     %.4f +- %.4f pb\n", run->sigma, run->sigma_err);

@@ -40,10 +40,11 @@ run)
     "$gpu" --events 100000 --seed 1 --observables-out "$out/gpu_1e5.csv" --output "$out/gpu_1e5.yoda" --quiet
     "$gpu" --events 1000000 --seed 1 --output "$out/gpu_1e6.yoda" --json "$out/gpu_1e6.json" --quiet
     xz -f -T0 "$out/gpu_1e5.csv"
+    # default: fused loops, 8 cycles per launch, refill; the variants of doc/benchmarks.md
     python3 "$here/tools/benchmark.py" --binary gpu="$gpu" \
-        --variant "gpu-c2=gpu:--cycles-per-launch 2" --variant "gpu-c8=gpu:--cycles-per-launch 8" \
+        --variant "gpu-c1=gpu:--cycles-per-launch 1" \
+        --variant "gpu-c16=gpu:--cycles-per-launch 16" \
         --variant "gpu-steps=gpu:--loops steps" \
-        --variant "gpu-c4=gpu:--cycles-per-launch 4" \
         --variant "gpu-batches=gpu:--no-refill" \
         --sizes "$sizes" --repeats 3 --cycles-out --out-dir "$out/bench"
     # one archive: a GPU node's results travel as a single file

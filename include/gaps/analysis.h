@@ -11,6 +11,16 @@ enum { GAPS_OBS_EVENT, GAPS_OBS_WEIGHT, GAPS_OBS_NPARTONS, GAPS_OBS_Y23, GAPS_OB
        GAPS_OBS_Y45, GAPS_OBS_Y56, GAPS_OBS_TAU, GAPS_OBS_RHO_H, GAPS_OBS_RHO_L, GAPS_OBS_B_T,
        GAPS_OBS_B_W, GAPS_OBS_B_N, GAPS_OBS_C, GAPS_OBS_COLUMNS };
 
+/* Complete final states, kept when the user asks for event output (--hepmc): event i's
+ * partons are entries [i * maxp, i * maxp + n[i]).  Pointers to memory where the loops run. */
+typedef struct gaps_records {
+    int maxp;          /* stride: the record capacity */
+    int *n;            /* partons per event */
+    double *weight;    /* pb */
+    double *p;         /* (E, px, py, pz) per parton, GeV: 4 doubles each */
+    int *flav, *col, *acol;
+} gaps_records;
+
 /* Tolerances of the event checks (physics.md section 3). */
 #define GAPS_CHECK_MOMENTUM_TOL 1e-10  /* |sum p - (sqrt s, 0)| / sqrt s */
 #define GAPS_CHECK_MASS_TOL 1e-10      /* |p^2| / E^2 of every parton */
@@ -23,8 +33,10 @@ GAPS_DEVICE_END
 
 /* Loop over the n slots of the pool's done list: analyse each finished event and free its
  * slot; the done list is emptied.  rows may be NULL; otherwise event number i writes row i
- * (GAPS_OBS_COLUMNS doubles).  All pointers refer to memory where the loops run. */
+ * (GAPS_OBS_COLUMNS doubles).  records may be NULL; otherwise event i is copied into it.  All
+ * pointers refer to memory where the loops run. */
 void gaps_analysis_step(const gaps_pool *pool, const gaps_physics *phys,
-                        const gaps_histograms *hist, double *rows, int n);
+                        const gaps_histograms *hist, double *rows, const gaps_records *records,
+                        int n);
 
 #endif

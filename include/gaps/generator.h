@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "gaps/analysis.h"
 #include "gaps/histogram.h"
 
 /* How the veto cycles are launched. */
@@ -29,6 +30,7 @@ typedef struct gaps_config {
     int threads;             /* openmp: 0 = OpenMP's default */
     int allow_host;          /* offload build without GPU: run on the host instead of failing */
     int keep_rows;           /* keep per-event observables (GAPS_OBS_COLUMNS doubles each) */
+    int keep_records;        /* keep every final state (for event output) */
 } gaps_config;
 
 typedef struct gaps_run {
@@ -40,6 +42,7 @@ typedef struct gaps_run {
     long *finished_per_cycle;/* events completed in the first pool after each of its cycles
                                 (heap, `cycles` entries) */
     double *rows;            /* per-event observables or NULL (heap) */
+    gaps_records records;    /* final states if keep_records (heap), else all NULL */
     int slots, threads;
     char backend[16];
     char device[192];
