@@ -51,16 +51,17 @@ function(gaps_enable_offload target)
   target_compile_definitions(${target} PUBLIC GAPS_BACKEND_OFFLOAD)
   target_compile_options(${target} PUBLIC ${_flags})
   list(APPEND _flags --libomptarget-nvptx-bc-path=${GAPS_LLVM_LIB})
-  # libomp and libomptarget of LLVM 19, found through the run path (not the system's older
-  # libomp.so.5); tools/bundle-offload-runtime.sh packs them for GPU nodes without LLVM.
-  target_link_options(${target} PUBLIC ${_flags} -L${GAPS_LLVM_LIB}
-                      -Wl,-rpath,${GAPS_LLVM_LIB} -Wl,-rpath,$ORIGIN/lib)
+  target_link_options(${target} PUBLIC ${_flags} -L${GAPS_LLVM_LIB})
   target_link_libraries(${target} PUBLIC dl)
 endfunction()
 
-# Every executable of the offload build gets its device image checked and, for CUDA 13, its
-# header rewritten (offload/fix_cuda_image.py); a build without a device image fails here.
-function(gaps_fix_device_image target)
+# Every executable of the offload build finds libomp and libomptarget of LLVM 19 through its
+# run path (not the system's older libomp.so.5), or in lib/ next to it (where
+# tools/bundle-offload-runtime.sh's bundle is unpacked on GPU nodes without LLVM), and gets
+# its device image checked and, for CUDA 13, its header rewritten (offload/fix_cuda_image.py);
+# a build without a device image fails here.
+function(gaps_offload_executable target)
+  set_target_properties(${target} PROPERTIES BUILD_RPATH "${GAPS_LLVM_LIB};\$ORIGIN/lib")
   add_custom_command(TARGET ${target} POST_BUILD
     COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/offload/fix_cuda_image.py $<TARGET_FILE:${target}>
     VERBATIM)
