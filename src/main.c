@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gaps/analysis.h"
 #include "gaps/generator.h"
+#include "gaps/hepmc.h"
 #include "gaps/yoda.h"
 
 #include <errno.h>
@@ -41,6 +42,8 @@ static const char *usage_text =
     "  --json FILE            run summary as JSON\n"
     "  --observables-out FILE one CSV line per event (event number order)\n"
     "  --cycles-out FILE      CSV: veto cycle, events completed so far\n"
+    "  --hepmc FILE           every event (beams, Z/gamma*, final partons with colour flow)\n"
+    "                         in the HepMC3 ASCII format\n"
     "  --quiet                no summary on standard output\n"
     "Execution:\n"
     "  --pool N               event slots in the pool (default: 128 per CPU thread,\n"
@@ -56,7 +59,7 @@ static const char *usage_text =
     "  --help, --version\n";
 
 /* ---- temporary outputs, removed on interrupt ---- */
-#define MAX_OUTPUTS 4
+#define MAX_OUTPUTS 5
 static char tmp_paths[MAX_OUTPUTS][4096];
 static volatile sig_atomic_t n_tmp = 0;
 
@@ -203,7 +206,7 @@ int main(int argc, char **argv)
     gaps_config cfg;
     gaps_config_defaults(&cfg);
     output yoda = { "gaps.yoda", NULL, 0 }, json = { NULL, NULL, 0 };
-    output rows = { NULL, NULL, 0 }, cycles = { NULL, NULL, 0 };
+    output rows = { NULL, NULL, 0 }, cycles = { NULL, NULL, 0 }, hepmc = { NULL, NULL, 0 };
     int quiet = 0;
 
     for (int i = 1; i < argc; ++i) {
@@ -261,12 +264,15 @@ int main(int argc, char **argv)
             rows.path = val;
         } else if (!strcmp(opt, "--cycles-out")) {
             cycles.path = val;
+        } else if (!strcmp(opt, "--hepmc")) {
+            hepmc.path = val;
         } else {
             return usage_error("unknown option '%s'%s", opt, "");
         }
         if (bad) return usage_error("invalid value '%s' for %s", val, opt);
     }
     cfg.keep_rows = rows.path != NULL;
+    cfg.keep_records = hepmc.path != NULL;   /* the events are written after the run */
 
     char msg[512];
     if (gaps_config_check(&cfg, msg, sizeof msg) != 0) {
@@ -276,8 +282,9 @@ int main(int argc, char **argv)
     signal(SIGINT, remove_temporaries);
     signal(SIGTERM, remove_temporaries);
     signal(SIGHUP, remove_temporaries);
-    output *outs[] = { &yoda, &json, &rows, &cycles };
-    for (int k = 0; k < 4; ++k) {
+    output *outs[] = { &yoda, &json, &rows, &cycles, &hepmc };
+    const int n_outs = (int)(sizeof outs / sizeof outs[0]);   /* at most MAX_OUTPUTS */
+    for (int k = 0; k < n_outs; ++k) {
         if (output_open(outs[k]) != 0) {
             fprintf(stderr, "gaps: cannot write '%s': %s\n", outs[k]->path, strerror(errno));
             for (int m = 0; m < k; ++m) output_discard(outs[m]);
@@ -288,7 +295,7 @@ int main(int argc, char **argv)
     gaps_run run;
     if (gaps_generate(&cfg, &run, msg, sizeof msg) != 0) {
         fprintf(stderr, "gaps: %s\n", msg);
-        for (int k = 0; k < 4; ++k) output_discard(outs[k]);
+        for (int k = 0; k < n_outs; ++k) output_discard(outs[k]);
         return 1;
     }
     if (!quiet) print_summary(&cfg, &run);
@@ -302,7 +309,14 @@ int main(int argc, char **argv)
             fprintf(cycles.f, "%ld,%ld\n", c + 1, run.finished_per_cycle[c]);
     }
     int status = 0;
-    for (int k = 0; k < 4; ++k) {
+    /* A malformed record fails without a stream error: drop the file, do not commit it. */
+    if (hepmc.f && gaps_hepmc_write(hepmc.f, &run.records, run.events, cfg.ecm, run.sigma,
+                                    run.sigma_err) != 0) {
+        fprintf(stderr, "gaps: writing '%s' failed\n", hepmc.path);
+        output_discard(&hepmc);
+        status = 1;
+    }
+    for (int k = 0; k < n_outs; ++k) {
         if (output_commit(outs[k]) != 0) {
             fprintf(stderr, "gaps: writing '%s' failed\n", outs[k]->path);
             status = 1;

@@ -2,17 +2,18 @@
  *
  * Everything here runs once per event inside the event loop, on the host or on a GPU, so the
  * code keeps to fixed-size local arrays, no recursion and no shared state.  Typical events
- * have 2..8 partons; the algorithms are chosen for that range and stay exact (thrust) or
- * O(n^3) at worst up to GAPS_MAX_PARTONS.
+ * have 2..8 partons and the algorithms are chosen for that range; none costs more than
+ * O(n^3) beyond the thrust enumeration bound below.
  */
 #include "gaps/observables.h"
 
 #include <math.h>
 
-/* Up to this many partons thrust enumerates every hemisphere split (2^(n-1) of them, one
- * vector addition each).  Beyond it the pair algorithm's O(n^3) is cheaper; it is exact only
- * for momenta in general position, which large shower events always are, whereas small events
- * are often planar (every 3-parton event is). */
+/* Up to this many partons thrust enumerates every hemisphere split (2^(n-3) steps of one
+ * vector update each, see thrust_enumerate), which is exact for any configuration.  Beyond
+ * it the pair algorithm's O(n^3) is cheaper (the two cost about the same at n = 12); it is
+ * exact only for momenta in general position, which shower events of that size always are,
+ * whereas small events are often planar (every 3-parton event is) and defeat it. */
 #define GAPS_THRUST_ENUMERATE_MAX 12
 
 /* Bound on the sign-refinement sweeps after the pair algorithm; each sweep can only increase
@@ -28,6 +29,14 @@ static int clamp_multiplicity(int n)
     if (n < 0) return 0;
     if (n > GAPS_MAX_PARTONS) return GAPS_MAX_PARTONS;
     return n;
+}
+
+/* +1 for d >= 0 (zero, of either sign, counts as positive), -1 otherwise.  Written with
+ * copysign because the side of a parton is a coin flip: compilers turn a conditional here
+ * into a branch that mispredicts half the time.  d + 0.0 turns -0 into +0. */
+static double side_sign(double d)
+{
+    return copysign(1.0, d + 0.0);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -98,8 +107,10 @@ static void durham_cluster(int n, const double p[][4], const double len[], doubl
                 }
             }
         }
-        /* Step m -> m-1 clusters gives y_{m-1,m}; y23 (m = 3) is y[0]. */
+        /* Step m -> m-1 clusters gives y_{m-1,m}; y23 (m = 3) is y[0], and the last two
+         * clusters need not be built. */
         if (m <= 6) y[m - 3] = dmin * inv_s;
+        if (m == 3) break;
 
         double li = el[bi][1], lj = el[bj][1];
         double px = li * dir[bi][0] + lj * dir[bj][0];
@@ -128,47 +139,85 @@ void gaps_observables_durham(int n, const double p[][4], double y[4])
  * ------------------------------------------------------------------------------------------ */
 
 /* T = max over unit n of sum |p_k.n| / P equals max over signs eps_k of |sum eps_k p_k| / P
- * (for the optimal signs, n is along S = sum eps_k p_k).  Exhaustive over the 2^(n-1) sign
- * patterns with eps_0 = +1, walked in Gray-code order so that each step flips one sign and
- * costs one vector update.  Exact for every configuration, planar ones included.  The sum
- * of the winning pattern is rebuilt from scratch so that it carries no accumulated rounding.
- * Ties keep the first pattern in Gray order. */
+ * (for the optimal signs, n is along S = sum eps_k p_k).  This search is exhaustive over all
+ * sign patterns with eps_0 = +1, hence exact for every configuration, planar ones included.
+ *   Partons 1 and 2 are maximised in closed form: with B the signed sum of the others,
+ *   a = B.p_1, b = B.p_2, c = p_1.p_2,
+ *     max over eps_1, eps_2 of |B + eps_1 p_1 + eps_2 p_2|^2
+ *       = |B|^2 + |p_1|^2 + |p_2|^2 + 2 max(|a + b| + c, |a - b| - c),
+ *   the first for eps_1 = eps_2, the second for eps_1 = -eps_2.
+ *   The signs of partons 3..n-1 (2^(n-3) patterns) are walked in Gray-code order, so that
+ *   each step flips one sign and costs one vector update.
+ * The sum of the winning pattern is rebuilt from scratch so that it carries no accumulated
+ * rounding.  Ties keep the first pattern in Gray order.  Needs n >= 3. */
 static void thrust_enumerate(int n, const double p[][4], double S[3])
 {
-    double sx = 0.0, sy = 0.0, sz = 0.0;
-    for (int k = 0; k < n; ++k) {
-        sx += p[k][1];
-        sy += p[k][2];
-        sz += p[k][3];
+    const double x1 = p[1][1], y1 = p[1][2], z1 = p[1][3];
+    const double x2 = p[2][1], y2 = p[2][2], z2 = p[2][3];
+    const double c = x1 * x2 + y1 * y2 + z1 * z2;
+
+    /* a and b change by f p_k.p_1 and f p_k.p_2 when eps_k flips: tabulated once, they save
+     * two dot products per step.  The rounding this accumulates can only matter between
+     * patterns tied to ~1e-14, and the winner is recomputed from scratch below. */
+    double q1[GAPS_THRUST_ENUMERATE_MAX], q2[GAPS_THRUST_ENUMERATE_MAX];
+    double bx = p[0][1], by = p[0][2], bz = p[0][3];
+    for (int k = 3; k < n; ++k) {
+        bx += p[k][1];
+        by += p[k][2];
+        bz += p[k][3];
+        q1[k] = p[k][1] * x1 + p[k][2] * y1 + p[k][3] * z1;
+        q2[k] = p[k][1] * x2 + p[k][2] * y2 + p[k][3] * z2;
     }
-    double best = sx * sx + sy * sy + sz * sz;
+    double a = bx * x1 + by * y1 + bz * z1;
+    double b = bx * x2 + by * y2 + bz * z2;
+    double best = -HUGE_VAL;
     unsigned mask = 0u;       /* bit k set: eps_k = -1 */
     unsigned best_mask = 0u;
-    unsigned count = 1u << (n - 1);
-    for (unsigned g = 1u; g < count; ++g) {
-        /* Gray code g ^ (g >> 1) differs from its predecessor in the lowest set bit of g;
-         * bit b of g drives parton b + 1, since parton 0 keeps eps = +1. */
-        int k = 1;
-        for (unsigned t = g; !(t & 1u); t >>= 1) ++k;
-        unsigned bit = 1u << k;
-        double f = (mask & bit) ? 2.0 : -2.0;
-        mask ^= bit;
-        sx += f * p[k][1];
-        sy += f * p[k][2];
-        sz += f * p[k][3];
-        double s2 = sx * sx + sy * sy + sz * sz;
-        if (s2 > best) {
-            best = s2;
+    unsigned count = 1u << (n - 3);
+    for (unsigned g = 0u; g < count; ++g) {
+        if (g > 0u) {
+            /* Gray code g ^ (g >> 1) differs from its predecessor in the lowest set bit of
+             * g; bit b of g drives parton b + 3. */
+            int k = 3;
+            for (unsigned t = g; !(t & 1u); t >>= 1) ++k;
+            unsigned bit = 1u << k;
+            double f = (mask & bit) ? 2.0 : -2.0;
+            mask ^= bit;
+            bx += f * p[k][1];
+            by += f * p[k][2];
+            bz += f * p[k][3];
+            a += f * q1[k];
+            b += f * q2[k];
+        }
+        double same = fabs(a + b) + c, opposite = fabs(a - b) - c;
+        double v = bx * bx + by * by + bz * bz + 2.0 * (same > opposite ? same : opposite);
+        if (v > best) {
+            best = v;
             best_mask = mask;
         }
     }
-    S[0] = S[1] = S[2] = 0.0;
+
+    bx = by = bz = 0.0;
     for (int k = 0; k < n; ++k) {
+        if (k == 1 || k == 2) continue;
         double e = (best_mask >> k) & 1u ? -1.0 : 1.0;
-        S[0] += e * p[k][1];
-        S[1] += e * p[k][2];
-        S[2] += e * p[k][3];
+        bx += e * p[k][1];
+        by += e * p[k][2];
+        bz += e * p[k][3];
     }
+    a = bx * x1 + by * y1 + bz * z1;
+    b = bx * x2 + by * y2 + bz * z2;
+    double e1, e2;
+    if (fabs(a + b) + c >= fabs(a - b) - c) {
+        e1 = side_sign(a + b);
+        e2 = e1;
+    } else {
+        e1 = side_sign(a - b);
+        e2 = -e1;
+    }
+    S[0] = bx + e1 * x1 + e2 * x2;
+    S[1] = by + e1 * y1 + e2 * y2;
+    S[2] = bz + e1 * z1 + e2 * z2;
 }
 
 /* sum_k sign(p_k.a) p_k with zero counted as positive, skipping partons i and j (pass -1 to
@@ -176,15 +225,12 @@ static void thrust_enumerate(int n, const double p[][4], double S[3])
 static void signed_sum(int n, const double p[][4], const double a[3], int i, int j,
                        double S[3])
 {
-    /* Local accumulators (S could alias p as far as the compiler knows) and a sign computed
-     * arithmetically: the sign is a coin flip, so a branch on it would mispredict half the
-     * time. */
+    /* Local accumulators, since S could alias p as far as the compiler knows. */
     double ax = a[0], ay = a[1], az = a[2];
     double sx = 0.0, sy = 0.0, sz = 0.0;
     for (int k = 0; k < n; ++k) {
         if (k == i || k == j) continue;
-        double d = p[k][1] * ax + p[k][2] * ay + p[k][3] * az;
-        double e = 2.0 * (double)(d >= 0.0) - 1.0;
+        double e = side_sign(p[k][1] * ax + p[k][2] * ay + p[k][3] * az);
         sx += e * p[k][1];
         sy += e * p[k][2];
         sz += e * p[k][3];
@@ -271,9 +317,10 @@ static double thrust_with_total(int n, const double p[][4], double p_total, doub
 
     double len = sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
     if (!(len > 0.0)) return 1.0;
-    axis[0] = S[0] / len;
-    axis[1] = S[1] / len;
-    axis[2] = S[2] / len;
+    double inv = 1.0 / len;
+    axis[0] = S[0] * inv;
+    axis[1] = S[1] * inv;
+    axis[2] = S[2] * inv;
     double t = len / p_total;
     return t < 1.0 ? t : 1.0;
 }
@@ -314,8 +361,12 @@ void gaps_observables_compute(int n, const double p[][4], gaps_observables *out)
     out->y45 = y[2];
     out->y56 = y[3];
 
-    double *nt = out->thrust_axis;
+    double nt[3];
     out->tau = 1.0 - thrust_with_total(n, p, p_total, nt);
+    out->thrust_axis[0] = nt[0];
+    out->thrust_axis[1] = nt[1];
+    out->thrust_axis[2] = nt[2];
+    const double nx = nt[0], ny = nt[1], nz = nt[2];
 
     /* Hemisphere sums and transverse momenta.  The side enters as a 0/1 weight rather than
      * an array index: a data-dependent index into a small stack array stalls on
@@ -323,13 +374,13 @@ void gaps_observables_compute(int n, const double p[][4], gaps_observables *out)
     double ep = 0.0, xp = 0.0, yp = 0.0, zp = 0.0, ktp = 0.0;  /* p.n_T >= 0 */
     double em = 0.0, xm = 0.0, ym = 0.0, zm = 0.0, ktm = 0.0;  /* p.n_T < 0 */
     for (int k = 0; k < n; ++k) {
-        double d = p[k][1] * nt[0] + p[k][2] * nt[1] + p[k][3] * nt[2];
-        double wp = d >= 0.0 ? 1.0 : 0.0, wm = 1.0 - wp;
+        double d = p[k][1] * nx + p[k][2] * ny + p[k][3] * nz;
+        double wp = 0.5 + 0.5 * side_sign(d), wm = 1.0 - wp;  /* exactly 0 or 1 */
         /* |p x n| from the cross product, not sqrt(p^2 - (p.n)^2), which cancels for
          * partons close to the axis. */
-        double cx = p[k][2] * nt[2] - p[k][3] * nt[1];
-        double cy = p[k][3] * nt[0] - p[k][1] * nt[2];
-        double cz = p[k][1] * nt[1] - p[k][2] * nt[0];
+        double cx = p[k][2] * nz - p[k][3] * ny;
+        double cy = p[k][3] * nx - p[k][1] * nz;
+        double cz = p[k][1] * ny - p[k][2] * nx;
         double kt = sqrt(cx * cx + cy * cy + cz * cz);
         ep += wp * p[k][0];
         xp += wp * p[k][1];

@@ -1,11 +1,12 @@
 #!/bin/sh
 # Install what building and testing gaps needs on Debian 12 (bookworm) or newer:
-#   compilers and CMake, Random123 (counter-based RNG headers), Python 3 for the tests.
+#   compilers and CMake, Random123 (counter-based RNG headers), Python 3 for the tests,
+#   HepMC3 and FastJet for the cross-check test (tests/crosscheck.cc; skipped without them).
 #   --offload  also clang-19 and libomp-19-dev (the GPU build; the CUDA toolkit must be
 #              installed separately, see doc/gpu.md)
 #   --plots    also numpy and matplotlib (tools/plot_benchmarks.py), from pip
 set -e
-pkgs="build-essential cmake librandom123-dev python3"
+pkgs="build-essential cmake librandom123-dev python3 libhepmc3-dev libfastjet-dev"
 pip_pkgs=""
 for arg in "$@"; do
     case $arg in
