@@ -10,7 +10,7 @@ ref=""
 i=0
 run() {   # run LABEL BINARY ARGS...
     label=$1; bin=$2; shift 2
-    "$bin" $common --observables-out "$work/$label.csv" --output "$work/$label.yoda" \
+    KMP_WARNINGS=0 "$bin" $common --observables-out "$work/$label.csv" --output "$work/$label.yoda" \
         --json "$work/$label.json" "$@" || { echo "FAIL: $label did not run"; fail=1; return; }
     sed -n 's/.*"sigma_pb": \(.*\),/\1/p' "$work/$label.json" >"$work/$label.sigma"
     if [ -z "$ref" ]; then ref=$label; return; fi

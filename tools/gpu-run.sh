@@ -2,9 +2,8 @@
 # Build the GPU program here, run it on a GPU node without LLVM, collect the results.
 #
 #   tools/gpu-run.sh prepare [DIR]   (build machine, needs clang-19 + CUDA toolkit)
-#       builds the offload backend, bundles the LLVM offload runtime and copies the serial
-#       program's per-event reference output into DIR (default .bundle/): everything a GPU
-#       node needs, ~45 MB.
+#       builds the offload and the serial backend and bundles the LLVM offload runtime into
+#       DIR (default .bundle/): everything a GPU node needs, ~45 MB.
 #   tools/gpu-run.sh run DIR OUT [SIZES]   (GPU node)
 #       unpacks the runtime, checks that the GPU is used (no silent host fallback), runs
 #       10^5 events with per-event output for the comparison with the CPU builds, then the
@@ -23,6 +22,9 @@ prepare)
     cmake -S "$here" -B "$here/build-offload" -DGAPS_BACKEND=offload -DBUILD_TESTING=OFF >/dev/null
     cmake --build "$here/build-offload" -j >/dev/null
     cp "$here/build-offload/gaps" "$dir/gaps-offload"
+    cmake -S "$here" -B "$here/build-serial" -DGAPS_BACKEND=serial -DBUILD_TESTING=OFF >/dev/null
+    cmake --build "$here/build-serial" -j >/dev/null
+    cp "$here/build-serial/gaps" "$dir/gaps-serial"
     [ -e "$dir/rt.tar.xz" ] || sh "$here/tools/bundle-offload-runtime.sh" "$dir/rt.tar.xz"
     echo "prepared $dir: $(du -sh "$dir" | cut -f1)"
     ;;
@@ -40,6 +42,15 @@ run)
     "$gpu" --events 100000 --seed 1 --observables-out "$out/gpu_1e5.csv" --output "$out/gpu_1e5.yoda" --quiet
     "$gpu" --events 1000000 --seed 1 --output "$out/gpu_1e6.yoda" --json "$out/gpu_1e6.json" --quiet
     xz -f -T0 "$out/gpu_1e5.csv"
+    # 10^6 events event by event, against the serial build run on the node's CPU (its results
+    # do not depend on the node's C library: doc/reproducibility.md)
+    if [ -x "$dir/gaps-serial" ]; then
+        "$gpu" --events 1000000 --seed 1 --observables-out /tmp/gpu_1e6.csv --output - --quiet
+        "$dir/gaps-serial" --events 1000000 --seed 1 --observables-out /tmp/cpu_1e6.csv --output "$out/cpu_1e6.yoda" --quiet
+        python3 "$here/tools/compare_events.py" /tmp/cpu_1e6.csv /tmp/gpu_1e6.csv | tee "$out/identity_1e6.txt"
+        cmp "$out/cpu_1e6.yoda" "$out/gpu_1e6.yoda" && echo "YODA (10^6 events): byte-identical" | tee -a "$out/identity_1e6.txt"
+        rm -f /tmp/gpu_1e6.csv /tmp/cpu_1e6.csv
+    fi
     # default: fused loops, 8 cycles per launch, refill; the variants of doc/benchmarks.md
     python3 "$here/tools/benchmark.py" --binary gpu="$gpu" \
         --variant "gpu-c1=gpu:--cycles-per-launch 1" \
@@ -48,7 +59,8 @@ run)
         --variant "gpu-batches=gpu:--no-refill" \
         --sizes "$sizes" --repeats 3 --cycles-out --out-dir "$out/bench"
     # one archive: a GPU node's results travel as a single file
-    tar -C "$out" -cf "$out/gpu-results.tar" bench gpu.txt smoke.txt gpu_1e5.csv.xz gpu_1e5.yoda gpu_1e6.yoda gpu_1e6.json
+    (cd "$out" && tar -cf gpu-results.tar bench gpu.txt smoke.txt gpu_1e5.csv.xz gpu_1e5.yoda \
+        gpu_1e6.yoda gpu_1e6.json $(ls identity_1e6.txt cpu_1e6.yoda 2>/dev/null))
     ;;
 compare)
     dir=$2; out=$3

@@ -9,8 +9,9 @@
  * return the same bits everywhere.  sqrt needs no replacement: IEEE 754 rounds it correctly
  * and both GCC (sqrtsd) and the GPU (sqrt.rn.f64) do so.
  *
- * Accuracy: within about 1 ulp over the ranges the generator uses (arguments > 0 for the
- * logarithms; |x| < 700 for exp; |x| < 10^5 for sin and cos).  Non-finite and out-of-range
+ * Accuracy: within about 2 ulp over the ranges the generator uses (arguments > 0 for the
+ * logarithms; |x| < 700 for exp; |x| < 10^5 for sin and cos).  exp and log use small tables
+ * (fpmath_tables.h, generated with 50-digit arithmetic by tools/gen_fpmath_tables.py).  Non-finite and out-of-range
  * arguments follow <math.h> conventions (log of 0 is -inf, of a negative number NaN).
  */
 #ifndef GAPS_FPMATH_H
@@ -19,35 +20,54 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "gaps/fpmath_tables.h"
+
+#if defined(GAPS_USE_LIBM)
+/* -DGAPS_USE_LIBM=ON: the C library's functions, for measuring what the exact ones cost.
+ * Events then differ between backends in the last bits (doc/reproducibility.md). */
+#include <math.h>
+static inline double gaps_log(double x) { return log(x); }
+static inline double gaps_exp(double x) { return exp(x); }
+static inline double gaps_log10(double x) { return log10(x); }
+static inline void gaps_sincos(double x, double *s, double *c) { *s = sin(x); *c = cos(x); }
+#else
+
 static inline double gaps_bits_to_double(uint64_t u) { double d; memcpy(&d, &u, sizeof d); return d; }
 static inline uint64_t gaps_double_to_bits(double d) { uint64_t u; memcpy(&u, &d, sizeof u); return u; }
 
-/* ln 2 split so that k * GAPS_LN2_HI is exact for |k| < 2^11 */
-#define GAPS_LN2_HI 6.93147180369123816490e-01
-#define GAPS_LN2_LO 1.90821492927058770002e-10
-
-/* Natural logarithm.  x = 2^k m with m in [sqrt(1/2), sqrt(2)); log m = 2 atanh(f) with
- * f = (m - 1)/(m + 1), |f| < 0.172, summed as an odd series to f^23. */
+/* Natural logarithm.
+ * Very near 1 (|x - 1| < 1/128): ln(1 + d) with d = x - 1 (exact) as a series to d^9.
+ * Elsewhere x = 2^k m, m in [1, 2); c = 1 + j/128 from the top seven bits of m,
+ * r = (m - c)/c (m - c is exact), |r| < 1/128, ln(1 + r) a series to r^8, and
+ * ln x = k ln 2 + ln c + ln(1 + r), with ln 2 moved from the table into k for m >= 1.5.
+ * Branch-free but for the rare first case; no division. */
 static inline double gaps_log(double x)
 {
     if (!(x > 0.0)) return x == 0.0 ? -1.0 / 0.0 : (x - x) / 0.0;   /* -inf or NaN */
     if (x == 1.0 / 0.0) return x;
+    const double d = x - 1.0;
+    if (d > -0.0078125 && d < 0.0078125) {
+        double p = 1.0 / 9;
+        p = p * d - 1.0 / 8; p = p * d + 1.0 / 7; p = p * d - 1.0 / 6; p = p * d + 1.0 / 5;
+        p = p * d - 1.0 / 4; p = p * d + 1.0 / 3; p = p * d - 0.5;
+        return d + d * d * p;
+    }
     uint64_t u = gaps_double_to_bits(x);
     int k = (int)(u >> 52) - 1023;
     if ((u >> 52) == 0) {   /* subnormal: scale up by 2^54 first */
         u = gaps_double_to_bits(x * 0x1.0p54);
         k = (int)(u >> 52) - 1023 - 54;
     }
-    double m = gaps_bits_to_double((u & 0x000fffffffffffffULL) | 0x3ff0000000000000ULL);
-    if (m > 1.4142135623730951) { m *= 0.5; ++k; }
-    const double f = (m - 1.0) / (m + 1.0), f2 = f * f;
-    double s = 1.0 / 23;
-    s = s * f2 + 1.0 / 21; s = s * f2 + 1.0 / 19; s = s * f2 + 1.0 / 17;
-    s = s * f2 + 1.0 / 15; s = s * f2 + 1.0 / 13; s = s * f2 + 1.0 / 11;
-    s = s * f2 + 1.0 / 9;  s = s * f2 + 1.0 / 7;  s = s * f2 + 1.0 / 5;
-    s = s * f2 + 1.0 / 3;
-    const double r = 2.0 * f + 2.0 * f * f2 * s;   /* log m */
-    return k * GAPS_LN2_HI + (r + k * GAPS_LN2_LO);
+    const int j = (int)((u >> (52 - GAPS_LOG_TABLE_BITS)) & ((1u << GAPS_LOG_TABLE_BITS) - 1));
+    k += j >> (GAPS_LOG_TABLE_BITS - 1);   /* m >= 1.5: the table holds ln(c/2) */
+    const double m = gaps_bits_to_double((u & 0x000fffffffffffffULL) | 0x3ff0000000000000ULL);
+    const double c = 1.0 + (double)j * (1.0 / (1 << GAPS_LOG_TABLE_BITS));
+    const double r = (m - c) * gaps_log_inv[j];
+    double p = -1.0 / 8;
+    p = p * r + 1.0 / 7; p = p * r - 1.0 / 6; p = p * r + 1.0 / 5;
+    p = p * r - 1.0 / 4; p = p * r + 1.0 / 3; p = p * r - 0.5;
+    const double l1p = r + r * r * p;   /* ln(1 + r) */
+    return (k * GAPS_LN2_HI + gaps_log_c_hi[j]) + (l1p + (k * GAPS_LN2_LO + gaps_log_c_lo[j]));
 }
 
 /* 2^k for integer k in [-1074, 1023], exactly. */
@@ -57,23 +77,22 @@ static inline double gaps_pow2i(int k)
     return gaps_bits_to_double((uint64_t)(k + 1023) << 52);
 }
 
-/* Exponential.  x = k ln 2 + r with |r| <= ln2/2, e^r by its Taylor series to r^13. */
+/* Exponential.  x = (64 k + j) ln2/64 + r with |r| <= ln2/128; e^x = 2^k 2^(j/64) e^r with
+ * 2^(j/64) from the table and e^r a series to r^6. */
 static inline double gaps_exp(double x)
 {
     if (x != x) return x;
     if (x > 709.782712893384) return 1.0 / 0.0;
     if (x < -745.1332191019412) return 0.0;
-    const double kd = (double)(int64_t)(x * 1.4426950408889634 + (x < 0 ? -0.5 : 0.5));
-    const int k = (int)kd;
-    const double r = (x - kd * GAPS_LN2_HI) - kd * GAPS_LN2_LO;
-    double p = 1.0 / 6227020800.0;                 /* 1/13! */
-    p = p * r + 1.0 / 479001600.0;  p = p * r + 1.0 / 39916800.0;
-    p = p * r + 1.0 / 3628800.0;    p = p * r + 1.0 / 362880.0;
-    p = p * r + 1.0 / 40320.0;      p = p * r + 1.0 / 5040.0;
-    p = p * r + 1.0 / 720.0;        p = p * r + 1.0 / 120.0;
-    p = p * r + 1.0 / 24.0;         p = p * r + 1.0 / 6.0;
-    p = p * r + 0.5;
-    const double er = 1.0 + (r + r * r * p);
+    const double nd = (double)(int64_t)(x * GAPS_N_LN2 + (x < 0 ? -0.5 : 0.5));
+    const int n = (int)nd;
+    const int j = n & ((1 << GAPS_EXP_TABLE_BITS) - 1);
+    const int k = (n - j) / (1 << GAPS_EXP_TABLE_BITS);
+    const double r = (x - nd * GAPS_LN2_N_HI) - nd * GAPS_LN2_N_LO;
+    double p = 1.0 / 720;
+    p = p * r + 1.0 / 120; p = p * r + 1.0 / 24; p = p * r + 1.0 / 6; p = p * r + 0.5;
+    const double t = gaps_exp_table[j];
+    const double er = t + t * (r + r * r * p);
     /* scale in two steps so that neither factor over- or underflows */
     if (k > 1000 || k < -1000) return er * gaps_pow2i(k / 2) * gaps_pow2i(k - k / 2);
     return er * gaps_pow2i(k);
@@ -109,4 +128,5 @@ static inline void gaps_sincos(double x, double *s, double *c)
     }
 }
 
+#endif /* GAPS_USE_LIBM */
 #endif
