@@ -52,7 +52,7 @@ static const char *usage_text =
     "  --threads N            OpenMP threads (openmp build)\n"
     "  --loops steps|fused    one loop per veto step (the paper's structure) or whole\n"
     "                         cycles per loop (default fused)\n"
-    "  --cycles-per-launch K  veto cycles per fused launch (default 8 on a GPU, 1 on\n"
+    "  --cycles-per-launch K  veto cycles per fused launch (default 16 on a GPU, 1 on\n"
     "                         a CPU)\n"
     "  --no-refill            run the pool in batches instead of refilling free slots\n"
     "  --allow-host           offload build: run on the host if no GPU is usable\n"

@@ -385,7 +385,7 @@ def run_once(cfg, args, events, tmpdir, cycles_path=None):
         result = {k: float(times[k]) for k in STAGES}
         result.update(events=int(summary["events"]), sigma_pb=float(summary["sigma_pb"]),
                       sigma_err_pb=float(summary.get("sigma_err_pb", float("nan"))),
-                      cycles=int(summary.get("cycles", 0)))
+                      cycles=int(summary.get("cycles", 0)), slots=summary.get("slots"))
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise BenchError("run of %s with %d events: unreadable JSON summary (%s)"
                          % (cfg.label, events, e))
@@ -400,15 +400,16 @@ def run_once(cfg, args, events, tmpdir, cycles_path=None):
         cfg.loops = summary.get("loops")
         cfg.cycles_per_launch = summary.get("cycles_per_launch")
         cfg.refill = summary.get("refill")
-        log("  %s: %s backend on %s, %s slots, loops %s%s" % (
-            cfg.label, cfg.backend, cfg.device, cfg.slots, summary.get("loops", "?"),
+        log("  %s: %s backend on %s, %s slots at N = %d, loops %s%s" % (
+            cfg.label, cfg.backend, cfg.device, cfg.slots, events, summary.get("loops", "?"),
             "" if summary.get("refill", True) else ", batches (no refill)"))
     return result
 
 
 def median_row(cfg, events, reps):
     row = {"label": cfg.label, "backend": cfg.backend, "device": cfg.device,
-           "threads": cfg.threads, "slots": cfg.slots, "loops": cfg.loops,
+           "threads": cfg.threads, "slots": reps[0].get("slots", cfg.slots),
+           "loops": cfg.loops,
            "cycles_per_launch": cfg.cycles_per_launch, "refill": cfg.refill,
            "args": " ".join(shlex.quote(a) for a in cfg.extra), "events": events,
            "repeats": len(reps)}

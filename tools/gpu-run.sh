@@ -51,10 +51,11 @@ run)
         cmp "$out/cpu_1e6.yoda" "$out/gpu_1e6.yoda" && echo "YODA (10^6 events): byte-identical" | tee -a "$out/identity_1e6.txt"
         rm -f /tmp/gpu_1e6.csv /tmp/cpu_1e6.csv
     fi
-    # default: fused loops, 8 cycles per launch, refill; the variants of doc/benchmarks.md
+    # default: fused loops, 16 cycles per launch, refill; the variants of doc/benchmarks.md
     python3 "$here/tools/benchmark.py" --binary gpu="$gpu" \
         --variant "gpu-c1=gpu:--cycles-per-launch 1" \
-        --variant "gpu-c16=gpu:--cycles-per-launch 16" \
+        --variant "gpu-c4=gpu:--cycles-per-launch 4" \
+        --variant "gpu-c8=gpu:--cycles-per-launch 8" \
         --variant "gpu-steps=gpu:--loops steps" \
         --variant "gpu-batches=gpu:--no-refill" \
         --sizes "$sizes" --repeats 3 --cycles-out --out-dir "$out/bench"

@@ -68,13 +68,27 @@ def legend_name(label, rows):
     return text
 
 
+def largest_run(label, rows):
+    """The CSV row of the label's largest N (the run its cycle log comes from)."""
+    mine = [r for r in rows if r["label"] == label]
+    return max(mine, key=lambda r: int(r["events"])) if mine else {}
+
+
+def cycles_per_entry(label, rows):
+    """Veto cycles between two entries of the cycle log: the host logs once per launch, and a
+    fused launch runs cycles_per_launch cycles (one loop per step runs one)."""
+    row = largest_run(label, rows)
+    k = row.get("cycles_per_launch", "") or "1"
+    return int(k) if row.get("loops", "fused") == "fused" else 1
+
+
 def pool_text(label, rows):
-    """' S slots,' plus ' K cycles/launch,' when K > 1 (the CSV then counts launches)."""
-    row = next((r for r in rows if r["label"] == label), {})
+    """' S slots,' plus ' K cycles/launch,' when K > 1."""
+    row = largest_run(label, rows)
     text = " %s slots," % row["slots"] if row.get("slots") else ""
-    k = row.get("cycles_per_launch", "")
-    if k and k != "1":
-        text += " %s cycles/launch," % k
+    k = cycles_per_entry(label, rows)
+    if k > 1:
+        text += " %d cycles/launch," % k
     return text
 
 
@@ -160,7 +174,7 @@ def plot_cycles(cycle_files, rows, out_path, title, log_x, dpi):
         if not table:
             print("plot_benchmarks.py: %s is empty, skipped" % path, file=sys.stderr)
             continue
-        c = np.array([int(r["cycle"]) for r in table])
+        c = np.array([int(r["cycle"]) for r in table]) * cycles_per_entry(lab, rows)
         done = np.array([int(r["events_completed"]) for r in table], dtype=float)
         data.append((lab, c, done))
     if not data:
