@@ -55,7 +55,8 @@ int gaps_alphas_is_defined(const gaps_alphas *as, double t_min)
     /* alpha_s falls with t in every region, so the smallest scale is the critical one; the
      * argument of the log must stay positive there too. */
     const int region = t_min >= as->t_ref[1] ? 0 : (t_min >= as->t_ref[2] ? 1 : 2);
-    const double w = 1.0 + as->b0[region] * as->a_ref[region] * gaps_log(t_min / as->t_ref[region]);
+    const double w =
+        1.0 + as->b0[region] * as->a_ref[region] * gaps_log(t_min / as->t_ref[region]);
     const double a = gaps_alphas_value(as, t_min);
     return w > 0.0 && isfinite(a) && a > 0.0 && a < 10.0;
 }

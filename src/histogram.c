@@ -6,10 +6,10 @@
 #include <string.h>
 
 const gaps_hist_def gaps_hist_defs[GAPS_N_HISTS] = {
-    [GAPS_H_Y23]      = { "/LEP/log10_y23", "Durham gaps_log10(y_23)", 100, -4.3, -0.3 },
-    [GAPS_H_Y34]      = { "/LEP/log10_y34", "Durham gaps_log10(y_34)", 100, -4.3, -0.3 },
-    [GAPS_H_Y45]      = { "/LEP/log10_y45", "Durham gaps_log10(y_45)", 100, -4.3, -0.3 },
-    [GAPS_H_Y56]      = { "/LEP/log10_y56", "Durham gaps_log10(y_56)", 100, -4.3, -0.3 },
+    [GAPS_H_Y23]      = { "/LEP/log10_y23", "Durham log10(y_23)", 100, -4.3, -0.3 },
+    [GAPS_H_Y34]      = { "/LEP/log10_y34", "Durham log10(y_34)", 100, -4.3, -0.3 },
+    [GAPS_H_Y45]      = { "/LEP/log10_y45", "Durham log10(y_45)", 100, -4.3, -0.3 },
+    [GAPS_H_Y56]      = { "/LEP/log10_y56", "Durham log10(y_56)", 100, -4.3, -0.3 },
     [GAPS_H_TAU]      = { "/LEP/tau", "1 - thrust", 100, 0.0, 0.5 },
     [GAPS_H_RHO_H]    = { "/LEP/rho_H", "heavy jet mass", 100, 0.0, 0.4 },
     [GAPS_H_RHO_L]    = { "/LEP/rho_L", "light jet mass", 100, 0.0, 0.2 },

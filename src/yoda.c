@@ -33,7 +33,7 @@ static void write_histo(FILE *f, const gaps_hist_def *d, const gaps_bin_sums *bi
     fprintf(f, "# Mean: " NUM "\n", mean);
     fprintf(f, "# Area: " NUM "\n", total.sumw * k);
     fprintf(f, "# ID\t ID\t sumw\t sumw2\t sumwx\t sumwx2\t numEntries\n");
-    write_row(f, "Total", "Total", &total, k);
+    write_row(f, "Total   ", "Total   ", &total, k);   /* padded as YODA writes it */
     write_row(f, "Underflow", "Underflow", &bins[0], k);
     write_row(f, "Overflow", "Overflow", &bins[d->nbins + 1], k);
     fprintf(f, "# xlow\t xhigh\t sumw\t sumw2\t sumwx\t sumwx2\t numEntries\n");
