@@ -9,7 +9,7 @@
 static double per_slot_bytes(int maxp)
 {
     const double parton = 4 * sizeof(double) + 3 * sizeof(int);
-    const double dipole = 2 * sizeof(double);
+    const double dipole = 2 * 4 * sizeof(double);
     const double tags = 2 * sizeof(int);
     const double slot = 5 * sizeof(int) + sizeof(int64_t) + sizeof(uint32_t)
                         + 4 * sizeof(double) + 3 * sizeof(double) + 2 * sizeof(int);
@@ -34,7 +34,7 @@ int gaps_pool_create(gaps_pool *pool, int nslots, int maxp, unsigned long long *
     ok = ok && (pool->field = gaps_device_alloc((count) * sizeof *pool->field)) != NULL
     ALLOC(E, np); ALLOC(px, np); ALLOC(py, np); ALLOC(pz, np);
     ALLOC(flav, np); ALLOC(col, np); ALLOC(acol, np);
-    ALLOC(rate, 2 * np);
+    ALLOC(rate, 2 * np); ALLOC(dip_m2, 2 * np); ALLOC(dip_zm, 2 * np); ALLOC(dip_lnz, 2 * np);
     ALLOC(col_owner, nt); ALLOC(acol_owner, nt);
     ALLOC(status, ns); ALLOC(n, ns); ALLOC(next_tag, ns); ALLOC(flags, ns);
     ALLOC(event, ns); ALLOC(draw, ns); ALLOC(t, ns); ALLOC(weight, ns); ALLOC(rate_sum, ns);
@@ -50,7 +50,8 @@ int gaps_pool_create(gaps_pool *pool, int nslots, int maxp, unsigned long long *
 void gaps_pool_destroy(gaps_pool *pool)
 {
     void *all[] = { pool->E, pool->px, pool->py, pool->pz, pool->flav, pool->col, pool->acol,
-                    pool->rate, pool->col_owner, pool->acol_owner, pool->status, pool->n,
+                    pool->rate, pool->dip_m2, pool->dip_zm, pool->dip_lnz, pool->col_owner,
+                    pool->acol_owner, pool->status, pool->n,
                     pool->next_tag, pool->flags, pool->event, pool->draw, pool->t, pool->weight,
                     pool->rate_sum, pool->trial_t, pool->trial_z, pool->trial_y,
                     pool->trial_dipole, pool->trial_kernel, pool->done_list, pool->counters };

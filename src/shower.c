@@ -41,24 +41,24 @@ static double z_minus(double m2, double t_cut)
     return 2.0 * t_cut / (m2 * (1.0 + sqrt(1.0 - 4.0 * t_cut / m2)));
 }
 
-/* Constant trial rates of one dipole's kernels: r[0] for q -> q g or g -> g g, r[1] for
- * g -> q qbar summed over flavours.  Zero when the dipole is too light to radiate. */
-static void kernel_rates(double m2, int gluon, const gaps_physics *phys, double r[2])
+/* Constant trial rates of one dipole's kernels from its z- and L = ln(z+/z-): r[0] for
+ * q -> q g or g -> g g, r[1] for g -> q qbar summed over flavours. */
+static void kernel_rates(double zm, double lnz, int gluon, const gaps_physics *phys, double r[2])
 {
-    r[0] = r[1] = 0.0;
-    if (!(m2 > 4.0 * phys->t_cut)) return;
-    const double zm = z_minus(m2, phys->t_cut), zp = 1.0 - zm;
     const double pref = phys->a_max / (2.0 * GAPS_PI);
     if (!gluon) {
-        r[0] = pref * 2.0 * GAPS_CF * gaps_log(zp / zm);
+        r[0] = pref * 2.0 * GAPS_CF * lnz;
+        r[1] = 0.0;
     } else {
-        r[0] = pref * GAPS_CA * gaps_log(zp / zm);
-        r[1] = pref * GAPS_N_FLAVOURS * 0.5 * GAPS_TR * (zp - zm);
+        r[0] = pref * GAPS_CA * lnz;
+        r[1] = pref * GAPS_N_FLAVOURS * 0.5 * GAPS_TR * ((1.0 - zm) - zm);
     }
 }
 
-/* Recompute every dipole rate of the slot and their sum: after the start and after each
- * accepted emission, the only times momenta or colours change. */
+/* Recompute every dipole's mass, z- range, ln(z+/z-) and rate, and the sum of the rates:
+ * after the start and after each accepted emission, the only times momenta or colours
+ * change.  The veto step reads the cached values instead of recomputing a square root, a
+ * division and a logarithm for every trial. */
 static void update_rates(const gaps_pool *pool, const gaps_physics *phys, int e)
 {
     const int n = pool->n[e];
@@ -67,9 +67,18 @@ static void update_rates(const gaps_pool *pool, const gaps_physics *phys, int e)
         const int gluon = pool->flav[AT(p)] == GAPS_GLUON;
         for (int side = 0; side < 2; ++side) {
             const int k = spectator(pool, e, p, side);
+            const long at = AT(2 * p + side);
             double r[2] = { 0.0, 0.0 };
-            if (k >= 0) kernel_rates(pair_mass2(pool, e, p, k), gluon, phys, r);
-            pool->rate[AT(2 * p + side)] = r[0] + r[1];
+            const double m2 = k >= 0 ? pair_mass2(pool, e, p, k) : 0.0;
+            if (m2 > 4.0 * phys->t_cut) {   /* lighter dipoles cannot radiate */
+                const double zm = z_minus(m2, phys->t_cut);
+                const double lnz = gaps_log((1.0 - zm) / zm);
+                kernel_rates(zm, lnz, gluon, phys, r);
+                pool->dip_m2[at] = m2;
+                pool->dip_zm[at] = zm;
+                pool->dip_lnz[at] = lnz;
+            }
+            pool->rate[at] = r[0] + r[1];
             sum += r[0] + r[1];
         }
     }
@@ -145,7 +154,7 @@ void gaps_shower_trial(const gaps_pool *pool, const gaps_physics *phys, int e)
     int kernel = GAPS_KERNEL_Q_QG;
     if (pool->flav[AT(p)] == GAPS_GLUON) {
         double r[2];
-        kernel_rates(pair_mass2(pool, e, p, spectator(pool, e, p, d % 2)), 1, phys, r);
+        kernel_rates(pool->dip_zm[AT(d)], pool->dip_lnz[AT(d)], 1, phys, r);
         kernel = (u - acc) < r[0] ? GAPS_KERNEL_G_GG : GAPS_KERNEL_G_QQ;
     }
     pool->trial_dipole[e] = d;
@@ -176,15 +185,15 @@ void gaps_shower_veto(const gaps_pool *pool, const gaps_physics *phys, int e)
     gaps_rng_uniform2(&rng, &Rz, &Ra);
     pool->draw[e] = rng.draw;
 
-    const int d = pool->trial_dipole[e], p = d / 2, kernel = pool->trial_kernel[e];
-    const double m2 = pair_mass2(pool, e, p, spectator(pool, e, p, d % 2));
-    const double zm = z_minus(m2, phys->t_cut), zp = 1.0 - zm;
+    const int d = pool->trial_dipole[e], kernel = pool->trial_kernel[e];
+    const double m2 = pool->dip_m2[AT(d)];
+    const double zm = pool->dip_zm[AT(d)], zp = 1.0 - zm;
     double z, omz;   /* z and 1 - z, each computed where it is accurate */
     if (kernel == GAPS_KERNEL_G_QQ) {
         z = zm + (zp - zm) * Rz;
         omz = 1.0 - z;
     } else {
-        omz = zm * gaps_exp(Rz * gaps_log(zp / zm));
+        omz = zm * gaps_exp(Rz * pool->dip_lnz[AT(d)]);
         z = 1.0 - omz;
     }
     const double t = pool->t[e];

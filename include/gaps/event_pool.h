@@ -63,6 +63,9 @@ typedef struct gaps_pool {
     /* cached rate of dipole (emitter p, side s), [(2 p + s) * nslots + e]; side 0 runs along
      * the emitter's colour line, side 1 along its anticolour line */
     double *rate;
+    /* and, where the rate is not zero, the dipole's mass^2 (GeV^2), z- and ln(z+/z-), same
+     * index: cached with the rate, read by the veto step */
+    double *dip_m2, *dip_zm, *dip_lnz;
     /* which parton carries colour tag c as colour / as anticolour, [c * nslots + e] */
     int *col_owner, *acol_owner;
     /* per slot */
