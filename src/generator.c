@@ -17,7 +17,7 @@
  * pool that stays in its cache (128 slots: 7.2 us/event against 7.6 at 512 and 8.6 at 2048). */
 #if defined(GAPS_BACKEND_OFFLOAD)
 #define DEFAULT_SLOTS_PER_WORKER (1 << 19)
-/* Veto cycles per fused launch: on an H200, 16 cycles take 10^6 events from 116 ms (1 cycle)
+/* Veto cycles per fused launch: on an H200, 16 cycles take 10^6 events from 167 ms (1 cycle)
  * to 47 ms: fewer launches, analyses and counter reads (doc/benchmarks.md). */
 #define DEFAULT_CYCLES_PER_LAUNCH 16
 #else
