@@ -20,7 +20,7 @@ int gaps_event_check(int n, const double p[][4], const int *flav, const int *col
         }
         const double m2 = p[i][0] * p[i][0] - p[i][1] * p[i][1] - p[i][2] * p[i][2]
                           - p[i][3] * p[i][3];
-        if (!(fabs(m2) <= GAPS_CHECK_MASS_TOL * p[i][0] * p[i][0])) bad |= GAPS_FLAG_MASS;
+        if (!(fabs(m2) <= GAPS_CHECK_MASS_TOL * p[i][0] * ecm)) bad |= GAPS_FLAG_MASS;
         const int f = flav[i];
         const int ok = f == GAPS_GLUON ? (col[i] > 0 && acol[i] > 0 && col[i] != acol[i])
                      : f >= 1 && f <= GAPS_N_FLAVOURS ? (col[i] > 0 && acol[i] == 0)

@@ -76,6 +76,17 @@ int main(void)
     CHECK(two > 370 && two < 570, "two-parton fraction %.2f %%", two / 100.0);
     gaps_run_free(&run);
 
+    /* far from the Z pole and with a low cutoff the showers are longer and their softest
+     * partons far softer than sqrt(s): the checks must hold there too */
+    cfg.keep_rows = 0;
+    cfg.ecm = 500.0;
+    cfg.t_cut = 0.5;
+    CHECK(gaps_generate(&cfg, &run, msg, sizeof msg) == 0, "run failed: %s", msg);
+    CHECK(run.invalid_events == 0, "500 GeV: %lld events failed the checks", (long long)run.invalid_events);
+    gaps_run_free(&run);
+    cfg.ecm = 91.2;
+    cfg.t_cut = 1.0;
+
     /* capacity: 4 partons at most */
     cfg.max_partons = 4;
     cfg.keep_rows = 0;
