@@ -172,7 +172,9 @@ static void write_json(FILE *f, const gaps_config *cfg, const gaps_run *run)
     fprintf(f, "  \"sigma_pb\": %.17g,\n  \"sigma_err_pb\": %.17g,\n", run->sigma, run->sigma_err);
     fprintf(f, "  \"capacity_hits\": %" PRId64 ",\n  \"invalid_events\": %" PRId64 ",\n",
             run->capacity_hits, run->invalid_events);
-    fprintf(f, "  \"cycles\": %ld,\n", run->cycles);
+    /* host iterations of the first pool; each runs cycles_per_launch veto cycles when fused */
+    fprintf(f, "  \"cycles\": %ld,\n  \"veto_cycles\": %ld,\n", run->cycles,
+            run->cycles * (cfg->loop_mode == GAPS_LOOPS_FUSED ? cfg->cycles_per_launch : 1));
     fprintf(f, "  \"time_s\": {\"me\": %.9g, \"shower\": %.9g, \"analysis\": %.9g, "
                "\"total\": %.9g},\n",
             run->time_me, run->time_shower, run->time_analysis, run->time_total);
@@ -187,8 +189,11 @@ static void print_summary(const gaps_config *cfg, const gaps_run *run)
            cfg->ecm, cfg->alphas_mz, cfg->alphas_order, cfg->t_cut, cfg->seed);
     printf("  pool %d slots x %d partons   loops %s", run->slots, cfg->max_partons,
            cfg->loop_mode == GAPS_LOOPS_FUSED ? "fused" : "steps");
-    if (cfg->loop_mode == GAPS_LOOPS_FUSED) printf(" (%d cycles per launch)", cfg->cycles_per_launch);
-    printf("   %s   %ld veto cycles\n", cfg->refill ? "refill" : "batches", run->cycles);
+    if (cfg->loop_mode == GAPS_LOOPS_FUSED)
+        printf(" (%d veto cycle%s per launch)", cfg->cycles_per_launch,
+               cfg->cycles_per_launch == 1 ? "" : "s");
+    printf("   %s   %ld %s\n", cfg->refill ? "refill" : "batches", run->cycles,
+           cfg->loop_mode == GAPS_LOOPS_FUSED ? "launches" : "veto cycles");
     printf("  events            %" PRId64 "\n", run->events);
     printf("  cross section     %.4f +- %.4f pb\n", run->sigma, run->sigma_err);
     printf("  hit capacity      %" PRId64 " events\n", run->capacity_hits);
