@@ -88,6 +88,27 @@ static void physics_init(const gaps_config *cfg, gaps_physics *phys)
     phys->n_events = cfg->events;
 }
 
+/* The event records live in one block: doubles first (so every array stays aligned), then
+ * the ints, with r->p at its start.  Sets r's pointers into base (when base is not NULL) and
+ * returns the block's size, so that allocation, the copy to the host and the release are one
+ * call each. */
+static size_t records_carve(gaps_records *r, char *base, size_t events, int maxp)
+{
+    const size_t np = events * (size_t)maxp;
+    size_t off = 0;
+#define CARVE(field, count) \
+    (r->field = base ? (void *)(base + off) : NULL, off += (count) * sizeof *r->field)
+    r->maxp = maxp;
+    CARVE(p, 4 * np);
+    CARVE(weight, events);
+    CARVE(n, events);
+    CARVE(flav, np);
+    CARVE(col, np);
+    CARVE(acol, np);
+#undef CARVE
+    return off;
+}
+
 /* One partition (an independent pool, see gaps_parallel.h): its pool, where the loops see
  * it, and what it reports back. */
 typedef struct partition {
@@ -181,18 +202,12 @@ int gaps_generate(const gaps_config *cfg, gaps_run *run, char *msg, size_t len)
     if (cfg->keep_rows) rows = gaps_device_alloc(row_bytes);
     uint64_t *acc_host = malloc(hist_bytes);
     run->hist = malloc(sizeof *run->hist);
-    gaps_records rec = { cfg->max_partons, NULL, NULL, NULL, NULL, NULL, NULL };
+    gaps_records rec;
     gaps_records *records_dev = NULL;
-    const size_t np = (size_t)cfg->events * cfg->max_partons, ne = (size_t)cfg->events;
+    const size_t rec_bytes = records_carve(&rec, NULL, (size_t)cfg->events, cfg->max_partons);
     if (cfg->keep_records) {
-        rec.n = gaps_device_alloc(ne * sizeof(int));
-        rec.weight = gaps_device_alloc(ne * sizeof(double));
-        rec.p = gaps_device_alloc(4 * np * sizeof(double));
-        rec.flav = gaps_device_alloc(np * sizeof(int));
-        rec.col = gaps_device_alloc(np * sizeof(int));
-        rec.acol = gaps_device_alloc(np * sizeof(int));
-        if (rec.n && rec.weight && rec.p && rec.flav && rec.col && rec.acol)
-            records_dev = gaps_device_copy(&rec, sizeof rec);
+        records_carve(&rec, gaps_device_alloc(rec_bytes), (size_t)cfg->events, cfg->max_partons);
+        if (rec.p) records_dev = gaps_device_copy(&rec, sizeof rec);
     }
     gaps_physics *phys_dev = gaps_device_copy(&phys, sizeof phys);
     gaps_histograms *hist_dev = hist.acc ? gaps_device_copy(&hist, sizeof hist) : NULL;
@@ -240,24 +255,10 @@ int gaps_generate(const gaps_config *cfg, gaps_run *run, char *msg, size_t len)
             else ok = 0, snprintf(msg, len, "out of memory for the per-event observables");
         }
         if (records_dev) {
-            gaps_records *h = &run->records;
-            h->maxp = rec.maxp;
-            h->n = malloc(ne * sizeof(int));
-            h->weight = malloc(ne * sizeof(double));
-            h->p = malloc(4 * np * sizeof(double));
-            h->flav = malloc(np * sizeof(int));
-            h->col = malloc(np * sizeof(int));
-            h->acol = malloc(np * sizeof(int));
-            if (h->n && h->weight && h->p && h->flav && h->col && h->acol) {
-                gaps_device_to_host(h->n, rec.n, ne * sizeof(int));
-                gaps_device_to_host(h->weight, rec.weight, ne * sizeof(double));
-                gaps_device_to_host(h->p, rec.p, 4 * np * sizeof(double));
-                gaps_device_to_host(h->flav, rec.flav, np * sizeof(int));
-                gaps_device_to_host(h->col, rec.col, np * sizeof(int));
-                gaps_device_to_host(h->acol, rec.acol, np * sizeof(int));
-            } else {
-                ok = 0, snprintf(msg, len, "out of memory for the event records");
-            }
+            char *block = malloc(rec_bytes);
+            records_carve(&run->records, block, (size_t)cfg->events, cfg->max_partons);
+            if (block) gaps_device_to_host(block, rec.p, rec_bytes);
+            else ok = 0, snprintf(msg, len, "out of memory for the event records");
         }
     }
     for (int k = 0; parts && k < nparts; ++k) {
@@ -269,8 +270,7 @@ int gaps_generate(const gaps_config *cfg, gaps_run *run, char *msg, size_t len)
     free(acc_host);
     gaps_device_free(phys_dev);
     gaps_device_free(records_dev);
-    void *rec_arrays[] = { rec.n, rec.weight, rec.p, rec.flav, rec.col, rec.acol };
-    for (int k = 0; k < 6; ++k) gaps_device_free(rec_arrays[k]);
+    if (cfg->keep_records) gaps_device_free(rec.p);   /* the records' block */
     gaps_device_free(hist_dev);
     gaps_device_free(rows);
     gaps_device_free(hist.acc);
@@ -280,9 +280,8 @@ int gaps_generate(const gaps_config *cfg, gaps_run *run, char *msg, size_t len)
 
 void gaps_run_free(gaps_run *run)
 {
-    gaps_records *r = &run->records;
-    free(r->n); free(r->weight); free(r->p); free(r->flav); free(r->col); free(r->acol);
-    memset(r, 0, sizeof *r);
+    free(run->records.p);   /* the records' block (records_carve) */
+    memset(&run->records, 0, sizeof run->records);
     free(run->hist);
     free(run->finished_per_cycle);
     free(run->rows);

@@ -12,7 +12,8 @@ enum { GAPS_OBS_EVENT, GAPS_OBS_WEIGHT, GAPS_OBS_NPARTONS, GAPS_OBS_Y23, GAPS_OB
        GAPS_OBS_B_W, GAPS_OBS_B_N, GAPS_OBS_C, GAPS_OBS_COLUMNS };
 
 /* Complete final states, kept when the user asks for event output (--hepmc): event i's
- * partons are entries [i * maxp, i * maxp + n[i]).  Pointers to memory where the loops run. */
+ * partons are entries [i * maxp, i * maxp + n[i]).  Pointers to memory where the loops run;
+ * the arrays share one block that starts at p. */
 typedef struct gaps_records {
     int maxp;          /* stride: the record capacity */
     int *n;            /* partons per event */
