@@ -1,4 +1,5 @@
-# OpenMP target offload to an NVIDIA GPU with clang/LLVM 19 (see doc/gpu.md).
+# OpenMP target offload to an NVIDIA GPU with clang/LLVM 19 (see doc/gpu.md), or with GCC's
+# nvptx offloading when the C compiler is GCC (cmake/GapsOffloadGCC.cmake, doc/gpu-gcc.md).
 #
 #   GAPS_GPU_ARCH   GPU architecture, default sm_90 (H100 and H200)
 #   GAPS_CUDA_PATH  CUDA toolkit with ptxas and nvlink, default: the one of nvcc on PATH, or
@@ -6,9 +7,15 @@
 #   GAPS_LLVM_LIB   LLVM 19 library dir with libomptarget and the NVPTX device runtime
 set(GAPS_GPU_ARCH "sm_90" CACHE STRING "GPU architecture of the offload build")
 
+# The same source builds with either compiler; GCC's flags and checks are its own.
+if(CMAKE_C_COMPILER_ID STREQUAL "GNU")
+  include(${CMAKE_CURRENT_LIST_DIR}/GapsOffloadGCC.cmake)
+  return()
+endif()
 if(NOT CMAKE_C_COMPILER_ID STREQUAL "Clang" OR CMAKE_C_COMPILER_VERSION VERSION_LESS 19)
-  message(FATAL_ERROR "GAPS_BACKEND=offload needs clang 19 or newer, got "
-                      "${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION} (${CMAKE_C_COMPILER})")
+  message(FATAL_ERROR "GAPS_BACKEND=offload needs clang 19 or newer, or GCC 12 or newer with "
+                      "its nvptx offload compiler, got ${CMAKE_C_COMPILER_ID} "
+                      "${CMAKE_C_COMPILER_VERSION} (${CMAKE_C_COMPILER})")
 endif()
 
 if(NOT GAPS_CUDA_PATH)

@@ -16,8 +16,9 @@
  * ~5 x 10^5 of them for 10^6 events; a busy machine turns each barrier into a scheduler time
  * slice.  Partitions keep the lock-step algorithm inside each thread and need no barrier until
  * the end.  On the GPU the step loops are the parallelism.
- * The header also marks the functions that the loops call as device functions.  Nothing else
- * in src/ or include/ tests the backend macros.
+ * Functions that the loops call are marked with GAPS_DEVICE_BEGIN/END (gaps/decl.h), which
+ * depends only on OpenMP being enabled.  Nothing else in src/ or include/ tests the backend
+ * macros, and no public header includes this one: only the library's sources do.
  *
  * Data reach a loop as pointers to memory where the loop runs: structs of pointers, themselves
  * copied once to the device (gaps_device_copy() in gaps_runtime.h).  The loop clause makes
@@ -26,6 +27,8 @@
  */
 #ifndef GAPS_PARALLEL_H
 #define GAPS_PARALLEL_H
+
+#include "gaps/decl.h"
 
 #define GAPS_PRAGMA(x) _Pragma(#x)
 
@@ -39,8 +42,6 @@
                 thread_limit(GAPS_TEAM_SIZE) defaultmap(firstprivate: pointer)                 \
                 defaultmap(firstprivate: scalar))
 #  define GAPS_PARTITION_FOR
-#  define GAPS_DEVICE_BEGIN GAPS_PRAGMA(omp declare target)
-#  define GAPS_DEVICE_END   GAPS_PRAGMA(omp end declare target)
 /* Accumulators shared by many device threads are updated atomically. */
 #  define GAPS_ATOMIC_UPDATE GAPS_PRAGMA(omp atomic update)
 #  define GAPS_ATOMIC_CAPTURE GAPS_PRAGMA(omp atomic capture)
@@ -49,8 +50,6 @@
 #  define GAPS_BACKEND_NAME "openmp"
 #  define GAPS_PARALLEL_FOR(n)
 #  define GAPS_PARTITION_FOR GAPS_PRAGMA(omp parallel for schedule(static, 1))
-#  define GAPS_DEVICE_BEGIN
-#  define GAPS_DEVICE_END
 #  define GAPS_ATOMIC_UPDATE GAPS_PRAGMA(omp atomic update)
 #  define GAPS_ATOMIC_CAPTURE GAPS_PRAGMA(omp atomic capture)
 #  define GAPS_ATOMIC_READ GAPS_PRAGMA(omp atomic read)
@@ -59,11 +58,27 @@
 #  define GAPS_BACKEND_NAME "serial"
 #  define GAPS_PARALLEL_FOR(n)
 #  define GAPS_PARTITION_FOR
-#  define GAPS_DEVICE_BEGIN
-#  define GAPS_DEVICE_END
 #  define GAPS_ATOMIC_UPDATE
 #  define GAPS_ATOMIC_CAPTURE
 #  define GAPS_ATOMIC_READ
+#endif
+
+/* Defaults of each backend (used through gaps_runtime_default_*() in gaps_runtime.h).
+ * Pool size: a GPU needs ~10^5-10^6 threads in flight; a CPU core works best on a pool that
+ * stays in its cache (128 slots: 7.2 us/event against 7.6 at 512 and 8.6 at 2048).
+ * Veto cycles per fused launch: on an H200, 16 cycles take 10^6 events from 167 ms (1 cycle)
+ * to 47 ms: fewer launches, analyses and counter reads (doc/benchmarks.md).  On a CPU a
+ * launch costs nothing, so one cycle per launch keeps finished slots waiting least.
+ * Checkpoint interval: each checkpoint drains the pool (the tail of a run) and writes a
+ * small file; the interval makes that cost well under 1 % (doc/benchmarks.md). */
+#if defined(GAPS_BACKEND_OFFLOAD)
+#  define GAPS_DEFAULT_SLOTS_PER_PARTITION (1 << 19)
+#  define GAPS_DEFAULT_CYCLES_PER_LAUNCH 16
+#  define GAPS_DEFAULT_CHECKPOINT_EVENTS 100000000LL
+#else
+#  define GAPS_DEFAULT_SLOTS_PER_PARTITION 128
+#  define GAPS_DEFAULT_CYCLES_PER_LAUNCH 1
+#  define GAPS_DEFAULT_CHECKPOINT_EVENTS 2000000LL
 #endif
 
 /* Workers and their private accumulators.  Histograms keep one copy per worker and are merged

@@ -16,6 +16,15 @@ void gaps_host_to_device(void *device_dst, const void *host_src, size_t bytes);
 /* A copy of a host object where the loops run (freed with gaps_device_free); NULL on failure. */
 void *gaps_device_copy(const void *host_src, size_t bytes);
 
+/* The backend's name: "serial", "openmp" or "offload". */
+const char *gaps_runtime_backend_name(void);
+
+/* Defaults of this backend (gaps_parallel.h says why): event slots per partition, veto
+ * cycles per fused launch, events between checkpoints. */
+int gaps_runtime_default_slots_per_partition(void);
+int gaps_runtime_default_cycles_per_launch(void);
+long long gaps_runtime_default_checkpoint_events(void);
+
 /* Select the number of host threads (openmp backend; ignored elsewhere). */
 void gaps_runtime_set_threads(int n);
 /* Host threads the loops use (1 for serial and for the device). */

@@ -1,6 +1,7 @@
 /* analysis.c -- check, observe and histogram each finished event, then free its slot. */
 #include "gaps/analysis.h"
 #include "gaps/constants.h"
+#include "gaps_parallel.h"
 
 #include <math.h>
 
@@ -39,61 +40,67 @@ int gaps_event_check(int n, const double p[][4], const int *flav, const int *col
     return bad;
 }
 
-static void keep_record(const gaps_records *rec, int64_t event, int n, const double p[][4],
-                        const int *flav, const int *col, const int *acol, double w)
+static void keep_record(const gaps_records *rec, int i, int64_t event, int n,
+                        const double p[][4], const int *flav, const int *col, const int *acol,
+                        double w)
 {
-    const long base = (long)event * rec->maxp;
-    rec->n[event] = n;
-    rec->weight[event] = w;
-    for (int i = 0; i < n; ++i) {
-        for (int m = 0; m < 4; ++m) rec->p[(base + i) * 4 + m] = p[i][m];
-        rec->flav[base + i] = flav[i];
-        rec->col[base + i] = col[i];
-        rec->acol[base + i] = acol[i];
+    const long base = (long)i * rec->maxp;
+    rec->event[i] = event;
+    rec->n[i] = n;
+    rec->weight[i] = w;
+    for (int k = 0; k < n; ++k) {
+        for (int m = 0; m < 4; ++m) rec->p[(base + k) * 4 + m] = p[k][m];
+        rec->flav[base + k] = flav[k];
+        rec->col[base + k] = col[k];
+        rec->acol[base + k] = acol[k];
     }
 }
 
-static void finish(const gaps_pool *pool, const gaps_physics *phys, const gaps_histograms *hist,
-                   double *rows, const gaps_records *records, int e)
+static void keep_row(double *r, int64_t event, double w, int n, const gaps_observables *o)
+{
+    r[GAPS_OBS_EVENT] = (double)event;
+    r[GAPS_OBS_WEIGHT] = w;
+    r[GAPS_OBS_NPARTONS] = n;
+    r[GAPS_OBS_Y23] = o->y23;
+    r[GAPS_OBS_Y34] = o->y34;
+    r[GAPS_OBS_Y45] = o->y45;
+    r[GAPS_OBS_Y56] = o->y56;
+    r[GAPS_OBS_TAU] = o->tau;
+    r[GAPS_OBS_RHO_H] = o->rho_H;
+    r[GAPS_OBS_RHO_L] = o->rho_L;
+    r[GAPS_OBS_B_T] = o->B_T;
+    r[GAPS_OBS_B_W] = o->B_W;
+    r[GAPS_OBS_B_N] = o->B_N;
+    r[GAPS_OBS_C] = o->C;
+}
+
+/* Analyse the finished event in slot e, the i-th entry of the done list. */
+static void finish(gaps_pool *pool, const gaps_physics *phys, const gaps_histograms *hist,
+                   const gaps_event_out *out, int i, int e)
 {
     if (pool->status[e] != GAPS_SLOT_FINISHED) return;
     const int n = pool->n[e];
     double p[GAPS_MAX_PARTONS][4];
     int flav[GAPS_MAX_PARTONS], col[GAPS_MAX_PARTONS], acol[GAPS_MAX_PARTONS];
-    for (int i = 0; i < n; ++i) {
-        const long at = (long)i * pool->nslots + e;
-        p[i][0] = pool->E[at];
-        p[i][1] = pool->px[at];
-        p[i][2] = pool->py[at];
-        p[i][3] = pool->pz[at];
-        flav[i] = pool->flav[at];
-        col[i] = pool->col[at];
-        acol[i] = pool->acol[at];
+    for (int k = 0; k < n; ++k) {
+        const long at = gaps_at(pool, k, e);
+        p[k][0] = pool->E[at];
+        p[k][1] = pool->px[at];
+        p[k][2] = pool->py[at];
+        p[k][3] = pool->pz[at];
+        flav[k] = pool->flav[at];
+        col[k] = pool->col[at];
+        acol[k] = pool->acol[at];
     }
     const int flags = pool->flags[e] | gaps_event_check(n, p, flav, col, acol, phys->me.ecm);
 
     gaps_observables o;
     gaps_observables_compute(n, p, &o);
     const double w = pool->weight[e];
+    const int64_t event = pool->event[e];
     gaps_histograms_fill_event(hist, gaps_worker_id(), &o, w);
-    if (rows) {
-        double *r = rows + pool->event[e] * (long)GAPS_OBS_COLUMNS;
-        r[GAPS_OBS_EVENT] = (double)pool->event[e];
-        r[GAPS_OBS_WEIGHT] = w;
-        r[GAPS_OBS_NPARTONS] = n;
-        r[GAPS_OBS_Y23] = o.y23;
-        r[GAPS_OBS_Y34] = o.y34;
-        r[GAPS_OBS_Y45] = o.y45;
-        r[GAPS_OBS_Y56] = o.y56;
-        r[GAPS_OBS_TAU] = o.tau;
-        r[GAPS_OBS_RHO_H] = o.rho_H;
-        r[GAPS_OBS_RHO_L] = o.rho_L;
-        r[GAPS_OBS_B_T] = o.B_T;
-        r[GAPS_OBS_B_W] = o.B_W;
-        r[GAPS_OBS_B_N] = o.B_N;
-        r[GAPS_OBS_C] = o.C;
-    }
-    if (records) keep_record(records, pool->event[e], n, p, flav, col, acol, w);
+    if (out && out->rows) keep_row(out->rows + (long)i * GAPS_OBS_COLUMNS, event, w, n, &o);
+    if (out && out->records.p) keep_record(&out->records, i, event, n, p, flav, col, acol, w);
     /* failures are rare: the few threads concerned count them, no per-slot flag goes back */
     unsigned long long *cnt = pool->counters;
     if (flags & GAPS_FLAG_CAPACITY) {
@@ -109,15 +116,33 @@ static void finish(const gaps_pool *pool, const gaps_physics *phys, const gaps_h
 
 GAPS_DEVICE_END
 
-void gaps_analysis_step(const gaps_pool *pool, const gaps_physics *phys,
-                        const gaps_histograms *hist, double *rows, const gaps_records *records,
-                        int n)
+size_t gaps_records_carve(gaps_records *r, void *base, size_t count, int maxp)
+{
+    const size_t np = count * (size_t)maxp;
+    size_t off = 0;
+    /* doubles first, then 8-byte integers, then ints: every array stays aligned */
+#define GAPS_CARVE_(field, n)                                                                  \
+    (r->field = base ? (void *)((char *)base + off) : NULL, off += (n) * sizeof *r->field)
+    r->maxp = maxp;
+    GAPS_CARVE_(p, 4 * np);
+    GAPS_CARVE_(weight, count);
+    GAPS_CARVE_(event, count);
+    GAPS_CARVE_(n, count);
+    GAPS_CARVE_(flav, np);
+    GAPS_CARVE_(col, np);
+    GAPS_CARVE_(acol, np);
+#undef GAPS_CARVE_
+    return off;
+}
+
+void gaps_analysis_launch(gaps_pool *pool, const gaps_physics *phys,
+                          const gaps_histograms *hist, const gaps_event_out *out, int n)
 {
     GAPS_PARALLEL_FOR(n)
     for (int i = 0; i < n; ++i) {
-        finish(pool, phys, hist, rows, records, pool->done_list[i]);
+        finish(pool, phys, hist, out, i, pool->done_list[i]);
         /* the list is read by index, not through its counter: resetting it here is safe, and
-         * the next shower step appends from zero */
+         * the next shower launch appends from zero */
         if (i == 0) pool->counters[GAPS_COUNT_DONE] = 0;
     }
 }

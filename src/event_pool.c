@@ -3,17 +3,18 @@
 #include "gaps_parallel.h"
 #include "gaps_runtime.h"
 
+#include <stddef.h>
+
 #include <string.h>
 
-/* Bytes of each array family, per slot. */
+/* Bytes of one slot's share of every array. */
 static double per_slot_bytes(int maxp)
 {
-    const double parton = 4 * sizeof(double) + 3 * sizeof(int);
-    const double dipole = 2 * 4 * sizeof(double);
-    const double tags = 2 * sizeof(int);
-    const double slot = 5 * sizeof(int) + sizeof(int64_t) + sizeof(uint32_t)
-                        + 4 * sizeof(double) + 3 * sizeof(double) + 2 * sizeof(int);
-    return maxp * (parton + dipole) + (maxp + 2) * tags + slot;
+    double bytes = 0.0;
+#define GAPS_POOL_BYTES_(type, name, rows, what) bytes += (double)(rows) * sizeof(type);
+    GAPS_POOL_ARRAYS(GAPS_POOL_BYTES_, maxp)
+#undef GAPS_POOL_BYTES_
+    return bytes;
 }
 
 double gaps_pool_bytes(int nslots, int maxp)
@@ -27,21 +28,13 @@ int gaps_pool_create(gaps_pool *pool, int nslots, int maxp, unsigned long long *
     pool->next_event = next_event;
     pool->nslots = nslots;
     pool->maxp = maxp;
-    const size_t np = (size_t)nslots * maxp, ns = (size_t)nslots;
-    const size_t nt = (size_t)nslots * (maxp + 2);
     int ok = 1;
-#define ALLOC(field, count) \
-    ok = ok && (pool->field = gaps_device_alloc((count) * sizeof *pool->field)) != NULL
-    ALLOC(E, np); ALLOC(px, np); ALLOC(py, np); ALLOC(pz, np);
-    ALLOC(flav, np); ALLOC(col, np); ALLOC(acol, np);
-    ALLOC(rate, 2 * np); ALLOC(dip_m2, 2 * np); ALLOC(dip_zm, 2 * np); ALLOC(dip_lnz, 2 * np);
-    ALLOC(col_owner, nt); ALLOC(acol_owner, nt);
-    ALLOC(status, ns); ALLOC(n, ns); ALLOC(next_tag, ns); ALLOC(flags, ns);
-    ALLOC(event, ns); ALLOC(draw, ns); ALLOC(t, ns); ALLOC(weight, ns); ALLOC(rate_sum, ns);
-    ALLOC(trial_t, ns); ALLOC(trial_z, ns); ALLOC(trial_y, ns);
-    ALLOC(trial_dipole, ns); ALLOC(trial_kernel, ns); ALLOC(done_list, ns);
-    ALLOC(counters, GAPS_N_COUNTERS);
-#undef ALLOC
+#define GAPS_POOL_ALLOC_(type, name, rows, what)                                                \
+    ok = ok && (pool->name = gaps_device_alloc((size_t)(rows) * (size_t)nslots * sizeof(type))) \
+                   != NULL;
+    GAPS_POOL_ARRAYS(GAPS_POOL_ALLOC_, maxp)
+#undef GAPS_POOL_ALLOC_
+    ok = ok && (pool->counters = gaps_device_alloc(GAPS_N_COUNTERS * sizeof *pool->counters));
     if (ok && !pool->next_event) pool->next_event = pool->counters + GAPS_COUNT_NEXT;
     if (!ok) gaps_pool_destroy(pool);
     return ok ? 0 : -1;
@@ -49,13 +42,10 @@ int gaps_pool_create(gaps_pool *pool, int nslots, int maxp, unsigned long long *
 
 void gaps_pool_destroy(gaps_pool *pool)
 {
-    void *all[] = { pool->E, pool->px, pool->py, pool->pz, pool->flav, pool->col, pool->acol,
-                    pool->rate, pool->dip_m2, pool->dip_zm, pool->dip_lnz, pool->col_owner,
-                    pool->acol_owner, pool->status, pool->n,
-                    pool->next_tag, pool->flags, pool->event, pool->draw, pool->t, pool->weight,
-                    pool->rate_sum, pool->trial_t, pool->trial_z, pool->trial_y,
-                    pool->trial_dipole, pool->trial_kernel, pool->done_list, pool->counters };
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) gaps_device_free(all[i]);
+#define GAPS_POOL_FREE_(type, name, rows, what) gaps_device_free(pool->name);
+    GAPS_POOL_ARRAYS(GAPS_POOL_FREE_, pool->maxp)
+#undef GAPS_POOL_FREE_
+    gaps_device_free(pool->counters);
     memset(pool, 0, sizeof *pool);
 }
 
@@ -73,7 +63,7 @@ void gaps_pool_read_counters(const gaps_pool *pool, unsigned long long out[GAPS_
 }
 
 GAPS_DEVICE_BEGIN
-void gaps_pool_finish_shower(const gaps_pool *pool, int e)
+void gaps_pool_finish_shower(gaps_pool *pool, int e)
 {
     unsigned long long at, *cnt = pool->counters;
     pool->status[e] = GAPS_SLOT_FINISHED;

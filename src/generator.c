@@ -5,6 +5,7 @@
 #include "gaps/analysis.h"
 #include "gaps/constants.h"
 #include "gaps/shower.h"
+#include "gaps_parallel.h"
 #include "gaps_runtime.h"
 
 #include <math.h>
@@ -13,18 +14,14 @@
 #include <string.h>
 #include <time.h>
 
-/* Default pool sizes: a GPU needs ~10^5-10^6 threads in flight; a CPU core works best on a
- * pool that stays in its cache (128 slots: 7.2 us/event against 7.6 at 512 and 8.6 at 2048). */
-#if defined(GAPS_BACKEND_OFFLOAD)
-#define DEFAULT_SLOTS_PER_WORKER (1 << 19)
-/* Veto cycles per fused launch: on an H200, 16 cycles take 10^6 events from 167 ms (1 cycle)
- * to 47 ms: fewer launches, analyses and counter reads (doc/benchmarks.md). */
-#define DEFAULT_CYCLES_PER_LAUNCH 16
-#else
-#define DEFAULT_SLOTS_PER_WORKER 128
-#define DEFAULT_CYCLES_PER_LAUNCH 1
-#endif
 #define DEFAULT_MAX_PARTONS 32
+
+/* Physics ranges the double-precision kinematics handle (doc/physics.md section 10).  Above
+ * GAPS_MAX_ECM the electroweak couplings of the hard process mean nothing and s overflows
+ * long before 1e154 GeV; a ratio s / t_cut beyond GAPS_MAX_S_OVER_TCUT leaves emissions whose
+ * recoil y ~ t/s is within a few ulp of 1 - y = 1, so their momenta lose masslessness. */
+#define GAPS_MAX_ECM 1e5             /* GeV */
+#define GAPS_MAX_S_OVER_TCUT 1e12
 
 static double now(void)
 {
@@ -46,21 +43,31 @@ void gaps_config_defaults(gaps_config *cfg)
     cfg->max_partons = DEFAULT_MAX_PARTONS;
     cfg->refill = 1;
     cfg->loop_mode = GAPS_LOOPS_FUSED;
-    cfg->cycles_per_launch = DEFAULT_CYCLES_PER_LAUNCH;
+    cfg->cycles_per_launch = gaps_runtime_default_cycles_per_launch();
 }
 
 int gaps_config_check(const gaps_config *cfg, char *msg, size_t len)
 {
     gaps_alphas as;
-    if (cfg->events < 1) return snprintf(msg, len, "--events must be at least 1"), -1;
-    if (!(cfg->ecm > 0.0) || !isfinite(cfg->ecm))
-        return snprintf(msg, len, "--ecm must be a positive energy in GeV"), -1;
+    if (cfg->events < 1 || cfg->events > GAPS_MAX_EVENT_NUMBER)
+        return snprintf(msg, len, "--events must be from 1 to %lld", GAPS_MAX_EVENT_NUMBER), -1;
+    if (cfg->first_event < 0 || cfg->first_event > GAPS_MAX_EVENT_NUMBER - cfg->events)
+        return snprintf(msg, len, "--first-event + --events must not exceed %lld",
+                        GAPS_MAX_EVENT_NUMBER), -1;
+    if (!(cfg->ecm > 0.0 && cfg->ecm <= GAPS_MAX_ECM))
+        return snprintf(msg, len, "--ecm must be a positive energy up to %g GeV", GAPS_MAX_ECM),
+               -1;
     if (!(cfg->t_cut > 0.0) || !isfinite(cfg->t_cut))
         return snprintf(msg, len, "--tcut must be a positive k_T^2 in GeV^2"), -1;
     if (cfg->ecm * cfg->ecm <= 4.0 * cfg->t_cut)
         return snprintf(msg, len,
                         "--ecm %g GeV is too small for --tcut %g GeV^2: need s > 4 t_cut",
                         cfg->ecm, cfg->t_cut), -1;
+    if (cfg->ecm * cfg->ecm > GAPS_MAX_S_OVER_TCUT * cfg->t_cut)
+        return snprintf(msg, len,
+                        "--tcut %g GeV^2 is too small for --ecm %g GeV: need s / t_cut <= %g "
+                        "(double-precision kinematics)", cfg->t_cut, cfg->ecm,
+                        GAPS_MAX_S_OVER_TCUT), -1;
     if (gaps_alphas_init(&as, cfg->alphas_order, cfg->alphas_mz) != 0)
         return snprintf(msg, len, "--alphas-order must be 0, 1 or 2 and --alphas-mz in (0, 1)"),
                -1;
@@ -70,11 +77,28 @@ int gaps_config_check(const gaps_config *cfg, char *msg, size_t len)
                         cfg->t_cut), -1;
     if (cfg->max_partons < 3 || cfg->max_partons > GAPS_MAX_PARTONS)
         return snprintf(msg, len, "--max-partons must be between 3 and %d", GAPS_MAX_PARTONS), -1;
-    if (cfg->slots < 0) return snprintf(msg, len, "--pool must be positive"), -1;
-    if (cfg->cycles_per_launch < 1)
-        return snprintf(msg, len, "--cycles-per-launch must be at least 1"), -1;
-    if (cfg->threads < 0) return snprintf(msg, len, "--threads must be positive"), -1;
+    if (cfg->slots < 0 || cfg->slots > GAPS_MAX_SLOTS)
+        return snprintf(msg, len, "--pool must be from 1 to %d", GAPS_MAX_SLOTS), -1;
+    if (cfg->cycles_per_launch < 1 || cfg->cycles_per_launch > GAPS_MAX_CYCLES_PER_LAUNCH)
+        return snprintf(msg, len, "--cycles-per-launch must be from 1 to %d",
+                        GAPS_MAX_CYCLES_PER_LAUNCH), -1;
+    if (cfg->threads < 0 || cfg->threads > GAPS_MAX_THREADS)
+        return snprintf(msg, len, "--threads must be from 1 to %d", GAPS_MAX_THREADS), -1;
+    if (cfg->checkpoint_every < 0)
+        return snprintf(msg, len, "--checkpoint-every must be positive"), -1;
     return 0;
+}
+
+void gaps_state_init(gaps_state *state, const gaps_config *cfg)
+{
+    memset(state, 0, sizeof *state);
+    snprintf(state->version, sizeof state->version, "%s", GAPS_VERSION);
+    state->ecm = cfg->ecm;
+    state->alphas_mz = cfg->alphas_mz;
+    state->t_cut = cfg->t_cut;
+    state->alphas_order = cfg->alphas_order;
+    state->seed = cfg->seed;
+    state->max_partons = cfg->max_partons;
 }
 
 static void physics_init(const gaps_config *cfg, gaps_physics *phys)
@@ -85,194 +109,381 @@ static void physics_init(const gaps_config *cfg, gaps_physics *phys)
     phys->t_cut = cfg->t_cut;
     phys->a_max = gaps_alphas_value(&phys->as, cfg->t_cut);
     phys->seed = cfg->seed;
-    phys->n_events = cfg->events;
+    phys->end_event = cfg->first_event + cfg->events;
 }
 
-/* The event records live in one block: doubles first (so every array stays aligned), then
- * the ints, with r->p at its start.  Sets r's pointers into base (when base is not NULL) and
- * returns the block's size, so that allocation, the copy to the host and the release are one
- * call each. */
-static size_t records_carve(gaps_records *r, char *base, size_t events, int maxp)
-{
-    const size_t np = events * (size_t)maxp;
-    size_t off = 0;
-#define CARVE(field, count) \
-    (r->field = base ? (void *)(base + off) : NULL, off += (count) * sizeof *r->field)
-    r->maxp = maxp;
-    CARVE(p, 4 * np);
-    CARVE(weight, events);
-    CARVE(n, events);
-    CARVE(flav, np);
-    CARVE(col, np);
-    CARVE(acol, np);
-#undef CARVE
-    return off;
-}
-
-/* One partition (an independent pool, see gaps_parallel.h): its pool, where the loops see
- * it, and what it reports back. */
+/* One partition (an independent pool, see gaps_parallel.h): its pool, its per-event output
+ * buffers, and what it reports back. */
 typedef struct partition {
     gaps_pool pool;            /* host copy of the struct (device pointers inside) */
     gaps_pool *pool_dev;       /* the struct where the loops run */
+    gaps_event_out out;        /* per-event output where the loops run (host copy) */
+    gaps_event_out *out_dev;   /* the same struct where the loops run, or NULL */
+    double *rows_host;         /* host copies of the first `done` entries of out */
+    gaps_records records_host;
     double time_me, time_shower, time_analysis;
-    long cycles, log_cap;
-    long *log;                 /* events finished after each cycle, or NULL */
+    long iterations;           /* passes of the cycle loop (each cycles_per_iteration cycles) */
+    long launches;
+    long log_cap;
+    int64_t *log;              /* events analysed after each pass, if keep_cycle_log */
     int64_t analysed;
+    int failed;                /* the events hook asked to stop, or memory ran out */
     unsigned long long c[GAPS_N_COUNTERS];
 } partition;
 
-/* The cycle loop of one pool.  Each pass runs one veto cycle (or cycles_per_launch in fused
- * mode) for every slot, analyses the events whose shower ended (the done list), and hands
- * fresh event numbers to the freed slots.  The host learns the state from a few counters,
- * never from per-slot flags. */
-static void run_partition(const gaps_config *cfg, const gaps_physics *phys,
-                          const gaps_histograms *hist, double *rows,
-                          const gaps_records *records, partition *part)
+/* What the partitions of a run share. */
+typedef struct shared {
+    const gaps_config *cfg;
+    const gaps_hooks *hooks;
+    const gaps_physics *phys_dev;
+    const gaps_histograms *hist_dev;
+    int64_t segment_end;       /* refills stop below this event number */
+    int64_t done_before;       /* events finished before this run (a resumed checkpoint) */
+    int64_t total;             /* events of the whole run, for progress */
+    int64_t analysed;          /* all partitions together, updated atomically */
+} shared;
+
+static int stop_requested(const shared *sh)
 {
-    const gaps_pool *pool = part->pool_dev;
+    return sh->hooks && sh->hooks->stop && *sh->hooks->stop;
+}
+
+/* Copy the per-event output of the last analysis launch (n events) to the host and hand it to
+ * the events hook. */
+static void deliver_events(partition *part, const shared *sh, int n)
+{
+    const gaps_config *cfg = sh->cfg;
+    const gaps_records *dev = &part->out.records, *host = &part->records_host;
+    if (cfg->keep_rows)
+        gaps_device_to_host(part->rows_host, part->out.rows,
+                            (size_t)n * GAPS_OBS_COLUMNS * sizeof(double));
+    if (cfg->keep_records) {
+        const size_t np = (size_t)n * dev->maxp;
+        gaps_device_to_host(host->p, dev->p, 4 * np * sizeof *host->p);
+        gaps_device_to_host(host->weight, dev->weight, n * sizeof *host->weight);
+        gaps_device_to_host(host->event, dev->event, n * sizeof *host->event);
+        gaps_device_to_host(host->n, dev->n, n * sizeof *host->n);
+        gaps_device_to_host(host->flav, dev->flav, np * sizeof *host->flav);
+        gaps_device_to_host(host->col, dev->col, np * sizeof *host->col);
+        gaps_device_to_host(host->acol, dev->acol, np * sizeof *host->acol);
+    }
+    if (sh->hooks && sh->hooks->events
+        && sh->hooks->events(sh->hooks->ctx, cfg->keep_rows ? part->rows_host : NULL,
+                             cfg->keep_records ? host : NULL, n) != 0)
+        part->failed = 1;
+}
+
+/* The cycle loop of one pool over one segment of event numbers.  Each pass runs veto cycles
+ * for every slot (one launch per veto step, or cycles_per_launch whole cycles in one launch),
+ * analyses the events whose shower ended (the done list), and hands fresh event numbers to
+ * the freed slots.  The host learns the state from a few counters, never from per-slot
+ * flags.  It ends when no slot is busy and no event number below the segment's end is left
+ * (or a stop was requested). */
+static void run_segment(partition *part, shared *sh, int is_first_partition)
+{
+    const gaps_config *cfg = sh->cfg;
+    const gaps_physics *phys = sh->phys_dev;
+    gaps_pool *pool = part->pool_dev;
     const int nslots = part->pool.nslots;
     unsigned long long *c = part->c;
 
     double t0 = now();
-    gaps_shower_refill_step(pool, phys, nslots);
+    if (!stop_requested(sh)) {
+        gaps_shower_launch_refill(pool, phys, nslots);
+        part->launches++;
+    }
     part->time_me += now() - t0;
     for (;;) {
         t0 = now();
         if (cfg->loop_mode == GAPS_LOOPS_FUSED) {
-            gaps_shower_fused_step(pool, phys, nslots, cfg->cycles_per_launch);
+            gaps_shower_launch_cycles(pool, phys, nslots, cfg->cycles_per_launch);
+            part->launches++;
         } else {
-            gaps_shower_trial_step(pool, phys, nslots);
-            gaps_shower_cutoff_step(pool, phys, nslots);
-            gaps_shower_veto_step(pool, phys, nslots);
-            gaps_shower_split_step(pool, phys, nslots);
+            for (int step = 0; step < GAPS_N_VETO_STEPS; ++step)
+                gaps_shower_launch_step(pool, phys, nslots, (enum gaps_veto_step)step);
+            part->launches += GAPS_N_VETO_STEPS;
         }
         gaps_pool_read_counters(&part->pool, c);
         const double t1 = now();
         part->time_shower += t1 - t0;
         const int done = (int)c[GAPS_COUNT_DONE];
-        if (done > 0) gaps_analysis_step(pool, phys, hist, rows, records, done);
-        part->analysed += done;
+        if (done > 0) {
+            gaps_analysis_launch(pool, phys, sh->hist_dev, part->out_dev, done);
+            part->launches++;
+            if (part->out_dev && !part->failed) deliver_events(part, sh, done);
+            part->analysed += done;
+            GAPS_ATOMIC_UPDATE
+            sh->analysed += done;
+        }
         const double t2 = now();
         part->time_analysis += t2 - t1;
 
         if (part->log) {
-            if (part->cycles == part->log_cap) {
-                long *grown = realloc(part->log, 2 * part->log_cap * sizeof(long));
-                if (grown) part->log_cap *= 2, part->log = grown;
+            if (part->iterations == part->log_cap) {
+                int64_t *grown = realloc(part->log, 2 * part->log_cap * sizeof *grown);
+                if (!grown) { part->failed = 1; free(part->log); part->log = NULL; }
+                else part->log_cap *= 2, part->log = grown;
             }
-            if (part->cycles < part->log_cap) part->log[part->cycles] = (long)part->analysed;
+            if (part->log) part->log[part->iterations] = part->analysed;
         }
-        part->cycles++;
+        part->iterations++;
+        if (is_first_partition && sh->hooks && sh->hooks->progress) {
+            int64_t all;
+            GAPS_ATOMIC_READ
+            all = sh->analysed;
+            sh->hooks->progress(sh->hooks->ctx, sh->done_before + all, sh->total);
+        }
         const int idle = (int64_t)c[GAPS_COUNT_STARTED] == part->analysed;
-        const int left = (int64_t)c[GAPS_COUNT_NEXT] < cfg->events;
+        const int left = (int64_t)c[GAPS_COUNT_NEXT] < sh->segment_end && !stop_requested(sh)
+                         && !part->failed;
         if (idle && !left) break;
-        if (left && cfg->refill && done > 0) gaps_shower_refill_done_step(pool, phys, done);
-        else if (left && idle) gaps_shower_refill_step(pool, phys, nslots);
+        if (left && cfg->refill && done > 0) {
+            gaps_shower_launch_refill_done(pool, phys, done);
+            part->launches++;
+        } else if (left && idle) {
+            gaps_shower_launch_refill(pool, phys, nslots);
+            part->launches++;
+        }
         part->time_me += now() - t2;
     }
-    gaps_pool_read_counters(&part->pool, c);
+}
+
+/* Per-event output buffers of a partition: where the loops write, and the host copies. */
+static int partition_alloc_output(partition *part, const gaps_config *cfg)
+{
+    const int n = part->pool.nslots;
+    if (!cfg->keep_rows && !cfg->keep_records) return 0;
+    memset(&part->out, 0, sizeof part->out);
+    if (cfg->keep_rows) {
+        const size_t bytes = (size_t)n * GAPS_OBS_COLUMNS * sizeof(double);
+        part->out.rows = gaps_device_alloc(bytes);
+        part->rows_host = malloc(bytes);
+        if (!part->out.rows || !part->rows_host) return -1;
+    }
+    if (cfg->keep_records) {
+        const size_t bytes = gaps_records_carve(&part->out.records, NULL, n, cfg->max_partons);
+        void *dev = gaps_device_alloc(bytes), *host = malloc(bytes);
+        if (dev) gaps_records_carve(&part->out.records, dev, n, cfg->max_partons);
+        if (host) gaps_records_carve(&part->records_host, host, n, cfg->max_partons);
+        if (!dev || !host) { gaps_device_free(dev); free(host); return -1; }
+    }
+    part->out_dev = gaps_device_copy(&part->out, sizeof part->out);
+    return part->out_dev ? 0 : -1;
+}
+
+static void partition_free(partition *part)
+{
+    free(part->log);
+    free(part->rows_host);
+    free(part->records_host.p);   /* the host records' block */
+    gaps_device_free(part->out_dev);
+    gaps_device_free(part->out.rows);
+    gaps_device_free(part->out.records.p);   /* the device records' block */
+    gaps_device_free(part->pool_dev);
+    if (part->pool.counters) gaps_pool_destroy(&part->pool);
+}
+
+/* The run's state: what it resumed from, plus the device accumulators and counters. */
+static int collect_state(const gaps_state *base, const gaps_histograms *hist,
+                         const uint64_t *acc_dev, uint64_t *acc_host, size_t hist_bytes,
+                         const partition *parts, int nparts, int64_t begin, int64_t end,
+                         gaps_state *out, char *msg, size_t len)
+{
+    *out = *base;
+    gaps_device_to_host(acc_host, acc_dev, hist_bytes);
+    gaps_histograms_reduce(hist, acc_host, out->words);
+    for (int k = 0; k < nparts; ++k) {
+        out->capacity_hits += parts[k].c[GAPS_COUNT_CAPACITY];
+        out->invalid_events += parts[k].c[GAPS_COUNT_INVALID];
+    }
+    out->events = out->words[(size_t)(GAPS_HIST_TOTAL_BINS - 2) * GAPS_ACC_WORDS
+                             + GAPS_ACC_COUNT];   /* the one bin of the event counter */
+    return gaps_state_add_range(out, begin, end, msg, len);
+}
+
+/* Combine the partitions' logs: events completed in the whole run after each pass, a
+ * partition that has ended counting with its final number. */
+static void combine_cycle_logs(const partition *parts, int nparts, gaps_run *run)
+{
+    long n = 0;
+    for (int k = 0; k < nparts; ++k) if (parts[k].iterations > n) n = parts[k].iterations;
+    run->completed_per_cycle = malloc((n > 0 ? n : 1) * sizeof *run->completed_per_cycle);
+    if (!run->completed_per_cycle) return;
+    for (long i = 0; i < n; ++i) {
+        int64_t sum = 0;
+        for (int k = 0; k < nparts; ++k) {
+            if (!parts[k].log || parts[k].iterations == 0) continue;
+            const long j = i < parts[k].iterations ? i : parts[k].iterations - 1;
+            sum += parts[k].log[j];
+        }
+        run->completed_per_cycle[i] = sum;
+    }
+    run->cycle_log_length = n;
 }
 
 int gaps_generate(const gaps_config *cfg, gaps_run *run, char *msg, size_t len)
 {
+    return gaps_generate_with(cfg, NULL, NULL, NULL, run, msg, len);
+}
+
+int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
+                       const gaps_state *resume_state, const gaps_resume_point *resume,
+                       gaps_run *run, char *msg, size_t len)
+{
     memset(run, 0, sizeof *run);
     if (gaps_config_check(cfg, msg, len) != 0) return -1;
+    const int64_t run_end = cfg->first_event + cfg->events;
+    const int64_t start = resume ? resume->next_event : cfg->first_event;
+    if (start < cfg->first_event || start > run_end)
+        return snprintf(msg, len, "the checkpoint's next event %lld lies outside the run",
+                        (long long)start), -1;
     gaps_runtime_set_threads(cfg->threads);
     if (gaps_runtime_init(cfg->allow_host, run->device, sizeof run->device, msg, len) != 0)
         return -1;
-    snprintf(run->backend, sizeof run->backend, "%s", GAPS_BACKEND_NAME);
+    snprintf(run->backend, sizeof run->backend, "%s", gaps_runtime_backend_name());
     run->threads = gaps_runtime_threads();
 
     gaps_physics phys;
     physics_init(cfg, &phys);
     /* one partition per worker on the host, one on the device; never more slots than events */
     const int nparts = gaps_runtime_partitions();
-    int64_t slots = cfg->slots > 0 ? cfg->slots : (int64_t)DEFAULT_SLOTS_PER_WORKER * nparts;
+    int64_t slots = cfg->slots > 0 ? cfg->slots
+                  : (int64_t)gaps_runtime_default_slots_per_partition() * nparts;
     if (slots > cfg->events) slots = cfg->events;
     if (slots < nparts) slots = nparts;
     run->slots = (int)slots;
 
+    gaps_state *base = malloc(sizeof *base);
+    run->state = malloc(sizeof *run->state);
+    run->hist = malloc(sizeof *run->hist);
     partition *parts = calloc(nparts, sizeof *parts);
     gaps_histograms hist;
     gaps_histograms_layout(&hist, gaps_worker_count(), phys.me.w_max);
     const size_t hist_bytes = (size_t)gaps_histograms_words(&hist) * sizeof(uint64_t);
     hist.acc = gaps_device_alloc(hist_bytes);
-    double *rows = NULL;
-    const size_t row_bytes = (size_t)cfg->events * GAPS_OBS_COLUMNS * sizeof(double);
-    if (cfg->keep_rows) rows = gaps_device_alloc(row_bytes);
     uint64_t *acc_host = malloc(hist_bytes);
-    run->hist = malloc(sizeof *run->hist);
-    gaps_records rec;
-    gaps_records *records_dev = NULL;
-    const size_t rec_bytes = records_carve(&rec, NULL, (size_t)cfg->events, cfg->max_partons);
-    if (cfg->keep_records) {
-        records_carve(&rec, gaps_device_alloc(rec_bytes), (size_t)cfg->events, cfg->max_partons);
-        if (rec.p) records_dev = gaps_device_copy(&rec, sizeof rec);
-    }
     gaps_physics *phys_dev = gaps_device_copy(&phys, sizeof phys);
     gaps_histograms *hist_dev = hist.acc ? gaps_device_copy(&hist, sizeof hist) : NULL;
-    int ok = parts && hist_dev && phys_dev && (!cfg->keep_rows || rows) && acc_host && run->hist
-             && (!cfg->keep_records || records_dev);
+    int ok = base && run->state && run->hist && parts && hist_dev && phys_dev && acc_host;
     for (int k = 0; ok && k < nparts; ++k) {
         const int n = (int)(slots / nparts + (k < slots % nparts));
         ok = gaps_pool_create(&parts[k].pool, n, cfg->max_partons,
                               k == 0 ? NULL : parts[0].pool.next_event) == 0
-             && (parts[k].pool_dev = gaps_device_copy(&parts[k].pool, sizeof(gaps_pool))) != NULL;
+             && (parts[k].pool_dev = gaps_device_copy(&parts[k].pool, sizeof(gaps_pool))) != NULL
+             && partition_alloc_output(&parts[k], cfg) == 0;
+        if (ok && cfg->keep_cycle_log) {
+            parts[k].log_cap = 1024;
+            ok = (parts[k].log = malloc(parts[k].log_cap * sizeof *parts[k].log)) != NULL;
+        }
     }
-    if (ok) {
-        parts[0].log_cap = 1024;
-        parts[0].log = malloc(parts[0].log_cap * sizeof(long));
-    }
-    if (!ok) {
+    if (!ok)
         snprintf(msg, len, "cannot allocate a pool of %lld slots (%.0f MB)%s", (long long)slots,
                  gaps_pool_bytes((int)slots, cfg->max_partons) / 1e6,
-                 cfg->keep_rows || cfg->keep_records ? " and the per-event output" : "");
-    } else {
-        const double t_start = now();
-        GAPS_PARTITION_FOR
-        for (int k = 0; k < nparts; ++k)
-            run_partition(cfg, phys_dev, hist_dev, rows, records_dev, &parts[k]);
-        run->time_total = now() - t_start;
-
-        gaps_device_to_host(acc_host, hist.acc, hist_bytes);
-        gaps_histograms_merge(&hist, acc_host, run->hist);
-        gaps_histograms_sigma(run->hist, &run->sigma, &run->sigma_err);
-        /* stage times: the mean over partitions, which run concurrently */
+                 cfg->keep_rows || cfg->keep_records ? " with its per-event output buffers"
+                                                     : "");
+    if (ok) {
+        if (resume_state) *base = *resume_state;
+        else gaps_state_init(base, cfg);
+        /* where the run stands: a resumed run starts from its checkpoint's accumulators */
+        *run->state = *base;
+    }
+    shared sh = { cfg, hooks, phys_dev, hist_dev, 0, 0, cfg->events, 0 };
+    if (resume) {
+        sh.done_before = resume->next_event - cfg->first_event;
+        run->launches = (long)resume->launches;
+        run->veto_cycles = (long)resume->veto_cycles;
+    }
+    const int per_pass = cfg->loop_mode == GAPS_LOOPS_FUSED ? cfg->cycles_per_launch : 1;
+    const int64_t every = cfg->checkpoint_every > 0 ? cfg->checkpoint_every : cfg->events;
+    int64_t segment_start = start, done_end = start;
+    const double t_start = now();
+    while (ok) {
+        /* A segment: event numbers [segment_start, segment_end), then a checkpoint.  The
+         * pool drains at its end, so the accumulators then hold exactly the events below
+         * segment_end: what makes a checkpoint exact. */
+        const int64_t segment_end = run_end - segment_start > every ? segment_start + every
+                                                                    : run_end;
+        sh.segment_end = segment_end;
+        phys.end_event = segment_end;
+        gaps_host_to_device(phys_dev, &phys, sizeof phys);
+        unsigned long long next = (unsigned long long)segment_start;
+        gaps_host_to_device(parts[0].pool.next_event, &next, sizeof next);
+        if (segment_start < segment_end) {
+            GAPS_PARTITION_FOR
+            for (int k = 0; k < nparts; ++k) run_segment(&parts[k], &sh, k == 0);
+        }
+        gaps_pool_read_counters(&parts[0].pool, parts[0].c);
         for (int k = 0; k < nparts; ++k) {
-            run->events += parts[k].analysed;
-            run->capacity_hits += (int64_t)parts[k].c[GAPS_COUNT_CAPACITY];
-            run->invalid_events += (int64_t)parts[k].c[GAPS_COUNT_INVALID];
+            if (parts[k].failed) ok = 0;
+            gaps_pool_read_counters(&parts[k].pool, parts[k].c);
+        }
+        /* every event number below the shared counter was started (and has now finished),
+         * unless it was at or past the segment's end */
+        int64_t reached = (int64_t)parts[0].c[GAPS_COUNT_NEXT];
+        if (reached > segment_end) reached = segment_end;
+        if (reached < segment_start) reached = segment_start;
+        done_end = reached;
+        if (!ok) {
+            snprintf(msg, len, "the per-event output failed; the run was stopped");
+            break;
+        }
+        long cycles = 0, launches = 0;
+        for (int k = 0; k < nparts; ++k) {
+            launches += parts[k].launches;
+            if (parts[k].iterations * per_pass > cycles) cycles = parts[k].iterations * per_pass;
+        }
+        if (collect_state(base, &hist, hist.acc, acc_host, hist_bytes, parts, nparts, start,
+                          done_end, run->state, msg, len) != 0) {
+            ok = 0;
+            break;
+        }
+        const int stopped = stop_requested(&sh) && done_end < run_end;
+        if (hooks && hooks->checkpoint && cfg->checkpoint_every > 0) {
+            gaps_resume_point rp;
+            memset(&rp, 0, sizeof rp);
+            rp.first_event = cfg->first_event;
+            rp.events = cfg->events;
+            rp.next_event = done_end;
+            rp.rows_offset = rp.hepmc_offset = -1;
+            rp.launches = (uint64_t)(run->launches + launches);
+            rp.veto_cycles = (uint64_t)(run->veto_cycles + cycles);
+            if (hooks->checkpoint(hooks->ctx, run->state, &rp) != 0) {
+                snprintf(msg, len, "writing the checkpoint failed");
+                ok = 0;
+                break;
+            }
+        }
+        if (stopped) { run->interrupted = 1; break; }
+        if (done_end >= run_end) break;
+        segment_start = done_end;
+    }
+    run->time_total = now() - t_start;
+    if (ok) {
+        gaps_state_result(run->state, run->hist);
+        gaps_histograms_sigma(run->hist, &run->sigma, &run->sigma_err);
+        run->events = (int64_t)run->state->events;
+        run->capacity_hits = (int64_t)run->state->capacity_hits;
+        run->invalid_events = (int64_t)run->state->invalid_events;
+        run->next_event = done_end;
+        /* stage times: the mean over partitions, which run concurrently */
+        long cycles = 0;
+        for (int k = 0; k < nparts; ++k) {
             run->time_me += parts[k].time_me / nparts;
             run->time_shower += parts[k].time_shower / nparts;
             run->time_analysis += parts[k].time_analysis / nparts;
+            run->launches += parts[k].launches;
+            if (parts[k].iterations * per_pass > cycles) cycles = parts[k].iterations * per_pass;
         }
-        run->cycles = parts[0].cycles;
-        run->finished_per_cycle = parts[0].log;
-        parts[0].log = NULL;
-        if (rows) {
-            run->rows = malloc(row_bytes);
-            if (run->rows) gaps_device_to_host(run->rows, rows, row_bytes);
-            else ok = 0, snprintf(msg, len, "out of memory for the per-event observables");
-        }
-        if (records_dev) {
-            char *block = malloc(rec_bytes);
-            records_carve(&run->records, block, (size_t)cfg->events, cfg->max_partons);
-            if (block) gaps_device_to_host(block, rec.p, rec_bytes);
-            else ok = 0, snprintf(msg, len, "out of memory for the event records");
-        }
+        run->veto_cycles += cycles;
+        run->cycle_log_stride = per_pass;
+        if (cfg->keep_cycle_log) combine_cycle_logs(parts, nparts, run);
     }
-    for (int k = 0; parts && k < nparts; ++k) {
-        free(parts[k].log);
-        gaps_device_free(parts[k].pool_dev);
-        if (parts[k].pool.counters) gaps_pool_destroy(&parts[k].pool);
-    }
+    for (int k = 0; parts && k < nparts; ++k) partition_free(&parts[k]);
     free(parts);
     free(acc_host);
+    free(base);
     gaps_device_free(phys_dev);
-    gaps_device_free(records_dev);
-    if (cfg->keep_records) gaps_device_free(rec.p);   /* the records' block */
     gaps_device_free(hist_dev);
-    gaps_device_free(rows);
     gaps_device_free(hist.acc);
     if (!ok) gaps_run_free(run);
     return ok ? 0 : -1;
@@ -280,12 +491,10 @@ int gaps_generate(const gaps_config *cfg, gaps_run *run, char *msg, size_t len)
 
 void gaps_run_free(gaps_run *run)
 {
-    free(run->records.p);   /* the records' block (records_carve) */
-    memset(&run->records, 0, sizeof run->records);
+    free(run->state);
     free(run->hist);
-    free(run->finished_per_cycle);
-    free(run->rows);
+    free(run->completed_per_cycle);
+    run->state = NULL;
     run->hist = NULL;
-    run->finished_per_cycle = NULL;
-    run->rows = NULL;
+    run->completed_per_cycle = NULL;
 }

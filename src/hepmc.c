@@ -23,11 +23,19 @@
  * Numbers: %.17g reproduces every double exactly when read back (the reader uses atof), so
  * momenta and weights in the file are the generator's own bits.  The GenCrossSection string
  * is parsed by its from_string the same way, so it gets full precision too (WriterAscii
- * itself would print 8 digits). */
+ * itself would print 8 digits).
+ *
+ * The cross section of each event is the running estimate over the events written so far
+ * (mean weight and its error, accepted = attempted = events so far), as generators that
+ * stream their events do: the final value is not known until the last event, and events
+ * are written while the run goes.  The last event carries the run's estimate. */
 #include "gaps/hepmc.h"
 
 #include <inttypes.h>
 #include <limits.h>
+#include <stdio.h>
+
+#include "gaps/constants.h"
 
 #ifndef GAPS_VERSION
 #define GAPS_VERSION "0.0"
@@ -36,7 +44,7 @@
 /* Particle ids of an event: beams 1 (e+) and 2 (e-), boson 3, partons from 4 on. */
 enum { ID_EPLUS = 1, ID_EMINUS = 2, ID_BOSON = 3, ID_FIRST_PARTON = 4 };
 
-static void write_header(FILE *f)
+void gaps_hepmc_write_header(FILE *f, const char *const *attributes, int n_attributes)
 {
     /* The version of the format written, i.e. of the WriterAscii this layout follows; readers
      * only test the "HepMC::" prefix of the line. */
@@ -47,56 +55,75 @@ static void write_header(FILE *f)
     fputs("W Default\n", f);
     fputs("T gaps\\|" GAPS_VERSION "\\|e+e- -> Z/gamma* -> q qbar at leading order with a "
           "Catani-Seymour dipole shower (parallel veto algorithm)\n", f);
+    /* Run attributes, as WriterAscii writes GenRunInfo attributes: "A <name> <value>". */
+    for (int i = 0; i + 1 < 2 * n_attributes; i += 2)
+        fprintf(f, "A %s %s\n", attributes[i], attributes[i + 1]);
 }
 
-static void write_event(FILE *f, const gaps_records *r, int64_t ev, double ecm, double sigma,
-                        double sigma_err, long n_acc)
+/* Append the text of a double that reads back as exactly the same double (%.17g). */
+static char *put_double(char *s, double v)
 {
-    const int n = r->n[ev];
-    const long base = (long)ev * r->maxp;
+    return s + sprintf(s, "%.17g", v);
+}
+
+void gaps_hepmc_write_event(FILE *f, const gaps_records *r, int i, double ecm,
+                            const gaps_hepmc_xsec *xs)
+{
+    const int n = r->n[i];
+    const long base = (long)i * r->maxp;
     const double e_beam = 0.5 * ecm;
+    const long n_acc = xs->events <= INT_MAX ? (long)xs->events : -1L;
+    /* one event is formatted into a local buffer and written with one call: far fewer
+     * library calls than one fprintf per field (GAPS_MAX_PARTONS lines of ~130 bytes fit) */
+    char buf[512 + GAPS_MAX_PARTONS * 192], *s = buf;
 
-    fprintf(f, "E %" PRId64 " 2 %d\n", ev, ID_FIRST_PARTON - 1 + n);
-    fputs("U GEV MM\n", f);
-    fprintf(f, "W %.17g\n", r->weight[ev]);
-    fprintf(f, "A 0 GenCrossSection %.17g %.17g %ld %ld\n", sigma, sigma_err, n_acc, n_acc);
-    for (int i = 0; i < n; ++i)
-        if (r->col[base + i] != 0)
-            fprintf(f, "A %d flow1 %d\n", ID_FIRST_PARTON + i, r->col[base + i]);
-    for (int i = 0; i < n; ++i)
-        if (r->acol[base + i] != 0)
-            fprintf(f, "A %d flow2 %d\n", ID_FIRST_PARTON + i, r->acol[base + i]);
+    s += sprintf(s, "E %" PRId64 " 2 %d\nU GEV MM\nW ", r->event[i], ID_FIRST_PARTON - 1 + n);
+    s = put_double(s, r->weight[i]);
+    s += sprintf(s, "\nA 0 GenCrossSection ");
+    s = put_double(s, xs->sigma);
+    *s++ = ' ';
+    s = put_double(s, xs->sigma_err);
+    s += sprintf(s, " %ld %ld\n", n_acc, n_acc);
+    for (int k = 0; k < n; ++k)
+        if (r->col[base + k] != 0)
+            s += sprintf(s, "A %d flow1 %d\n", ID_FIRST_PARTON + k, r->col[base + k]);
+    for (int k = 0; k < n; ++k)
+        if (r->acol[base + k] != 0)
+            s += sprintf(s, "A %d flow2 %d\n", ID_FIRST_PARTON + k, r->acol[base + k]);
 
-    /* Beams: massless, e+ along +z (physics.md section 1), status 4 = incoming beam. */
-    fprintf(f, "P %d 0 -11 0 0 %.17g %.17g 0 4\n", ID_EPLUS, e_beam, e_beam);
-    fprintf(f, "P %d 0 11 0 0 %.17g %.17g 0 4\n", ID_EMINUS, -e_beam, e_beam);
-    fprintf(f, "V -1 0 [%d,%d]\n", ID_EPLUS, ID_EMINUS);
+    /* Beams: massless, e+ along +z (doc/physics.md section 1), status 4 = incoming beam. */
+    s += sprintf(s, "P %d 0 -11 0 0 ", ID_EPLUS);
+    s = put_double(s, e_beam);
+    *s++ = ' ';
+    s = put_double(s, e_beam);
+    s += sprintf(s, " 0 4\nP %d 0 11 0 0 ", ID_EMINUS);
+    s = put_double(s, -e_beam);
+    *s++ = ' ';
+    s = put_double(s, e_beam);
+    s += sprintf(s, " 0 4\nV -1 0 [%d,%d]\n", ID_EPLUS, ID_EMINUS);
     /* The s-channel Z/gamma* at rest, mass sqrt(s); status 2 = decayed. */
-    fprintf(f, "P %d -1 23 0 0 0 %.17g %.17g 2\n", ID_BOSON, ecm, ecm);
+    s += sprintf(s, "P %d -1 23 0 0 0 ", ID_BOSON);
+    s = put_double(s, ecm);
+    *s++ = ' ';
+    s = put_double(s, ecm);
+    s += sprintf(s, " 2\n");
     /* Final partons from the boson's (implicit) decay vertex.  Records hold (E, px, py, pz). */
-    for (int i = 0; i < n; ++i) {
-        const double *p = r->p + (base + i) * 4;
-        fprintf(f, "P %d %d %d %.17g %.17g %.17g %.17g 0 1\n", ID_FIRST_PARTON + i, ID_BOSON,
-                r->flav[base + i], p[1], p[2], p[3], p[0]);
+    for (int k = 0; k < n; ++k) {
+        const double *p = r->p + (base + k) * 4;
+        s += sprintf(s, "P %d %d %d ", ID_FIRST_PARTON + k, ID_BOSON, r->flav[base + k]);
+        s = put_double(s, p[1]);
+        *s++ = ' ';
+        s = put_double(s, p[2]);
+        *s++ = ' ';
+        s = put_double(s, p[3]);
+        *s++ = ' ';
+        s = put_double(s, p[0]);
+        s += sprintf(s, " 0 1\n");
     }
+    fwrite(buf, 1, (size_t)(s - buf), f);
 }
 
-int gaps_hepmc_write(FILE *f, const gaps_records *r, int64_t n_events, double ecm, double sigma,
-                     double sigma_err)
+void gaps_hepmc_write_footer(FILE *f)
 {
-    if (n_events > 0 && !(r && r->n && r->weight && r->p && r->flav && r->col && r->acol))
-        return -1;
-    /* A record never holds more than its capacity; anything else is a corrupt record, which is
-     * refused rather than read out of bounds. */
-    for (int64_t ev = 0; ev < n_events; ++ev)
-        if (r->n[ev] < 0 || r->n[ev] > r->maxp) return -1;
-    /* The readers parse the event counts of GenCrossSection (and the event number) with atoi:
-     * beyond INT_MAX, -1 ("unknown") is written rather than a number they would mangle. */
-    const long n_acc = n_events <= INT_MAX ? (long)n_events : -1L;
-
-    write_header(f);
-    for (int64_t ev = 0; ev < n_events && !ferror(f); ++ev)
-        write_event(f, r, ev, ecm, sigma, sigma_err, n_acc);
     fputs("HepMC::Asciiv3-END_EVENT_LISTING\n\n", f);   /* an empty last line, as WriterAscii */
-    return ferror(f) ? -1 : 0;
 }

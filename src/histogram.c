@@ -1,23 +1,38 @@
 /* histogram.c -- order-independent fixed-point histogram accumulation and its merge. */
 #include "gaps/histogram.h"
 #include "gaps/fpmath.h"
+#include "gaps_parallel.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 const gaps_hist_def gaps_hist_defs[GAPS_N_HISTS] = {
-    [GAPS_H_Y23]      = { "/LEP/log10_y23", "Durham log10(y_23)", 100, -4.3, -0.3 },
-    [GAPS_H_Y34]      = { "/LEP/log10_y34", "Durham log10(y_34)", 100, -4.3, -0.3 },
-    [GAPS_H_Y45]      = { "/LEP/log10_y45", "Durham log10(y_45)", 100, -4.3, -0.3 },
-    [GAPS_H_Y56]      = { "/LEP/log10_y56", "Durham log10(y_56)", 100, -4.3, -0.3 },
-    [GAPS_H_TAU]      = { "/LEP/tau", "1 - thrust", 100, 0.0, 0.5 },
-    [GAPS_H_RHO_H]    = { "/LEP/rho_H", "heavy jet mass", 100, 0.0, 0.4 },
-    [GAPS_H_RHO_L]    = { "/LEP/rho_L", "light jet mass", 100, 0.0, 0.2 },
-    [GAPS_H_B_T]      = { "/LEP/B_T", "total jet broadening", 100, 0.0, 0.4 },
-    [GAPS_H_B_W]      = { "/LEP/B_W", "wide jet broadening", 100, 0.0, 0.3 },
-    [GAPS_H_B_N]      = { "/LEP/B_N", "narrow jet broadening", 100, 0.0, 0.15 },
-    [GAPS_H_C]        = { "/LEP/C", "C-parameter", 100, 0.0, 1.0 },
-    [GAPS_H_NPARTONS] = { "/LEP/n_partons", "final-state parton multiplicity", 64, -0.5, 63.5 },
+    [GAPS_H_Y23] = { "/LEP/log10_y23", "Durham log10(y_23)", "$\\log_{10}(y_{23})$",
+                     "$\\mathrm{d}\\sigma/\\mathrm{d}\\log_{10}(y_{23})$ [pb]", 100, -4.3, -0.3 },
+    [GAPS_H_Y34] = { "/LEP/log10_y34", "Durham log10(y_34)", "$\\log_{10}(y_{34})$",
+                     "$\\mathrm{d}\\sigma/\\mathrm{d}\\log_{10}(y_{34})$ [pb]", 100, -4.3, -0.3 },
+    [GAPS_H_Y45] = { "/LEP/log10_y45", "Durham log10(y_45)", "$\\log_{10}(y_{45})$",
+                     "$\\mathrm{d}\\sigma/\\mathrm{d}\\log_{10}(y_{45})$ [pb]", 100, -4.3, -0.3 },
+    [GAPS_H_Y56] = { "/LEP/log10_y56", "Durham log10(y_56)", "$\\log_{10}(y_{56})$",
+                     "$\\mathrm{d}\\sigma/\\mathrm{d}\\log_{10}(y_{56})$ [pb]", 100, -4.3, -0.3 },
+    [GAPS_H_TAU] = { "/LEP/tau", "1 - thrust", "$\\tau = 1 - T$",
+                     "$\\mathrm{d}\\sigma/\\mathrm{d}\\tau$ [pb]", 100, 0.0, 0.5 },
+    [GAPS_H_RHO_H] = { "/LEP/rho_H", "heavy jet mass", "$\\rho_H = M_H^2/E_\\mathrm{vis}^2$",
+                       "$\\mathrm{d}\\sigma/\\mathrm{d}\\rho_H$ [pb]", 100, 0.0, 0.4 },
+    [GAPS_H_RHO_L] = { "/LEP/rho_L", "light jet mass", "$\\rho_L = M_L^2/E_\\mathrm{vis}^2$",
+                       "$\\mathrm{d}\\sigma/\\mathrm{d}\\rho_L$ [pb]", 100, 0.0, 0.2 },
+    [GAPS_H_B_T] = { "/LEP/B_T", "total jet broadening", "$B_T$",
+                     "$\\mathrm{d}\\sigma/\\mathrm{d}B_T$ [pb]", 100, 0.0, 0.4 },
+    [GAPS_H_B_W] = { "/LEP/B_W", "wide jet broadening", "$B_W$",
+                     "$\\mathrm{d}\\sigma/\\mathrm{d}B_W$ [pb]", 100, 0.0, 0.3 },
+    [GAPS_H_B_N] = { "/LEP/B_N", "narrow jet broadening", "$B_N$",
+                     "$\\mathrm{d}\\sigma/\\mathrm{d}B_N$ [pb]", 100, 0.0, 0.15 },
+    [GAPS_H_C] = { "/LEP/C", "C-parameter", "$C$", "$\\mathrm{d}\\sigma/\\mathrm{d}C$ [pb]",
+                   100, 0.0, 1.0 },
+    [GAPS_H_NPARTONS] = { "/LEP/n_partons", "final-state parton multiplicity",
+                          "$n_\\mathrm{partons}$", "$\\sigma(n_\\mathrm{partons})$ [pb]", 64,
+                          -0.5, 63.5 },
 };
 
 void gaps_histograms_layout(gaps_histograms *h, int ncopies, double w_max)
@@ -33,7 +48,7 @@ void gaps_histograms_layout(gaps_histograms *h, int ncopies, double w_max)
         h->hi[i] = i < GAPS_N_HISTS ? gaps_hist_defs[i].hi : 1.0;
         off += nb + 2;
     }
-    h->nbins_total = off;
+    h->nbins_total = off;   /* == GAPS_HIST_TOTAL_BINS, checked by the tests */
     h->inv_w_max = 1.0 / w_max;
     h->acc = NULL;
 }
@@ -109,42 +124,71 @@ void gaps_histograms_fill_event(const gaps_histograms *h, int copy, const gaps_o
 
 GAPS_DEVICE_END
 
-/* 128-bit two's-complement sum of all copies of one accumulator, as a double in units of the
- * fixed-point quantum. */
-static double merged_fixed(const gaps_histograms *h, const uint64_t *acc, long bin, int field)
+/* dst += src for one 128-bit two's-complement accumulator (two words, low first). */
+static void add128(uint64_t *dst, const uint64_t *src)
 {
-    uint64_t lo = 0, hi = 0;
-    for (int c = 0; c < h->ncopies; ++c) {
-        const uint64_t *a = acc + ((long)c * h->nbins_total + bin) * GAPS_ACC_WORDS + field;
-        uint64_t old = lo;
-        lo += a[0];
-        hi += a[1] + (lo < old ? 1u : 0u);
-    }
-    /* value = hi * 2^64 + lo, hi signed */
-    return (double)(int64_t)hi * 0x1.0p64 + (double)lo;
+    const uint64_t lo = dst[0] + src[0];
+    dst[1] += src[1] + (lo < dst[0] ? 1u : 0u);
+    dst[0] = lo;
 }
 
-void gaps_histograms_merge(const gaps_histograms *h, const uint64_t *acc, gaps_hist_result *out)
+void gaps_histograms_accumulate(uint64_t *dst, const uint64_t *src, int nbins_total)
+{
+    for (long b = 0; b < nbins_total; ++b) {
+        uint64_t *d = dst + b * GAPS_ACC_WORDS;
+        const uint64_t *s = src + b * GAPS_ACC_WORDS;
+        add128(d + GAPS_ACC_SUMW, s + GAPS_ACC_SUMW);
+        add128(d + GAPS_ACC_SUMW2, s + GAPS_ACC_SUMW2);
+        add128(d + GAPS_ACC_SUMWX, s + GAPS_ACC_SUMWX);
+        add128(d + GAPS_ACC_SUMWX2, s + GAPS_ACC_SUMWX2);
+        d[GAPS_ACC_COUNT] += s[GAPS_ACC_COUNT];
+    }
+}
+
+void gaps_histograms_reduce(const gaps_histograms *h, const uint64_t *acc, uint64_t *words)
+{
+    const long copy_words = (long)h->nbins_total * GAPS_ACC_WORDS;
+    for (int c = 0; c < h->ncopies; ++c)
+        gaps_histograms_accumulate(words, acc + c * copy_words, h->nbins_total);
+}
+
+/* A 128-bit accumulator as a double in units of the fixed-point quantum. */
+static double fixed_value(const uint64_t *a)
+{
+    return (double)(int64_t)a[1] * 0x1.0p64 + (double)a[0];   /* hi signed, lo unsigned */
+}
+
+void gaps_histograms_result(const gaps_histograms *h, const uint64_t *words,
+                            gaps_hist_result *out)
 {
     const double w_max = 1.0 / h->inv_w_max;
     const double unit = w_max / GAPS_FIXED_SCALE;
     memset(out, 0, sizeof *out);
     for (int id = 0; id <= GAPS_N_HISTS; ++id) {
         for (int b = 0; b < h->nbins[id] + 2; ++b) {
-            long bin = h->offset[id] + b;
+            const uint64_t *a = words + (long)(h->offset[id] + b) * GAPS_ACC_WORDS;
             gaps_bin_sums *s = &out->bin[id][b];
-            s->sumw = merged_fixed(h, acc, bin, GAPS_ACC_SUMW) * unit;
-            s->sumw2 = merged_fixed(h, acc, bin, GAPS_ACC_SUMW2) * unit * w_max;
-            s->sumwx = merged_fixed(h, acc, bin, GAPS_ACC_SUMWX) * unit;
-            s->sumwx2 = merged_fixed(h, acc, bin, GAPS_ACC_SUMWX2) * unit;
-            for (int c = 0; c < h->ncopies; ++c)
-                s->entries += acc[((long)c * h->nbins_total + bin) * GAPS_ACC_WORDS + GAPS_ACC_COUNT];
+            s->sumw = fixed_value(a + GAPS_ACC_SUMW) * unit;
+            s->sumw2 = fixed_value(a + GAPS_ACC_SUMW2) * unit * w_max;
+            s->sumwx = fixed_value(a + GAPS_ACC_SUMWX) * unit;
+            s->sumwx2 = fixed_value(a + GAPS_ACC_SUMWX2) * unit;
+            s->entries = a[GAPS_ACC_COUNT];
         }
     }
     const gaps_bin_sums *ev = &out->bin[GAPS_H_EVENTS][1];
     out->sum_w = ev->sumw;
     out->sum_w2 = ev->sumw2;
     out->n_events = ev->entries;
+}
+
+void gaps_histograms_merge(const gaps_histograms *h, const uint64_t *acc, gaps_hist_result *out)
+{
+    uint64_t *words = calloc((size_t)h->nbins_total * GAPS_ACC_WORDS, sizeof *words);
+    memset(out, 0, sizeof *out);
+    if (!words) return;
+    gaps_histograms_reduce(h, acc, words);
+    gaps_histograms_result(h, words, out);
+    free(words);
 }
 
 void gaps_histograms_sigma(const gaps_hist_result *r, double *sigma, double *error)

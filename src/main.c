@@ -1,13 +1,23 @@
-/* main.c -- the program `gaps`: options, run summary and output files.
+/* main.c -- the program `gaps`: a run (options, outputs, checkpoints, progress, summary) and
+ * the subcommand `gaps merge`.
  *
- * Every output is written to a temporary file next to its destination and renamed when
- * complete; an interrupt removes the temporary files, so no truncated output is ever left.
+ * Exit statuses (README "Exit statuses"):
+ *   0    success
+ *   1    the run failed (device, memory, a write error); no output was committed
+ *   2    bad input: an option, a run card, an output path, a state or checkpoint file
+ *   3    the run finished, but some events failed the built-in checks (outputs written)
+ *   128 + signal   stopped by SIGINT (130), SIGTERM (143) or SIGHUP (129); with --checkpoint
+ *        a last checkpoint was written and the run can be resumed
  */
 #define _POSIX_C_SOURCE 200809L
-#include "gaps/analysis.h"
 #include "gaps/generator.h"
 #include "gaps/hepmc.h"
+#include "gaps/state.h"
 #include "gaps/yoda.h"
+#include "gaps_runtime.h"
+#include "event_stream.h"
+#include "options.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -16,317 +26,564 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
-#ifndef GAPS_VERSION
-#define GAPS_VERSION "0.0"
-#endif
-
+#define EXIT_RUN_FAILED 1
 #define EXIT_USAGE 2
+#define EXIT_BAD_EVENTS 3
 
-static const char *usage_text =
-    "Usage: gaps [options]\n"
-    "LEP event generator: e+e- -> q qbar, dipole shower (parallel veto algorithm), Durham\n"
-    "jet rates and event shapes into YODA histograms.\n"
-    "\n"
-    "Physics:\n"
-    "  --events N             events to generate (default 100000)\n"
-    "  --ecm GEV              centre-of-mass energy sqrt(s) (default 91.2)\n"
-    "  --alphas-mz X          alpha_s(M_Z^2) (default 0.118)\n"
-    "  --alphas-order 0|1|2   fixed, one-loop or two-loop running (default 2)\n"
-    "  --tcut GEV2            shower cutoff in k_T^2 (default 1)\n"
-    "  --seed S               random seed, 0..4294967295 (default 1)\n"
-    "Output:\n"
-    "  --output FILE.yoda     histograms, /_XSEC and /_EVTCOUNT (default gaps.yoda;\n"
-    "                         '-' writes none)\n"
-    "  --json FILE            run summary as JSON\n"
-    "  --observables-out FILE one CSV line per event (event number order)\n"
-    "  --cycles-out FILE      CSV: veto cycle, events completed so far\n"
-    "  --hepmc FILE           every event (beams, Z/gamma*, final partons with colour flow)\n"
-    "                         in the HepMC3 ASCII format\n"
-    "  --quiet                no summary on standard output\n"
-    "Execution:\n"
-    "  --pool N               event slots in the pool (default: 128 per CPU thread,\n"
-    "                         2^19 on a GPU)\n"
-    "  --max-partons N        event record capacity, 3..64 (default 32)\n"
-    "  --threads N            OpenMP threads (openmp build)\n"
-    "  --loops steps|fused    one loop per veto step (the paper's structure) or whole\n"
-    "                         cycles per loop (default fused)\n"
-    "  --cycles-per-launch K  veto cycles per fused launch (default 16 on a GPU, 1 on\n"
-    "                         a CPU)\n"
-    "  --no-refill            run the pool in batches instead of refilling free slots\n"
-    "  --allow-host           offload build: run on the host if no GPU is usable\n"
-    "  --help, --version\n";
-
-/* ---- temporary outputs, removed on interrupt ---- */
-#define MAX_OUTPUTS 5
-static char tmp_paths[MAX_OUTPUTS][4096];
-static volatile sig_atomic_t n_tmp = 0;
-
-static void remove_temporaries(int sig)
+static double now(void)
 {
-    for (int i = 0; i < n_tmp; ++i) unlink(tmp_paths[i]);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* ---- signals ----
+ * Without a checkpoint a signal ends the run at once: the outputs are anonymous files that
+ * vanish with the process (the rare fallback temporary names are removed here).  With a
+ * checkpoint the first SIGINT/SIGTERM/SIGHUP asks the generator to stop starting events; the
+ * events under way finish, a last checkpoint is written and the program exits with 128 +
+ * signal.  A second signal ends it at once. */
+static volatile sig_atomic_t stop_signal = 0;
+static volatile sig_atomic_t graceful = 0;
+
+static void on_signal(int sig)
+{
+    const int stoppable = sig == SIGINT || sig == SIGTERM || sig == SIGHUP;
+    if (graceful && stoppable && !stop_signal) {
+        stop_signal = sig;
+        return;
+    }
+    gaps_outfiles_cleanup_signal_safe();
     signal(sig, SIG_DFL);
     raise(sig);
 }
 
-typedef struct output {
-    const char *path;   /* destination, NULL if not requested */
-    FILE *f;
-    int slot;
-} output;
-
-/* Open the temporary file of an output now, so that an unwritable path fails before the run. */
-static int output_open(output *o)
+static void install_signal_handlers(void)
 {
-    if (!o->path) return 0;
-    if (n_tmp >= MAX_OUTPUTS) return -1;
-    o->slot = n_tmp;
-    snprintf(tmp_paths[o->slot], sizeof tmp_paths[0], "%s.tmp.%ld", o->path, (long)getpid());
-    o->f = fopen(tmp_paths[o->slot], "w");
-    if (!o->f) return -1;
-    n_tmp = o->slot + 1;
-    return 0;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM };
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; ++i) sigaction(sigs[i], &sa, NULL);
+    /* a reader that goes away makes writes fail with EPIPE, reported as a write error,
+     * instead of killing the program before it can clean up */
+    signal(SIGPIPE, SIG_IGN);
 }
 
-static int output_commit(output *o)
+/* ---- progress on standard error ---- */
+typedef struct progress {
+    int on, tty;
+    double t0, last;
+    int last_tenth;
+    int shown;
+} progress;
+
+static void format_duration(char *buf, size_t len, double s)
 {
-    if (!o->f) return 0;
-    int bad = ferror(o->f) | fclose(o->f);
-    o->f = NULL;
-    if (!bad) bad = rename(tmp_paths[o->slot], o->path);
-    if (bad) unlink(tmp_paths[o->slot]);
-    return bad ? -1 : 0;
+    if (!(s < 1e7)) snprintf(buf, len, "--");
+    else if (s < 60) snprintf(buf, len, "%.0fs", s);
+    else if (s < 3600) snprintf(buf, len, "%dm%02ds", (int)s / 60, (int)s % 60);
+    else snprintf(buf, len, "%dh%02dm", (int)s / 3600, ((int)s % 3600) / 60);
 }
 
-static void output_discard(output *o)
+static void progress_update(void *ctx, int64_t done, int64_t total)
 {
-    if (!o->f) return;
-    fclose(o->f);
-    o->f = NULL;
-    unlink(tmp_paths[o->slot]);
-}
-
-/* ---- option parsing ---- */
-static int usage_error(const char *fmt, const char *a, const char *b)
-{
-    fprintf(stderr, "gaps: ");
-    fprintf(stderr, fmt, a, b);
-    fprintf(stderr, " (see gaps --help)\n");
-    return EXIT_USAGE;
-}
-
-static int parse_int64(const char *s, int64_t lo, int64_t hi, int64_t *out)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end != '\0' || v < lo || v > hi) {
-        /* accept 1e6-style integers too */
-        double d = strtod(s, &end);
-        if (end == s || *end != '\0' || !(d >= (double)lo && d <= (double)hi) || d != floor(d))
-            return -1;
-        v = (long long)d;
+    progress *p = ctx;
+    if (!p->on) return;
+    const double t = now(), elapsed = t - p->t0;
+    if (elapsed < 2.0) return;   /* short runs stay silent */
+    const double rate = done / elapsed;
+    const int tenth = total > 0 ? (int)(10 * done / total) : 10;
+    if (p->tty) {
+        if (t - p->last < 0.25 && done < total) return;
+    } else if (tenth <= p->last_tenth) {
+        return;
     }
-    *out = v;
-    return 0;
+    char eta[32];
+    format_duration(eta, sizeof eta, rate > 0 ? (total - done) / rate : 1e9);
+    fprintf(stderr, "%sgaps: %" PRId64 " of %" PRId64 " events (%.0f%%), %.3g events/s, ETA %s%s",
+            p->tty ? "\r" : "", done, total, total > 0 ? 100.0 * done / total : 100.0, rate,
+            eta, p->tty ? "\033[K" : "\n");
+    p->last = t;
+    p->last_tenth = tenth;
+    p->shown = 1;
 }
 
-static int parse_double(const char *s, double *out)
+static void progress_end(progress *p)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end != '\0' || !isfinite(v)) return -1;
-    *out = v;
-    return 0;
+    if (p->on && p->tty && p->shown) fputs("\r\033[K", stderr);
 }
 
-/* ---- outputs ---- */
-static void write_rows(FILE *f, const gaps_run *run)
+/* ---- outputs of a run ---- */
+/* OUT_CHECKPOINT only takes part in the checks before the run (the checkpoint must be a
+ * writable file distinct from every output); it is written by write_checkpoint. */
+enum { OUT_YODA, OUT_JSON, OUT_ROWS, OUT_HEPMC, OUT_CYCLES, OUT_STATE, OUT_CHECKPOINT, N_OUTS };
+
+typedef struct program {
+    gaps_options opt;
+    gaps_outfile out[N_OUTS];
+    gaps_event_stream stream;
+    int streaming;
+    const char *checkpoint;       /* path, or NULL */
+    progress prog;
+    char hepmc_attr_text[8][128];
+    const char *hepmc_attr[16];
+    int n_hepmc_attr;
+} program;
+
+/* Write the checkpoint file: the state, where the run continues, and how far each streamed
+ * output got.  The streamed files are flushed and synced first, so the offsets it records
+ * are on disk before the file that names them.  The file itself is replaced atomically. */
+static int write_checkpoint(program *pg, const gaps_state *state, const gaps_resume_point *rp0)
 {
-    fprintf(f, "# event,weight,n_partons,y23,y34,y45,y56,tau,rho_H,rho_L,B_T,B_W,B_N,C\n");
-    for (int64_t i = 0; i < run->events; ++i) {
-        const double *r = run->rows + i * GAPS_OBS_COLUMNS;
-        fprintf(f, "%" PRId64 ",%.17g,%d", (int64_t)r[GAPS_OBS_EVENT], r[GAPS_OBS_WEIGHT],
-                (int)r[GAPS_OBS_NPARTONS]);
-        for (int k = GAPS_OBS_Y23; k < GAPS_OBS_COLUMNS; ++k) fprintf(f, ",%.17g", r[k]);
-        fputc('\n', f);
+    gaps_resume_point rp = *rp0;
+    gaps_event_stream *s = &pg->stream;
+    if (pg->streaming) {
+        if (s->next != rp.next_event) return -1;   /* every event below must be written */
+        if (s->rows) {
+            if (gaps_outfile_sync(&pg->out[OUT_ROWS]) != 0) return -1;
+            rp.rows_offset = gaps_outfile_tell(&pg->out[OUT_ROWS]);
+        }
+        if (s->hepmc) {
+            if (gaps_outfile_sync(&pg->out[OUT_HEPMC]) != 0) return -1;
+            rp.hepmc_offset = gaps_outfile_tell(&pg->out[OUT_HEPMC]);
+        }
+        rp.hepmc_n = s->n;
+        rp.hepmc_sum_w = s->sum_w;
+        rp.hepmc_sum_w2 = s->sum_w2;
     }
+    char msg[512];
+    gaps_outfile ck;
+    gaps_outfile_init(&ck, "--checkpoint", pg->checkpoint, GAPS_OUTFILE_ATOMIC);
+    if (gaps_outfiles_prepare(&ck, 1, msg, sizeof msg) != 0) {
+        fprintf(stderr, "gaps: %s\n", msg);
+        return -1;
+    }
+    if (gaps_state_write(gaps_outfile_stream(&ck), state, &rp) != 0) {
+        gaps_outfiles_discard(&ck, 1);
+        return -1;
+    }
+    if (gaps_outfiles_commit(&ck, 1, msg, sizeof msg) != 0) {
+        fprintf(stderr, "gaps: %s\n", msg);
+        return -1;
+    }
+    return 0;
+}
+
+static int hook_events(void *ctx, const double *rows, const gaps_records *records, int n)
+{
+    program *pg = ctx;
+    return gaps_event_stream_add(&pg->stream, rows, records, n);
+}
+
+static int hook_checkpoint(void *ctx, const gaps_state *state, const gaps_resume_point *rp)
+{
+    return write_checkpoint(ctx, state, rp);
+}
+
+/* ---- JSON and summary ---- */
+
+/* The physics part of the summary: a function of the exact state alone, so that a merged
+ * run and one run over the same events write the same lines. */
+static void write_json_physics(FILE *f, const gaps_state *st)
+{
+    gaps_hist_result *r = malloc(sizeof *r);
+    double sigma = 0.0, err = 0.0;
+    if (r) {
+        gaps_state_result(st, r);
+        gaps_histograms_sigma(r, &sigma, &err);
+        free(r);
+    }
+    fprintf(f, "  \"program\": \"gaps\",\n  \"version\": \"%s\",\n", st->version);
+    fprintf(f, "  \"parameters\": {\"ecm\": %.17g, \"alphas_mz\": %.17g, \"alphas_order\": %d, "
+               "\"tcut\": %.17g, \"seed\": %u, \"max_partons\": %d},\n",
+            st->ecm, st->alphas_mz, st->alphas_order, st->t_cut, st->seed, st->max_partons);
+    fprintf(f, "  \"event_ranges\": [");
+    for (int i = 0; i < st->n_ranges; ++i)
+        fprintf(f, "%s[%" PRId64 ", %" PRId64 "]", i ? ", " : "", st->range[i].begin,
+                st->range[i].end);
+    fprintf(f, "],\n");
+    fprintf(f, "  \"events\": %" PRIu64 ",\n", st->events);
+    fprintf(f, "  \"sigma_pb\": %.17g,\n  \"sigma_err_pb\": %.17g,\n", sigma, err);
+    fprintf(f, "  \"capacity_hits\": %" PRIu64 ",\n  \"invalid_events\": %" PRIu64, 
+            st->capacity_hits, st->invalid_events);
 }
 
 static void write_json(FILE *f, const gaps_config *cfg, const gaps_run *run)
 {
     fprintf(f, "{\n");
-    fprintf(f, "  \"program\": \"gaps\",\n  \"version\": \"%s\",\n", GAPS_VERSION);
+    write_json_physics(f, run->state);
+    fprintf(f, ",\n");
+    /* how the run was executed: differs between backends and runs of the same events */
     fprintf(f, "  \"backend\": \"%s\",\n  \"device\": \"%s\",\n", run->backend, run->device);
     fprintf(f, "  \"threads\": %d,\n  \"slots\": %d,\n", run->threads, run->slots);
     fprintf(f, "  \"loops\": \"%s\",\n  \"cycles_per_launch\": %d,\n  \"refill\": %s,\n",
             cfg->loop_mode == GAPS_LOOPS_FUSED ? "fused" : "steps", cfg->cycles_per_launch,
             cfg->refill ? "true" : "false");
-    fprintf(f, "  \"parameters\": {\"ecm\": %.17g, \"alphas_mz\": %.17g, \"alphas_order\": %d, "
-               "\"tcut\": %.17g, \"seed\": %u, \"max_partons\": %d},\n",
-            cfg->ecm, cfg->alphas_mz, cfg->alphas_order, cfg->t_cut, cfg->seed,
-            cfg->max_partons);
-    fprintf(f, "  \"events\": %" PRId64 ",\n", run->events);
-    fprintf(f, "  \"sigma_pb\": %.17g,\n  \"sigma_err_pb\": %.17g,\n", run->sigma, run->sigma_err);
-    fprintf(f, "  \"capacity_hits\": %" PRId64 ",\n  \"invalid_events\": %" PRId64 ",\n",
-            run->capacity_hits, run->invalid_events);
-    /* host iterations of the first pool; each runs cycles_per_launch veto cycles when fused */
-    fprintf(f, "  \"cycles\": %ld,\n  \"veto_cycles\": %ld,\n", run->cycles,
-            run->cycles * (cfg->loop_mode == GAPS_LOOPS_FUSED ? cfg->cycles_per_launch : 1));
+    fprintf(f, "  \"launches\": %ld,\n  \"veto_cycles\": %ld,\n", run->launches,
+            run->veto_cycles);
     fprintf(f, "  \"time_s\": {\"me\": %.9g, \"shower\": %.9g, \"analysis\": %.9g, "
                "\"total\": %.9g},\n",
             run->time_me, run->time_shower, run->time_analysis, run->time_total);
     fprintf(f, "  \"events_per_s\": %.9g\n}\n",
-            run->time_total > 0 ? run->events / run->time_total : 0.0);
+            run->time_total > 0 ? (run->next_event - cfg->first_event) / run->time_total : 0.0);
 }
 
-static void print_summary(const gaps_config *cfg, const gaps_run *run)
+static void print_summary(FILE *out, const gaps_config *cfg, const gaps_run *run)
 {
-    printf("gaps %s  backend %s  on %s\n", GAPS_VERSION, run->backend, run->device);
-    printf("  sqrt(s) = %g GeV   alpha_s(M_Z) = %g (order %d)   t_cut = %g GeV^2   seed %u\n",
-           cfg->ecm, cfg->alphas_mz, cfg->alphas_order, cfg->t_cut, cfg->seed);
-    printf("  pool %d slots x %d partons   loops %s", run->slots, cfg->max_partons,
-           cfg->loop_mode == GAPS_LOOPS_FUSED ? "fused" : "steps");
+    fprintf(out, "gaps %s  backend %s  on %s\n", GAPS_VERSION, run->backend, run->device);
+    fprintf(out, "  sqrt(s) = %g GeV   alpha_s(M_Z) = %g (order %d)   t_cut = %g GeV^2   "
+                 "seed %u\n", cfg->ecm, cfg->alphas_mz, cfg->alphas_order, cfg->t_cut,
+            cfg->seed);
+    fprintf(out, "  pool %d slots x %d partons   loops %s", run->slots, cfg->max_partons,
+            cfg->loop_mode == GAPS_LOOPS_FUSED ? "fused" : "steps");
     if (cfg->loop_mode == GAPS_LOOPS_FUSED)
-        printf(" (%d veto cycle%s per launch)", cfg->cycles_per_launch,
-               cfg->cycles_per_launch == 1 ? "" : "s");
-    printf("   %s   %ld %s\n", cfg->refill ? "refill" : "batches", run->cycles,
-           cfg->loop_mode == GAPS_LOOPS_FUSED ? "launches" : "veto cycles");
-    printf("  events            %" PRId64 "\n", run->events);
-    printf("  cross section     %.4f +- %.4f pb\n", run->sigma, run->sigma_err);
-    printf("  hit capacity      %" PRId64 " events\n", run->capacity_hits);
-    printf("  failed checks     %" PRId64 " events\n", run->invalid_events);
-    printf("  time  matrix element %9.4f s\n", run->time_me);
-    printf("        shower         %9.4f s\n", run->time_shower);
-    printf("        analysis       %9.4f s\n", run->time_analysis);
-    printf("        total          %9.4f s   (%.3g events/s, %.3f us/event)\n", run->time_total,
-           run->time_total > 0 ? run->events / run->time_total : 0.0,
-           run->events > 0 ? 1e6 * run->time_total / run->events : 0.0);
+        fprintf(out, " (%d veto cycle%s per launch)", cfg->cycles_per_launch,
+                cfg->cycles_per_launch == 1 ? "" : "s");
+    fprintf(out, "   %s\n", cfg->refill ? "refill" : "batches");
+    fprintf(out, "  work              %ld veto cycles in %ld launches\n", run->veto_cycles,
+            run->launches);
+    fprintf(out, "  events            %" PRId64, run->events);
+    if (cfg->first_event > 0 || run->next_event != cfg->first_event + cfg->events)
+        fprintf(out, "   (event numbers %" PRId64 " to %" PRId64 ")", cfg->first_event,
+                run->next_event - 1);
+    fprintf(out, "\n  cross section     %.10g +- %.3g pb\n", run->sigma, run->sigma_err);
+    fprintf(out, "  hit capacity      %" PRId64 " events\n", run->capacity_hits);
+    fprintf(out, "  failed checks     %" PRId64 " events\n", run->invalid_events);
+    const int64_t generated = run->next_event - cfg->first_event;
+    fprintf(out, "  time  matrix element %9.4f s\n", run->time_me);
+    fprintf(out, "        shower         %9.4f s\n", run->time_shower);
+    fprintf(out, "        analysis       %9.4f s\n", run->time_analysis);
+    fprintf(out, "        total          %9.4f s   (%.3g events/s, %.3f us/event)\n",
+            run->time_total, run->time_total > 0 ? generated / run->time_total : 0.0,
+            generated > 0 ? 1e6 * run->time_total / generated : 0.0);
+}
+
+static void write_cycle_log(FILE *f, const gaps_run *run)
+{
+    fprintf(f, "veto_cycle,events_completed\n");
+    for (long i = 0; i < run->cycle_log_length; ++i)
+        fprintf(f, "%ld,%" PRId64 "\n", (i + 1) * (long)run->cycle_log_stride,
+                run->completed_per_cycle[i]);
+}
+
+/* ---- gaps merge ---- */
+static int run_merge(int argc, char **argv)
+{
+    gaps_merge_options m;
+    char msg[1024];
+    int rc = gaps_merge_options_parse(argc, argv, &m, msg, sizeof msg);
+    if (rc == 1) return 0;
+    if (rc != 0) {
+        fprintf(stderr, "gaps: %s\n", msg);
+        return EXIT_USAGE;
+    }
+    gaps_state *total = malloc(sizeof *total), *next = malloc(sizeof *next);
+    if (!total || !next) {
+        fprintf(stderr, "gaps: out of memory\n");
+        return EXIT_RUN_FAILED;
+    }
+    int status = 0;
+    for (int i = 0; i < m.n_inputs && status == 0; ++i) {
+        gaps_state *dst = i == 0 ? total : next;
+        if (gaps_state_read(m.inputs[i], dst, NULL, msg, sizeof msg) != 0) {
+            fprintf(stderr, "gaps: merge: %s\n", msg);
+            status = EXIT_USAGE;
+        } else if (i > 0 && gaps_state_merge(total, next, msg, sizeof msg) != 0) {
+            fprintf(stderr, "gaps: merge: cannot add '%s': %s\n", m.inputs[i], msg);
+            status = EXIT_USAGE;
+        }
+    }
+    gaps_outfile out[3];
+    gaps_outfile_init(&out[0], "-o", m.output, GAPS_OUTFILE_ATOMIC);
+    gaps_outfile_init(&out[1], "--json", m.json, GAPS_OUTFILE_ATOMIC);
+    gaps_outfile_init(&out[2], "--state-out", m.state_out, GAPS_OUTFILE_ATOMIC);
+    if (status == 0 && gaps_outfiles_prepare(out, 3, msg, sizeof msg) != 0) {
+        fprintf(stderr, "gaps: %s\n", msg);
+        status = EXIT_USAGE;
+    }
+    if (status == 0) {
+        if (total->n_ranges > 1 && !m.quiet) {
+            fprintf(stderr, "gaps: merge: note: the event ranges have gaps; covered:");
+            for (int i = 0; i < total->n_ranges; ++i)
+                fprintf(stderr, " [%" PRId64 ",%" PRId64 ")", total->range[i].begin,
+                        total->range[i].end);
+            fputc('\n', stderr);
+        }
+        int bad = 0;
+        if (gaps_outfile_stream(&out[0]))
+            bad |= gaps_yoda_write(gaps_outfile_stream(&out[0]), total, "merged");
+        if (gaps_outfile_stream(&out[1])) {
+            FILE *f = gaps_outfile_stream(&out[1]);
+            fprintf(f, "{\n");
+            write_json_physics(f, total);
+            fprintf(f, ",\n  \"merged_from\": %d\n}\n", m.n_inputs);
+        }
+        if (gaps_outfile_stream(&out[2]))
+            bad |= gaps_state_write(gaps_outfile_stream(&out[2]), total, NULL);
+        if (bad) {
+            gaps_outfiles_discard(out, 3);
+            fprintf(stderr, "gaps: merge: writing the outputs failed\n");
+            status = EXIT_RUN_FAILED;
+        } else if (gaps_outfiles_commit(out, 3, msg, sizeof msg) != 0) {
+            fprintf(stderr, "gaps: %s\n", msg);
+            status = EXIT_RUN_FAILED;
+        } else if (!m.quiet) {
+            FILE *o = gaps_outfile_is_stdout(&out[0]) || gaps_outfile_is_stdout(&out[1])
+                      || gaps_outfile_is_stdout(&out[2]) ? stderr : stdout;
+            gaps_hist_result *r = malloc(sizeof *r);
+            double sigma = 0, err = 0;
+            if (r) gaps_state_result(total, r), gaps_histograms_sigma(r, &sigma, &err);
+            free(r);
+            fprintf(o, "gaps merge: %d states, %" PRIu64 " events in %d range%s, cross section "
+                       "%.10g +- %.3g pb\n", m.n_inputs, total->events, total->n_ranges,
+                    total->n_ranges == 1 ? "" : "s", sigma, err);
+        }
+    }
+    free(total);
+    free(next);
+    gaps_merge_options_free(&m);
+    return status;
+}
+
+/* ---- a run ---- */
+
+/* The run's settings as HepMC3 run attributes (name, value pairs). */
+static void hepmc_attributes(program *pg)
+{
+    const gaps_config *c = &pg->opt.cfg;
+    const char *names[] = { "gaps_version", "sqrt_s_GeV", "alphas_mz", "alphas_order",
+                            "tcut_GeV2", "seed", "max_partons" };
+    snprintf(pg->hepmc_attr_text[0], 128, "%s", GAPS_VERSION);
+    snprintf(pg->hepmc_attr_text[1], 128, "%.17g", c->ecm);
+    snprintf(pg->hepmc_attr_text[2], 128, "%.17g", c->alphas_mz);
+    snprintf(pg->hepmc_attr_text[3], 128, "%d", c->alphas_order);
+    snprintf(pg->hepmc_attr_text[4], 128, "%.17g", c->t_cut);
+    snprintf(pg->hepmc_attr_text[5], 128, "%u", c->seed);
+    snprintf(pg->hepmc_attr_text[6], 128, "%d", c->max_partons);
+    pg->n_hepmc_attr = 7;
+    for (int i = 0; i < pg->n_hepmc_attr; ++i) {
+        pg->hepmc_attr[2 * i] = names[i];
+        pg->hepmc_attr[2 * i + 1] = pg->hepmc_attr_text[i];
+    }
+}
+
+/* A checkpoint can only continue the run it was written by. */
+static int check_resume(const gaps_config *cfg, const gaps_state *st,
+                        const gaps_resume_point *rp, const char *path, char *msg, size_t len)
+{
+    gaps_state mine;
+    gaps_state_init(&mine, cfg);
+    if (strncmp(mine.version, st->version, sizeof mine.version) != 0)
+        return snprintf(msg, len, "checkpoint '%s' was written by gaps %.31s, this is %s", path,
+                        st->version, GAPS_VERSION), -1;
+    if (memcmp(&mine.ecm, &st->ecm, sizeof st->ecm) || memcmp(&mine.alphas_mz, &st->alphas_mz,
+        sizeof st->ecm) || memcmp(&mine.t_cut, &st->t_cut, sizeof st->ecm)
+        || mine.alphas_order != st->alphas_order || mine.seed != st->seed
+        || mine.max_partons != st->max_partons)
+        return snprintf(msg, len, "checkpoint '%s' belongs to a run with other physics "
+                        "parameters: give the same options as the run that wrote it", path), -1;
+    if (rp->first_event != cfg->first_event || rp->events != cfg->events)
+        return snprintf(msg, len, "checkpoint '%s' belongs to a run of %" PRId64 " events from "
+                        "event %" PRId64 ", not %" PRId64 " from %" PRId64, path, rp->events,
+                        rp->first_event, cfg->events, cfg->first_event), -1;
+    if (rp->next_event < cfg->first_event || rp->next_event > cfg->first_event + cfg->events)
+        return snprintf(msg, len, "checkpoint '%s' is corrupt (next event outside the run)",
+                        path), -1;
+    return 0;
+}
+
+static const char *signal_name(int sig)
+{
+    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP"
+                                                                                 : "a signal";
 }
 
 int main(int argc, char **argv)
 {
-    gaps_config cfg;
-    gaps_config_defaults(&cfg);
-    output yoda = { "gaps.yoda", NULL, 0 }, json = { NULL, NULL, 0 };
-    output rows = { NULL, NULL, 0 }, cycles = { NULL, NULL, 0 }, hepmc = { NULL, NULL, 0 };
-    int quiet = 0;
+    if (argc > 1 && strcmp(argv[1], "merge") == 0) return run_merge(argc - 1, argv + 1);
 
-    for (int i = 1; i < argc; ++i) {
-        const char *opt = argv[i];
-        if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) { fputs(usage_text, stdout); return 0; }
-        if (!strcmp(opt, "--version")) { printf("gaps %s (%s backend)\n", GAPS_VERSION, GAPS_BACKEND_NAME); return 0; }
-        if (!strcmp(opt, "--no-refill")) { cfg.refill = 0; continue; }
-        if (!strcmp(opt, "--allow-host")) { cfg.allow_host = 1; continue; }
-        if (!strcmp(opt, "--quiet")) { quiet = 1; continue; }
-        if (strncmp(opt, "--", 2) != 0) return usage_error("unexpected argument '%s'%s", opt, "");
-        if (i + 1 >= argc) return usage_error("option %s needs a value%s", opt, "");
-        const char *val = argv[++i];
-        int64_t iv;
-        double dv;
-        int bad = 0;
-        if (!strcmp(opt, "--events")) {
-            bad = parse_int64(val, 1, INT64_MAX / GAPS_OBS_COLUMNS, &iv);
-            cfg.events = iv;
-        } else if (!strcmp(opt, "--ecm")) {
-            bad = parse_double(val, &dv) || !(dv > 0);
-            cfg.ecm = dv;
-        } else if (!strcmp(opt, "--alphas-mz")) {
-            bad = parse_double(val, &dv) || !(dv > 0 && dv < 1);
-            cfg.alphas_mz = dv;
-        } else if (!strcmp(opt, "--alphas-order")) {
-            bad = parse_int64(val, 0, 2, &iv);
-            cfg.alphas_order = (int)iv;
-        } else if (!strcmp(opt, "--tcut")) {
-            bad = parse_double(val, &dv) || !(dv > 0);
-            cfg.t_cut = dv;
-        } else if (!strcmp(opt, "--seed")) {
-            bad = parse_int64(val, 0, UINT32_MAX, &iv);
-            cfg.seed = (uint32_t)iv;
-        } else if (!strcmp(opt, "--pool")) {
-            bad = parse_int64(val, 1, 1 << 28, &iv);
-            cfg.slots = (int)iv;
-        } else if (!strcmp(opt, "--max-partons")) {
-            bad = parse_int64(val, 3, GAPS_MAX_PARTONS, &iv);
-            cfg.max_partons = (int)iv;
-        } else if (!strcmp(opt, "--threads")) {
-            bad = parse_int64(val, 1, 4096, &iv);
-            cfg.threads = (int)iv;
-        } else if (!strcmp(opt, "--cycles-per-launch")) {
-            bad = parse_int64(val, 1, 1 << 20, &iv);
-            cfg.cycles_per_launch = (int)iv;
-        } else if (!strcmp(opt, "--loops")) {
-            if (!strcmp(val, "steps")) cfg.loop_mode = GAPS_LOOPS_STEPS;
-            else if (!strcmp(val, "fused")) cfg.loop_mode = GAPS_LOOPS_FUSED;
-            else bad = 1;
-        } else if (!strcmp(opt, "--output")) {
-            yoda.path = strcmp(val, "-") ? val : NULL;
-        } else if (!strcmp(opt, "--json")) {
-            json.path = val;
-        } else if (!strcmp(opt, "--observables-out")) {
-            rows.path = val;
-        } else if (!strcmp(opt, "--cycles-out")) {
-            cycles.path = val;
-        } else if (!strcmp(opt, "--hepmc")) {
-            hepmc.path = val;
-        } else {
-            return usage_error("unknown option '%s'%s", opt, "");
-        }
-        if (bad) return usage_error("invalid value '%s' for %s", val, opt);
-    }
-    cfg.keep_rows = rows.path != NULL;
-    cfg.keep_records = hepmc.path != NULL;   /* the events are written after the run */
-
-    char msg[512];
-    if (gaps_config_check(&cfg, msg, sizeof msg) != 0) {
+    static program pg;
+    char msg[1024];
+    const int prc = gaps_options_parse(argc, argv, &pg.opt, msg, sizeof msg);
+    if (prc == 1) return 0;
+    if (prc != 0) {
         fprintf(stderr, "gaps: %s\n", msg);
         return EXIT_USAGE;
     }
-    signal(SIGINT, remove_temporaries);
-    signal(SIGTERM, remove_temporaries);
-    signal(SIGHUP, remove_temporaries);
-    output *outs[] = { &yoda, &json, &rows, &cycles, &hepmc };
-    const int n_outs = (int)(sizeof outs / sizeof outs[0]);   /* at most MAX_OUTPUTS */
-    for (int k = 0; k < n_outs; ++k) {
-        if (output_open(outs[k]) != 0) {
-            fprintf(stderr, "gaps: cannot write '%s': %s\n", outs[k]->path, strerror(errno));
-            for (int m = 0; m < k; ++m) output_discard(outs[m]);
+    gaps_options *o = &pg.opt;
+    gaps_config *cfg = &o->cfg;
+    cfg->keep_rows = o->observables_out != NULL;
+    cfg->keep_records = o->hepmc != NULL;
+    cfg->keep_cycle_log = o->cycles_out != NULL;
+    pg.checkpoint = o->checkpoint ? o->checkpoint : o->resume;
+    int status = 0;
+
+    /* what a resumed run continues from */
+    static gaps_state resume_state;
+    gaps_resume_point rp;
+    memset(&rp, 0, sizeof rp);
+    if (gaps_config_check(cfg, msg, sizeof msg) != 0) {
+        fprintf(stderr, "gaps: %s\n", msg);
+        return EXIT_USAGE;
+    }
+    if (o->resume) {
+        if (gaps_state_read(o->resume, &resume_state, &rp, msg, sizeof msg) != 0
+            || check_resume(cfg, &resume_state, &rp, o->resume, msg, sizeof msg) != 0) {
+            fprintf(stderr, "gaps: --resume: %s\n", msg);
+            return EXIT_USAGE;
+        }
+        if (o->cycles_out) {
+            fprintf(stderr, "gaps: --cycles-out cannot be combined with --resume (the cycle "
+                            "log of the first part of the run is gone)\n");
             return EXIT_USAGE;
         }
     }
+    if (pg.checkpoint)
+        cfg->checkpoint_every = o->checkpoint_every > 0
+                                ? o->checkpoint_every
+                                : gaps_runtime_default_checkpoint_events();
+    else if (o->checkpoint_every > 0) {
+        fprintf(stderr, "gaps: --checkpoint-every needs --checkpoint FILE\n");
+        return EXIT_USAGE;
+    }
 
-    gaps_run run;
-    if (gaps_generate(&cfg, &run, msg, sizeof msg) != 0) {
-        fprintf(stderr, "gaps: %s\n", msg);
-        for (int k = 0; k < n_outs; ++k) output_discard(outs[k]);
-        return 1;
-    }
-    if (!quiet) print_summary(&cfg, &run);
-
-    if (yoda.f) gaps_yoda_write(yoda.f, run.hist);
-    if (json.f) write_json(json.f, &cfg, &run);
-    if (rows.f) write_rows(rows.f, &run);
-    if (cycles.f) {
-        fprintf(cycles.f, "cycle,events_completed\n");
-        for (long c = 0; c < run.cycles; ++c)
-            fprintf(cycles.f, "%ld,%ld\n", c + 1, run.finished_per_cycle[c]);
-    }
-    int status = 0;
-    /* A malformed record fails without a stream error: drop the file, do not commit it. */
-    if (hepmc.f && gaps_hepmc_write(hepmc.f, &run.records, run.events, cfg.ecm, run.sigma,
-                                    run.sigma_err) != 0) {
-        fprintf(stderr, "gaps: writing '%s' failed\n", hepmc.path);
-        output_discard(&hepmc);
-        status = 1;
-    }
-    for (int k = 0; k < n_outs; ++k) {
-        if (output_commit(outs[k]) != 0) {
-            fprintf(stderr, "gaps: writing '%s' failed\n", outs[k]->path);
-            status = 1;
+    /* Outputs: checked and opened before the run.  The streamed ones of a checkpointed run
+     * are visible FILE.part files, so that a killed run can be resumed from them. */
+    const int stream_mode = pg.checkpoint ? GAPS_OUTFILE_PARTIAL : GAPS_OUTFILE_ATOMIC;
+    gaps_outfile_init(&pg.out[OUT_YODA], "--output", o->output, GAPS_OUTFILE_ATOMIC);
+    gaps_outfile_init(&pg.out[OUT_JSON], "--json", o->json, GAPS_OUTFILE_ATOMIC);
+    gaps_outfile_init(&pg.out[OUT_ROWS], "--observables-out", o->observables_out, stream_mode);
+    gaps_outfile_init(&pg.out[OUT_HEPMC], "--hepmc", o->hepmc, stream_mode);
+    gaps_outfile_init(&pg.out[OUT_CYCLES], "--cycles-out", o->cycles_out, GAPS_OUTFILE_ATOMIC);
+    gaps_outfile_init(&pg.out[OUT_STATE], "--state-out", o->state_out, GAPS_OUTFILE_ATOMIC);
+    if (o->resume) {
+        const int64_t offsets[2] = { rp.rows_offset, rp.hepmc_offset };
+        const int which[2] = { OUT_ROWS, OUT_HEPMC };
+        for (int k = 0; k < 2; ++k) {
+            gaps_outfile *of = &pg.out[which[k]];
+            if (!of->path) continue;
+            if (offsets[k] < 0) {
+                fprintf(stderr, "gaps: --resume: the checkpoint has no %s stream; resume with "
+                                "the outputs of the run that wrote it\n", of->label);
+                return EXIT_USAGE;
+            }
+            if (strcmp(of->path, "-") == 0
+                || gaps_outfile_resume(of, offsets[k], msg, sizeof msg) != 0) {
+                fprintf(stderr, "gaps: --resume: %s cannot be continued%s%s\n", of->label,
+                        strcmp(of->path, "-") == 0 ? " on standard output" : ": ",
+                        strcmp(of->path, "-") == 0 ? "" : msg);
+                return EXIT_USAGE;
+            }
         }
     }
+    gaps_outfile_init(&pg.out[OUT_CHECKPOINT], "--checkpoint", pg.checkpoint,
+                      GAPS_OUTFILE_ATOMIC);
+    if (pg.checkpoint && strcmp(pg.checkpoint, "-") == 0) {
+        fprintf(stderr, "gaps: --checkpoint must be a file, not standard output\n");
+        return EXIT_USAGE;
+    }
+    graceful = pg.checkpoint != NULL;
+    install_signal_handlers();
+    if (gaps_outfiles_prepare(pg.out, N_OUTS, msg, sizeof msg) != 0) {
+        fprintf(stderr, "gaps: %s\n", msg);
+        return EXIT_USAGE;
+    }
+    gaps_outfiles_discard(&pg.out[OUT_CHECKPOINT], 1);   /* checked; written later */
+    int to_stdout = 0;
+    for (int k = 0; k < N_OUTS; ++k) to_stdout |= gaps_outfile_is_stdout(&pg.out[k]);
+    FILE *report = to_stdout ? stderr : stdout;
+
+    /* per-event output, written while the run goes */
+    pg.streaming = cfg->keep_rows || cfg->keep_records;
+    if (pg.streaming) {
+        hepmc_attributes(&pg);
+        const int64_t first = o->resume ? rp.next_event : cfg->first_event;
+        if (gaps_event_stream_init(&pg.stream, gaps_outfile_stream(&pg.out[OUT_ROWS]),
+                                   gaps_outfile_stream(&pg.out[OUT_HEPMC]), cfg->ecm,
+                                   cfg->max_partons, first, o->resume != NULL, pg.hepmc_attr,
+                                   pg.n_hepmc_attr) != 0) {
+            fprintf(stderr, "gaps: cannot start the event output\n");
+            gaps_outfiles_discard(pg.out, N_OUTS);
+            return EXIT_RUN_FAILED;
+        }
+        if (o->resume) {
+            pg.stream.n = rp.hepmc_n;
+            pg.stream.sum_w = rp.hepmc_sum_w;
+            pg.stream.sum_w2 = rp.hepmc_sum_w2;
+        }
+    }
+    pg.prog.on = !o->quiet && o->progress != 0;
+    pg.prog.tty = isatty(STDERR_FILENO);
+    if (o->progress == 1) pg.prog.on = 1;
+    pg.prog.t0 = now();
+    pg.prog.last_tenth = 0;
+
+    gaps_hooks hooks = { &pg, pg.streaming ? hook_events : NULL,
+                         pg.checkpoint ? hook_checkpoint : NULL, progress_update, &stop_signal };
+    gaps_run run;
+    const int grc = gaps_generate_with(cfg, &hooks, o->resume ? &resume_state : NULL,
+                                       o->resume ? &rp : NULL, &run, msg, sizeof msg);
+    progress_end(&pg.prog);
+    if (grc != 0) {
+        fprintf(stderr, "gaps: %s\n", msg);
+        gaps_outfiles_discard(pg.out, N_OUTS);
+        if (pg.streaming) gaps_event_stream_free(&pg.stream);
+        gaps_options_free(o);
+        return EXIT_RUN_FAILED;
+    }
+    if (run.interrupted) {
+        const int sig = stop_signal;
+        gaps_outfiles_discard(pg.out, N_OUTS);   /* FILE.part files stay for the resume */
+        fprintf(stderr, "gaps: stopped by %s after event %" PRId64 " of %" PRId64 "; checkpoint "
+                        "'%s' written: run the same command with --resume %s to continue\n",
+                signal_name(sig), run.next_event, cfg->first_event + cfg->events,
+                pg.checkpoint, pg.checkpoint);
+        if (pg.streaming) gaps_event_stream_free(&pg.stream);
+        gaps_run_free(&run);
+        gaps_options_free(o);
+        return 128 + sig;
+    }
+
+    int bad = 0;
+    if (pg.streaming) bad |= gaps_event_stream_finish(&pg.stream) != 0;
+    FILE *f;
+    if ((f = gaps_outfile_stream(&pg.out[OUT_YODA])))
+        bad |= gaps_yoda_write(f, run.state, run.backend) != 0;
+    if ((f = gaps_outfile_stream(&pg.out[OUT_JSON]))) write_json(f, cfg, &run);
+    if ((f = gaps_outfile_stream(&pg.out[OUT_CYCLES]))) write_cycle_log(f, &run);
+    if ((f = gaps_outfile_stream(&pg.out[OUT_STATE])))
+        bad |= gaps_state_write(f, run.state, NULL) != 0;
+    if (bad) {
+        fprintf(stderr, "gaps: writing the outputs failed\n");
+        gaps_outfiles_discard(pg.out, N_OUTS);
+        status = EXIT_RUN_FAILED;
+    } else if (gaps_outfiles_commit(pg.out, N_OUTS, msg, sizeof msg) != 0) {
+        fprintf(stderr, "gaps: %s\n", msg);
+        status = EXIT_RUN_FAILED;
+    } else {
+        /* the run is complete: its checkpoint is of no further use */
+        if (pg.checkpoint) unlink(pg.checkpoint);
+        if (!o->quiet) {
+            print_summary(report, cfg, &run);
+            if (fflush(report) != 0 || ferror(report)) {
+                fprintf(stderr, "gaps: writing the summary failed: %s\n", strerror(errno));
+                status = EXIT_RUN_FAILED;
+            }
+        }
+        if (run.invalid_events > 0) {
+            fprintf(stderr, "gaps: %" PRId64 " events failed the built-in checks (momentum, "
+                            "masses, colour); the outputs are written, but this is a bug: "
+                            "please report it\n", run.invalid_events);
+            status = EXIT_BAD_EVENTS;
+        }
+    }
+    if (pg.streaming) gaps_event_stream_free(&pg.stream);
     gaps_run_free(&run);
+    gaps_options_free(o);
     return status;
 }

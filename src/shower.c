@@ -9,12 +9,11 @@
 #include "gaps/shower.h"
 #include "gaps/constants.h"
 #include "gaps/fpmath.h"
+#include "gaps_parallel.h"
 
 #include <math.h>
 
 GAPS_DEVICE_BEGIN
-
-#define AT(p) ((long)(p) * pool->nslots + e)
 
 static gaps_rng slot_rng(const gaps_pool *pool, const gaps_physics *phys, int e)
 {
@@ -24,15 +23,15 @@ static gaps_rng slot_rng(const gaps_pool *pool, const gaps_physics *phys, int e)
 /* The spectator of dipole (p, side), or -1 if the emitter has no such colour line. */
 static int spectator(const gaps_pool *pool, int e, int p, int side)
 {
-    const int tag = side == 0 ? pool->col[AT(p)] : pool->acol[AT(p)];
+    const int tag = side == 0 ? pool->col[gaps_at(pool, p, e)] : pool->acol[gaps_at(pool, p, e)];
     if (tag == 0) return -1;
-    return side == 0 ? pool->acol_owner[AT(tag)] : pool->col_owner[AT(tag)];
+    return side == 0 ? pool->acol_owner[gaps_at(pool, tag, e)] : pool->col_owner[gaps_at(pool, tag, e)];
 }
 
 static double pair_mass2(const gaps_pool *pool, int e, int i, int k)
 {
-    return 2.0 * (pool->E[AT(i)] * pool->E[AT(k)] - pool->px[AT(i)] * pool->px[AT(k)]
-                  - pool->py[AT(i)] * pool->py[AT(k)] - pool->pz[AT(i)] * pool->pz[AT(k)]);
+    return 2.0 * (pool->E[gaps_at(pool, i, e)] * pool->E[gaps_at(pool, k, e)] - pool->px[gaps_at(pool, i, e)] * pool->px[gaps_at(pool, k, e)]
+                  - pool->py[gaps_at(pool, i, e)] * pool->py[gaps_at(pool, k, e)] - pool->pz[gaps_at(pool, i, e)] * pool->pz[gaps_at(pool, k, e)]);
 }
 
 /* z- of a dipole of mass^2 m2: (1 - sqrt(1 - 4 t_C/m2)) / 2, written without cancellation. */
@@ -59,15 +58,15 @@ static void kernel_rates(double zm, double lnz, int gluon, const gaps_physics *p
  * after the start and after each accepted emission, the only times momenta or colours
  * change.  The veto step reads the cached values instead of recomputing a square root, a
  * division and a logarithm for every trial. */
-static void update_rates(const gaps_pool *pool, const gaps_physics *phys, int e)
+static void update_rates(gaps_pool *pool, const gaps_physics *phys, int e)
 {
     const int n = pool->n[e];
     double sum = 0.0;
     for (int p = 0; p < n; ++p) {
-        const int gluon = pool->flav[AT(p)] == GAPS_GLUON;
+        const int gluon = pool->flav[gaps_at(pool, p, e)] == GAPS_GLUON;
         for (int side = 0; side < 2; ++side) {
             const int k = spectator(pool, e, p, side);
-            const long at = AT(2 * p + side);
+            const long at = gaps_at(pool, 2 * p + side, e);
             double r[2] = { 0.0, 0.0 };
             const double m2 = k >= 0 ? pair_mass2(pool, e, p, k) : 0.0;
             if (m2 > 4.0 * phys->t_cut) {   /* lighter dipoles cannot radiate */
@@ -85,7 +84,7 @@ static void update_rates(const gaps_pool *pool, const gaps_physics *phys, int e)
     pool->rate_sum[e] = sum;
 }
 
-void gaps_shower_start(const gaps_pool *pool, const gaps_physics *phys, int e, int64_t event)
+void gaps_shower_start(gaps_pool *pool, const gaps_physics *phys, int e, int64_t event)
 {
     pool->event[e] = event;
     pool->draw[e] = 0;
@@ -100,20 +99,20 @@ void gaps_shower_start(const gaps_pool *pool, const gaps_physics *phys, int e, i
     const double dir[3] = { st * cphi, st * sphi, pt.cos_theta };
     for (int p = 0; p < 2; ++p) {
         const double sign = p == 0 ? 1.0 : -1.0;
-        pool->E[AT(p)] = E;
-        pool->px[AT(p)] = sign * E * dir[0];
-        pool->py[AT(p)] = sign * E * dir[1];
-        pool->pz[AT(p)] = sign * E * dir[2];
+        pool->E[gaps_at(pool, p, e)] = E;
+        pool->px[gaps_at(pool, p, e)] = sign * E * dir[0];
+        pool->py[gaps_at(pool, p, e)] = sign * E * dir[1];
+        pool->pz[gaps_at(pool, p, e)] = sign * E * dir[2];
     }
     /* quark (1, 0), antiquark (0, 1) */
-    pool->flav[AT(0)] = pt.flavour;
-    pool->col[AT(0)] = 1;
-    pool->acol[AT(0)] = 0;
-    pool->flav[AT(1)] = -pt.flavour;
-    pool->col[AT(1)] = 0;
-    pool->acol[AT(1)] = 1;
-    pool->col_owner[AT(1)] = 0;
-    pool->acol_owner[AT(1)] = 1;
+    pool->flav[gaps_at(pool, 0, e)] = pt.flavour;
+    pool->col[gaps_at(pool, 0, e)] = 1;
+    pool->acol[gaps_at(pool, 0, e)] = 0;
+    pool->flav[gaps_at(pool, 1, e)] = -pt.flavour;
+    pool->col[gaps_at(pool, 1, e)] = 0;
+    pool->acol[gaps_at(pool, 1, e)] = 1;
+    pool->col_owner[gaps_at(pool, 1, e)] = 0;
+    pool->acol_owner[gaps_at(pool, 1, e)] = 1;
 
     pool->n[e] = 2;
     pool->next_tag[e] = 2;
@@ -124,9 +123,10 @@ void gaps_shower_start(const gaps_pool *pool, const gaps_physics *phys, int e, i
     update_rates(pool, phys, e);
 }
 
-/* Step 1.  One trial scale from the summed overestimate, t' = t R^(1/r_sum), and the
- * (dipole, kernel) that emits it, chosen with probability r / r_sum. */
-void gaps_shower_trial(const gaps_pool *pool, const gaps_physics *phys, int e)
+/* Veto step 1, select the winner (the paper's select_winner_split_func).  One trial scale from
+ * the summed overestimate, t' = t R^(1/r_sum), and the (dipole, kernel) that emits it, chosen
+ * with probability r / r_sum. */
+void gaps_veto_select_winner(gaps_pool *pool, const gaps_physics *phys, int e)
 {
     if (pool->status[e] != GAPS_SLOT_SHOWERING) return;
     gaps_rng rng = slot_rng(pool, phys, e);
@@ -143,7 +143,7 @@ void gaps_shower_trial(const gaps_pool *pool, const gaps_physics *phys, int e)
     double acc = 0.0;
     int d = 0, last = -1;
     for (; d < nd; ++d) {
-        const double r = pool->rate[AT(d)];
+        const double r = pool->rate[gaps_at(pool, d, e)];
         if (r <= 0.0) continue;
         last = d;
         if (u < acc + r) break;
@@ -152,18 +152,19 @@ void gaps_shower_trial(const gaps_pool *pool, const gaps_physics *phys, int e)
     if (d == nd) d = last;   /* u rounded up to r_sum */
     const int p = d / 2;
     int kernel = GAPS_KERNEL_Q_QG;
-    if (pool->flav[AT(p)] == GAPS_GLUON) {
+    if (pool->flav[gaps_at(pool, p, e)] == GAPS_GLUON) {
         double r[2];
-        kernel_rates(pool->dip_zm[AT(d)], pool->dip_lnz[AT(d)], 1, phys, r);
+        kernel_rates(pool->dip_zm[gaps_at(pool, d, e)], pool->dip_lnz[gaps_at(pool, d, e)], 1, phys, r);
         kernel = (u - acc) < r[0] ? GAPS_KERNEL_G_GG : GAPS_KERNEL_G_QQ;
     }
     pool->trial_dipole[e] = d;
     pool->trial_kernel[e] = kernel;
 }
 
-/* Step 2.  Below the cutoff (or with nothing left to radiate) the shower ends; otherwise the
- * event moves on to the trial scale, whether or not the emission is accepted later. */
-void gaps_shower_cutoff(const gaps_pool *pool, const gaps_physics *phys, int e)
+/* Veto step 2, check the cutoff (the paper's check_cutoff).  Below the cutoff (or with nothing
+ * left to radiate) the shower ends; otherwise the event moves on to the trial scale, whether
+ * or not the emission is accepted later. */
+void gaps_veto_check_cutoff(gaps_pool *pool, const gaps_physics *phys, int e)
 {
     if (pool->status[e] != GAPS_SLOT_SHOWERING) return;
     if (pool->trial_t[e] <= phys->t_cut) {
@@ -174,9 +175,10 @@ void gaps_shower_cutoff(const gaps_pool *pool, const gaps_physics *phys, int e)
     pool->t[e] = pool->trial_t[e];
 }
 
-/* Step 3 and 4.  Trial z from the overestimate, y from t, and the veto: accept with
- * probability (1 - y) alpha_s(t) P(z, y) / (a_max Q(z)). */
-void gaps_shower_veto(const gaps_pool *pool, const gaps_physics *phys, int e)
+/* Veto step 3, accept or reject (the paper's as_shower_kernel and veto_alg in one).  Trial z
+ * from the overestimate, y from t, and the veto: accept with probability
+ * (1 - y) alpha_s(t) P(z, y) / (a_max Q(z)). */
+void gaps_veto_accept_or_reject(gaps_pool *pool, const gaps_physics *phys, int e)
 {
     if (pool->status[e] != GAPS_SLOT_SHOWERING || pool->trial_kernel[e] == GAPS_KERNEL_NONE)
         return;
@@ -186,14 +188,14 @@ void gaps_shower_veto(const gaps_pool *pool, const gaps_physics *phys, int e)
     pool->draw[e] = rng.draw;
 
     const int d = pool->trial_dipole[e], kernel = pool->trial_kernel[e];
-    const double m2 = pool->dip_m2[AT(d)];
-    const double zm = pool->dip_zm[AT(d)], zp = 1.0 - zm;
+    const double m2 = pool->dip_m2[gaps_at(pool, d, e)];
+    const double zm = pool->dip_zm[gaps_at(pool, d, e)], zp = 1.0 - zm;
     double z, omz;   /* z and 1 - z, each computed where it is accurate */
     if (kernel == GAPS_KERNEL_G_QQ) {
         z = zm + (zp - zm) * Rz;
         omz = 1.0 - z;
     } else {
-        omz = zm * gaps_exp(Rz * pool->dip_lnz[AT(d)]);
+        omz = zm * gaps_exp(Rz * pool->dip_lnz[gaps_at(pool, d, e)]);
         z = 1.0 - omz;
     }
     const double t = pool->t[e];
@@ -272,17 +274,18 @@ static void transverse_basis(const double pi[4], const double pk[4], double n1[4
 
 static void load(const gaps_pool *pool, int e, int p, double v[4])
 {
-    v[0] = pool->E[AT(p)]; v[1] = pool->px[AT(p)]; v[2] = pool->py[AT(p)]; v[3] = pool->pz[AT(p)];
+    v[0] = pool->E[gaps_at(pool, p, e)]; v[1] = pool->px[gaps_at(pool, p, e)]; v[2] = pool->py[gaps_at(pool, p, e)]; v[3] = pool->pz[gaps_at(pool, p, e)];
 }
 
-static void store(const gaps_pool *pool, int e, int p, const double v[4])
+static void store(gaps_pool *pool, int e, int p, const double v[4])
 {
-    pool->E[AT(p)] = v[0]; pool->px[AT(p)] = v[1]; pool->py[AT(p)] = v[2]; pool->pz[AT(p)] = v[3];
+    pool->E[gaps_at(pool, p, e)] = v[0]; pool->px[gaps_at(pool, p, e)] = v[1]; pool->py[gaps_at(pool, p, e)] = v[2]; pool->pz[gaps_at(pool, p, e)] = v[3];
 }
 
-/* Step 5.  The accepted emission: new momenta (Catani-Seymour final-final map), new colours,
- * the emitted parton appended, and the dipole rates brought up to date. */
-void gaps_shower_split(const gaps_pool *pool, const gaps_physics *phys, int e)
+/* Veto step 4, do the splitting (the paper's do_splitting).  The accepted emission: new
+ * momenta (Catani-Seymour final-final map), new colours, the emitted parton appended, and the
+ * dipole rates brought up to date. */
+void gaps_veto_do_splitting(gaps_pool *pool, const gaps_physics *phys, int e)
 {
     if (pool->status[e] != GAPS_SLOT_SHOWERING || pool->trial_kernel[e] == GAPS_KERNEL_NONE)
         return;
@@ -321,105 +324,99 @@ void gaps_shower_split(const gaps_pool *pool, const gaps_physics *phys, int e)
     store(pool, e, j, qj);
     store(pool, e, k, qk);
 
-    const int a = pool->col[AT(i)], b = pool->acol[AT(i)];
+    const int a = pool->col[gaps_at(pool, i, e)], b = pool->acol[gaps_at(pool, i, e)];
     if (kernel == GAPS_KERNEL_G_QQ) {
         /* g(a, b) -> q(a, 0) + qbar(0, b) */
         int f = 1 + (int)(GAPS_N_FLAVOURS * Rf);
         if (f > GAPS_N_FLAVOURS) f = GAPS_N_FLAVOURS;
-        pool->flav[AT(i)] = f;
-        pool->acol[AT(i)] = 0;
-        pool->flav[AT(j)] = -f;
-        pool->col[AT(j)] = 0;
-        pool->acol[AT(j)] = b;
-        pool->acol_owner[AT(b)] = j;
+        pool->flav[gaps_at(pool, i, e)] = f;
+        pool->acol[gaps_at(pool, i, e)] = 0;
+        pool->flav[gaps_at(pool, j, e)] = -f;
+        pool->col[gaps_at(pool, j, e)] = 0;
+        pool->acol[gaps_at(pool, j, e)] = b;
+        pool->acol_owner[gaps_at(pool, b, e)] = j;
     } else {
         const int tag = pool->next_tag[e]++;
-        pool->flav[AT(j)] = GAPS_GLUON;
+        pool->flav[gaps_at(pool, j, e)] = GAPS_GLUON;
         if (side == 0) {   /* along colour a: emitter (tag, b), gluon (a, tag) */
-            pool->col[AT(i)] = tag;
-            pool->col[AT(j)] = a;
-            pool->acol[AT(j)] = tag;
-            pool->col_owner[AT(tag)] = i;
-            pool->col_owner[AT(a)] = j;
-            pool->acol_owner[AT(tag)] = j;
+            pool->col[gaps_at(pool, i, e)] = tag;
+            pool->col[gaps_at(pool, j, e)] = a;
+            pool->acol[gaps_at(pool, j, e)] = tag;
+            pool->col_owner[gaps_at(pool, tag, e)] = i;
+            pool->col_owner[gaps_at(pool, a, e)] = j;
+            pool->acol_owner[gaps_at(pool, tag, e)] = j;
         } else {           /* along anticolour b: emitter (a, tag), gluon (tag, b) */
-            pool->acol[AT(i)] = tag;
-            pool->col[AT(j)] = tag;
-            pool->acol[AT(j)] = b;
-            pool->acol_owner[AT(tag)] = i;
-            pool->col_owner[AT(tag)] = j;
-            pool->acol_owner[AT(b)] = j;
+            pool->acol[gaps_at(pool, i, e)] = tag;
+            pool->col[gaps_at(pool, j, e)] = tag;
+            pool->acol[gaps_at(pool, j, e)] = b;
+            pool->acol_owner[gaps_at(pool, tag, e)] = i;
+            pool->col_owner[gaps_at(pool, tag, e)] = j;
+            pool->acol_owner[gaps_at(pool, b, e)] = j;
         }
     }
     pool->n[e] = j + 1;
     update_rates(pool, phys, e);
 }
 
-/* Several full cycles of one slot, stopping when its shower ends. */
-static void shower_cycles(const gaps_pool *pool, const gaps_physics *phys, int e, int cycles)
+/* One veto step of one slot. */
+void gaps_veto_step(gaps_pool *pool, const gaps_physics *phys, int e, enum gaps_veto_step step)
 {
-    for (int c = 0; c < cycles && pool->status[e] == GAPS_SLOT_SHOWERING; ++c) {
-        gaps_shower_trial(pool, phys, e);
-        gaps_shower_cutoff(pool, phys, e);
-        gaps_shower_veto(pool, phys, e);
-        gaps_shower_split(pool, phys, e);
+    switch (step) {
+    case GAPS_STEP_SELECT_WINNER: gaps_veto_select_winner(pool, phys, e); break;
+    case GAPS_STEP_CHECK_CUTOFF: gaps_veto_check_cutoff(pool, phys, e); break;
+    case GAPS_STEP_ACCEPT_OR_REJECT: gaps_veto_accept_or_reject(pool, phys, e); break;
+    case GAPS_STEP_DO_SPLITTING: gaps_veto_do_splitting(pool, phys, e); break;
+    default: break;
     }
 }
 
-/* Refill one slot with the next event number, if any is left. */
-static void refill(const gaps_pool *pool, const gaps_physics *phys, int e)
+/* One veto cycle of one slot: its steps in the order of enum gaps_veto_step.  This is the
+ * only place where the order of the steps is spelled out; the one-loop-per-step launches on
+ * the host follow the same enum. */
+void gaps_veto_cycle(gaps_pool *pool, const gaps_physics *phys, int e)
+{
+    for (int step = 0; step < GAPS_N_VETO_STEPS; ++step)
+        gaps_veto_step(pool, phys, e, (enum gaps_veto_step)step);
+}
+
+/* Refill one slot with the next event number, if any is left below `end`. */
+static void refill(gaps_pool *pool, const gaps_physics *phys, int e)
 {
     if (pool->status[e] != GAPS_SLOT_EMPTY) return;
     unsigned long long id, *next = pool->next_event, *cnt = pool->counters;
     GAPS_ATOMIC_CAPTURE
     id = (*next)++;
-    if ((int64_t)id >= phys->n_events) return;
+    if ((int64_t)id >= phys->end_event) return;
     gaps_shower_start(pool, phys, e, (int64_t)id);
     GAPS_ATOMIC_UPDATE
     cnt[GAPS_COUNT_STARTED] += 1u;
 }
 
-#undef AT
 GAPS_DEVICE_END
 
-void gaps_shower_trial_step(const gaps_pool *pool, const gaps_physics *phys, int nslots)
+void gaps_shower_launch_step(gaps_pool *pool, const gaps_physics *phys, int nslots,
+                             enum gaps_veto_step step)
 {
     GAPS_PARALLEL_FOR(nslots)
-    for (int e = 0; e < nslots; ++e) gaps_shower_trial(pool, phys, e);
+    for (int e = 0; e < nslots; ++e) gaps_veto_step(pool, phys, e, step);
 }
 
-void gaps_shower_cutoff_step(const gaps_pool *pool, const gaps_physics *phys, int nslots)
+void gaps_shower_launch_cycles(gaps_pool *pool, const gaps_physics *phys, int nslots,
+                               int cycles)
 {
     GAPS_PARALLEL_FOR(nslots)
-    for (int e = 0; e < nslots; ++e) gaps_shower_cutoff(pool, phys, e);
+    for (int e = 0; e < nslots; ++e)
+        for (int c = 0; c < cycles && pool->status[e] == GAPS_SLOT_SHOWERING; ++c)
+            gaps_veto_cycle(pool, phys, e);
 }
 
-void gaps_shower_veto_step(const gaps_pool *pool, const gaps_physics *phys, int nslots)
-{
-    GAPS_PARALLEL_FOR(nslots)
-    for (int e = 0; e < nslots; ++e) gaps_shower_veto(pool, phys, e);
-}
-
-void gaps_shower_split_step(const gaps_pool *pool, const gaps_physics *phys, int nslots)
-{
-    GAPS_PARALLEL_FOR(nslots)
-    for (int e = 0; e < nslots; ++e) gaps_shower_split(pool, phys, e);
-}
-
-void gaps_shower_fused_step(const gaps_pool *pool, const gaps_physics *phys, int nslots,
-                            int cycles)
-{
-    GAPS_PARALLEL_FOR(nslots)
-    for (int e = 0; e < nslots; ++e) shower_cycles(pool, phys, e, cycles);
-}
-
-void gaps_shower_refill_step(const gaps_pool *pool, const gaps_physics *phys, int nslots)
+void gaps_shower_launch_refill(gaps_pool *pool, const gaps_physics *phys, int nslots)
 {
     GAPS_PARALLEL_FOR(nslots)
     for (int e = 0; e < nslots; ++e) refill(pool, phys, e);
 }
 
-void gaps_shower_refill_done_step(const gaps_pool *pool, const gaps_physics *phys, int n)
+void gaps_shower_launch_refill_done(gaps_pool *pool, const gaps_physics *phys, int n)
 {
     GAPS_PARALLEL_FOR(n)
     for (int i = 0; i < n; ++i) refill(pool, phys, pool->done_list[i]);

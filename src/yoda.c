@@ -1,7 +1,13 @@
 /* yoda.c -- YODA text output (the "V2" object headers, read by YODA 1.x and 2.x). */
 #include "gaps/yoda.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
+
+#ifndef GAPS_GIT_REVISION
+#define GAPS_GIT_REVISION "unknown"
+#endif
 
 /* %.10e keeps ten significant digits: far below the statistical errors, and the same text on
  * every platform for the same (order-independent) sums. */
@@ -29,6 +35,8 @@ static void write_histo(FILE *f, const gaps_hist_def *d, const gaps_bin_sums *bi
     fprintf(f, "ScaledBy: " NUM "\n", k);
     fprintf(f, "Title: %s\n", d->title);
     fprintf(f, "Type: Histo1D\n");
+    fprintf(f, "XLabel: %s\n", d->xlabel);
+    fprintf(f, "YLabel: %s\n", d->ylabel);
     fprintf(f, "---\n");
     fprintf(f, "# Mean: " NUM "\n", mean);
     fprintf(f, "# Area: " NUM "\n", total.sumw * k);
@@ -47,8 +55,30 @@ static void write_histo(FILE *f, const gaps_hist_def *d, const gaps_bin_sums *bi
     fprintf(f, "END YODA_HISTO1D_V2\n\n");
 }
 
-int gaps_yoda_write(FILE *f, const gaps_hist_result *r)
+/* The settings that made the histograms, as annotations of /_EVTCOUNT: enough to tie a file
+ * found later to its run.  All come from the state, so one run and a merge of its parts
+ * write the same lines.  The backend alone differs between otherwise identical runs; it has
+ * a line of its own (key "Backend") that comparisons of files across backends leave out. */
+static void write_run_annotations(FILE *f, const gaps_state *st, const char *backend)
 {
+    fprintf(f, "Generator: gaps\nGeneratorVersion: %s\nGitRevision: %s\n", st->version,
+            GAPS_GIT_REVISION);
+    if (backend) fprintf(f, "Backend: %s\n", backend);
+    fprintf(f, "Process: e+ e- -> Z/gamma* -> q qbar, LO + dipole shower\n");
+    fprintf(f, "SqrtS_GeV: %.17g\nAlphaS_MZ: %.17g\nAlphaS_Order: %d\nTCut_GeV2: %.17g\n",
+            st->ecm, st->alphas_mz, st->alphas_order, st->t_cut);
+    fprintf(f, "Seed: %u\nMaxPartons: %d\nEvents: %" PRIu64 "\nEventRanges:", st->seed,
+            st->max_partons, st->events);
+    for (int i = 0; i < st->n_ranges; ++i)
+        fprintf(f, " [%" PRId64 ",%" PRId64 ")", st->range[i].begin, st->range[i].end);
+    fputc('\n', f);
+}
+
+int gaps_yoda_write(FILE *f, const gaps_state *state, const char *backend)
+{
+    gaps_hist_result *r = malloc(sizeof *r);
+    if (!r) return -1;
+    gaps_state_result(state, r);
     double sigma, error;
     gaps_histograms_sigma(r, &sigma, &error);
     /* Filled once per event with the weight, divided by N: integrates to sigma in pb. */
@@ -59,9 +89,11 @@ int gaps_yoda_write(FILE *f, const gaps_hist_result *r)
     fprintf(f, "# xval\t xerr-\t xerr+\n" NUM "\t" NUM "\t" NUM "\n", sigma, error, error);
     fprintf(f, "END YODA_SCATTER1D_V2\n\n");
 
-    fprintf(f, "BEGIN YODA_COUNTER_V2 /_EVTCOUNT\nPath: /_EVTCOUNT\nTitle: \nType: Counter\n---\n");
-    fprintf(f, "# sumW\t sumW2\t numEntries\n" NUM "\t" NUM "\t%.10e\n", r->sum_w, r->sum_w2,
-            (double)r->n_events);
+    fprintf(f, "BEGIN YODA_COUNTER_V2 /_EVTCOUNT\nPath: /_EVTCOUNT\nTitle: \nType: Counter\n");
+    write_run_annotations(f, state, backend);
+    fprintf(f, "---\n# sumW\t sumW2\t numEntries\n" NUM "\t" NUM "\t%.10e\n", r->sum_w,
+            r->sum_w2, (double)r->n_events);
     fprintf(f, "END YODA_COUNTER_V2\n");
+    free(r);
     return ferror(f) ? -1 : 0;
 }

@@ -24,6 +24,7 @@
 #include "gaps/matrix_element.h"
 #include "gaps/observables.h"
 #include "gaps/rng.h"
+#include "gaps/state.h"
 #include "gaps/yoda.h"
 
 #define MAXP 64 /* event record capacity: an event needing more is a fatal error here */
@@ -321,8 +322,21 @@ int main(int argc, char **argv)
     gaps_histograms_merge(&h, h.acc, res);
     double sigma, err;
     gaps_histograms_sigma(res, &sigma, &err);
+    /* the YODA writer takes a run's exact state: the reference shower's accumulators are one
+     * copy of the same words */
+    static gaps_state st;
+    memset(&st, 0, sizeof st);
+    snprintf(st.version, sizeof st.version, "reference");
+    st.ecm = g_ecm;
+    st.alphas_mz = asmz;
+    st.alphas_order = order;
+    st.t_cut = g_tcut;
+    st.seed = (uint32_t)seed;
+    st.max_partons = MAXP;
+    memcpy(st.words, h.acc, sizeof st.words);
+    st.events = (uint64_t)nev;
     FILE *f = fopen(out, "w");
-    if (!f || gaps_yoda_write(f, res) != 0 || fclose(f) != 0) {
+    if (!f || gaps_yoda_write(f, &st, NULL) != 0 || fclose(f) != 0) {
         fprintf(stderr, "reference_shower: cannot write %s\n", out);
         return 1;
     }

@@ -33,7 +33,7 @@ expect_error "--loops" --loops sideways
 expect_error "--seed" --seed 99999999999
 expect_error "Landau" --tcut 0.01 --events 10
 expect_error "no/such/dir" --events 10 --output no/such/dir/out.yoda
-expect_error "no/such/dir" --events 10 --output - --json no/such/dir/run.json
+expect_error "no/such/dir" --events 10 --output none --json no/such/dir/run.json
 expect_error "stray" stray
 
 "$gaps" --help >help.txt 2>&1 && grep -q -- "--events" help.txt || { echo "FAIL: --help"; fail=1; }

@@ -333,7 +333,7 @@ static int generate(double *first_t, double *seconds)
     phys.t_cut = T_CUT;
     phys.a_max = gaps_alphas_value(&phys.as, T_CUT);
     phys.seed = SEED;
-    phys.n_events = N_EVENTS;
+    phys.end_event = N_EVENTS;
 
     gaps_pool pool;
     if (gaps_pool_create(&pool, N_EVENTS, MAX_PARTONS, NULL) != 0) {
@@ -354,17 +354,15 @@ static int generate(double *first_t, double *seconds)
     if (rc == 0) {
         /* every slot takes the next event number: events 0 .. N-1, each started with
          * gaps_shower_start (the q qbar pair at t = s) */
-        gaps_shower_refill_step(pool_dev, phys_dev, N_EVENTS);
+        gaps_shower_launch_refill(pool_dev, phys_dev, N_EVENTS);
         unsigned long long c[GAPS_N_COUNTERS];
         gaps_pool_read_counters(&pool, c);
         CHECK(c[GAPS_COUNT_STARTED] == N_EVENTS, "%llu events started, want %d",
               c[GAPS_COUNT_STARTED], N_EVENTS);
     }
     while (rc == 0 && remaining > 0 && cycles < MAX_CYCLES) {
-        gaps_shower_trial_step(pool_dev, phys_dev, N_EVENTS);
-        gaps_shower_cutoff_step(pool_dev, phys_dev, N_EVENTS);
-        gaps_shower_veto_step(pool_dev, phys_dev, N_EVENTS);
-        gaps_shower_split_step(pool_dev, phys_dev, N_EVENTS);
+        for (int step = 0; step < GAPS_N_VETO_STEPS; ++step)
+            gaps_shower_launch_step(pool_dev, phys_dev, N_EVENTS, (enum gaps_veto_step)step);
         ++cycles;
         gaps_device_to_host(n, pool.n, N_EVENTS * sizeof *n);
         gaps_device_to_host(status, pool.status, N_EVENTS * sizeof *status);

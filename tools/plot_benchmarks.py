@@ -10,8 +10,18 @@ Makes, in OUT_DIR:
                       label, if cycles_<label>.csv files (benchmark.py --cycles-out) are
                       next to the CSV
 
-Example:
+Legends describe each configuration in words, from the CSV's columns (backend, threads,
+loop structure, cycles per launch, refill); --name LABEL=TEXT overrides one.  Curves that
+are the same data are drawn so that both stay visible, and the legend says so.
+
+Examples:
   tools/plot_benchmarks.py --csv bench-results/benchmark.csv --out-dir doc/
+  # the figures in doc/ (CPU and H200 results side by side):
+  tools/plot_benchmarks.py --csv doc/results/cpu/benchmark.csv \
+      --csv doc/results/h200/benchmark.csv --out-dir doc/ \
+      --labels serial,openmp,gpu,gpu-c1,gpu-steps,gpu-batches \
+      --title "gaps, LEP 91.2 GeV: serial and multicore on a 2-core AMD EPYC VM, GPU on an \
+NVIDIA H200"
 
 Needs numpy and matplotlib.
 """
@@ -20,6 +30,7 @@ import argparse
 import csv
 import glob
 import os
+import re
 import sys
 
 import numpy as np
@@ -55,17 +66,27 @@ def styles(labels):
             for i, lab in enumerate(labels)}
 
 
-def legend_name(label, rows):
-    """'label: device, args' from the CSV, shortened to stay readable."""
-    dev = next((r.get("device", "") for r in rows if r["label"] == label), "")
-    args = next((r.get("args", "") for r in rows if r["label"] == label), "")
-    text = label
-    extra = ", ".join(x for x in (dev, args) if x)
-    if extra:
-        if len(extra) > 70:
-            extra = extra[:67] + "..."
-        text += ": " + extra
-    return text
+def power_text(text):
+    """'10^7' and '2^19' in a title or label as superscripts (matplotlib mathtext)."""
+    return re.sub(r"(?<![\w$^{])(\d+)\^(\d+)(?![\w}])", r"$\1^{\2}$", text)
+
+
+def count_text(n):
+    """An event or slot count for a label: 10^k and 2^k as powers, others as digits."""
+    n = int(n)
+    if n >= 1000:
+        for base in (10, 2):
+            k = round(np.log(n) / np.log(base))
+            if base ** k == n:
+                return "$%d^{%d}$" % (base, k)
+    return "{:,}".format(n).replace(",", r"$\,$")
+
+
+def gpu_model(device):
+    """'GPU 0 of 1: NVIDIA H100 80GB HBM3' -> 'H100'."""
+    name = device.split(":", 1)[-1].strip()
+    name = re.sub(r"^NVIDIA\s+", "", name)
+    return name.split()[0] if name else "GPU"
 
 
 def largest_run(label, rows):
@@ -74,22 +95,49 @@ def largest_run(label, rows):
     return max(mine, key=lambda r: int(r["events"])) if mine else {}
 
 
+def describe(label, rows, names):
+    """A configuration in words, from the CSV columns of the label's largest run: what a
+    reader needs to tell the lines apart, not the command line."""
+    if label in names:
+        return names[label]
+    row = largest_run(label, rows)
+    backend = row.get("backend", "")
+    if backend == "serial":
+        return "CPU, serial (1 thread)"
+    if backend == "openmp":
+        n = row.get("threads", "")
+        return "CPU, OpenMP (%s threads)" % n if n else "CPU, OpenMP"
+    if backend != "offload":
+        return label
+    models = {gpu_model(r.get("device", "")) for r in rows if r.get("backend") == "offload"}
+    gpu = "GPU (%s)" % gpu_model(row.get("device", "")) if len(models) > 1 else "GPU"
+    k = int(row.get("cycles_per_launch") or 1)
+    if row.get("loops") == "steps":
+        text = "%s, one loop per veto step" % gpu
+    elif row.get("refill", "true") == "false":
+        text = "%s, batches without refill, %d cycles per launch" % (gpu, k)
+    else:
+        text = "%s, %d cycle%s per launch" % (gpu, k, "s" if k != 1 else "")
+    if not row.get("args"):       # no extra arguments: the program's default settings
+        text += " (default)"
+    return text
+
+
+def unique_names(labels, rows, names):
+    """describe() for every label; two labels that read the same get their label added."""
+    out = {lab: describe(lab, rows, names) for lab in labels}
+    for lab in labels:
+        if sum(1 for x in labels if out[x] == out[lab]) > 1:
+            out[lab] += " [%s]" % lab
+    return out
+
+
 def cycles_per_entry(label, rows):
     """Veto cycles between two entries of the cycle log: the host logs once per launch, and a
     fused launch runs cycles_per_launch cycles (one loop per step runs one)."""
     row = largest_run(label, rows)
     k = row.get("cycles_per_launch", "") or "1"
     return int(k) if row.get("loops", "fused") == "fused" else 1
-
-
-def pool_text(label, rows):
-    """' S slots,' plus ' K cycles/launch,' when K > 1."""
-    row = largest_run(label, rows)
-    text = " %s slots," % row["slots"] if row.get("slots") else ""
-    k = cycles_per_entry(label, rows)
-    if k > 1:
-        text += " %d cycles/launch," % k
-    return text
 
 
 def size_label(n):
@@ -101,9 +149,10 @@ def size_label(n):
     return "$%g\\times10^{%d}$" % (round(m, 3), k) if k > 2 else "%g" % n
 
 
-def plot_times(rows, raw, out_path, title, dpi):
+def plot_times(rows, raw, out_path, title, dpi, names):
     labels = labels_in_order(rows)
     style = styles(labels)
+    words = unique_names(labels, rows, names)
     fig, axes = plt.subplots(2, 2, figsize=(10, 8), sharex=True)
     all_n = np.array(sorted({int(r["events"]) for r in rows}), dtype=float)
     for ax, (key, name) in zip(axes.flat, STAGES):
@@ -125,14 +174,14 @@ def plot_times(rows, raw, out_path, title, dpi):
                     hi.append(max(reps) - ti if reps else 0.0)
                 yerr = np.array([lo, hi])[:, ok]
             ax.errorbar(n[ok], t[ok], yerr=yerr, capsize=2, lw=1.5, ms=5,
-                        label=legend_name(lab, rows), **style[lab])
+                        label=words[lab], **style[lab])
             ymin, ymax = min(ymin, t[ok].min()), max(ymax, t[ok].max())
         if ymax > 0:
             # guide: time proportional to N, through the middle of the data
             n0 = np.sqrt(all_n.min() * all_n.max())
             t0 = np.sqrt(ymin * ymax)
             ax.plot(all_n, t0 * all_n / n0, ls=":", color="0.55", lw=1,
-                    label=r"$\propto N$" if ax is axes.flat[0] else None)
+                    label=r"time $\propto N$ (guide)" if ax is axes.flat[0] else None)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xticks(all_n)          # the measured sizes
@@ -145,29 +194,30 @@ def plot_times(rows, raw, out_path, title, dpi):
         ax.set_xlabel("Number of events $N$")
     for ax in axes[:, 0]:
         ax.set_ylabel("Execution time [s]")
-    handles, names = axes.flat[0].get_legend_handles_labels()
-    handles, names = handles[1:] + handles[:1], names[1:] + names[:1]   # guide last
-    fig.suptitle(title or "Execution time against number of events", fontsize=13)
+    handles, labs = axes.flat[0].get_legend_handles_labels()
+    handles, labs = handles[1:] + handles[:1], labs[1:] + labs[:1]   # guide last
+    fig.suptitle(power_text(title or "Execution time against number of events"), fontsize=13)
     fig.tight_layout(rect=(0, 0, 1, 0.98))
-    fig.legend(handles, names, loc="upper center", bbox_to_anchor=(0.5, 0.0),
-               ncol=1 if len(names) > 4 or max(map(len, names)) > 40 else 2,
-               fontsize=9, frameon=False)
+    fig.legend(handles, labs, loc="upper center", bbox_to_anchor=(0.5, 0.0),
+               ncol=1 if len(labs) > 8 or max(map(len, labs)) > 45 else 2,
+               fontsize=9.5, frameon=False)
     fig.savefig(out_path, dpi=dpi, bbox_inches="tight")
     plt.close(fig)
 
 
-def find_cycle_files(csv_dir, labels):
+def find_cycle_files(csv_dirs, labels):
+    """cycles_<label>.csv next to any of the CSVs, for the labels plotted, in their order."""
     files = {}
-    for path in sorted(glob.glob(os.path.join(csv_dir, "cycles_*.csv"))):
-        files[os.path.basename(path)[len("cycles_"):-len(".csv")]] = path
-    ordered = [lab for lab in labels if lab in files]
-    ordered += [lab for lab in files if lab not in ordered]
-    return [(lab, files[lab]) for lab in ordered]
+    for d in csv_dirs:
+        for path in sorted(glob.glob(os.path.join(d, "cycles_*.csv"))):
+            files.setdefault(os.path.basename(path)[len("cycles_"):-len(".csv")], path)
+    return [(lab, files[lab]) for lab in labels if lab in files]
 
 
-def plot_cycles(cycle_files, rows, out_path, title, log_x, dpi):
-    labels = labels_in_order(rows) + [lab for lab, _ in cycle_files]
-    style = styles(list(dict.fromkeys(labels)))
+def plot_cycles(cycle_files, rows, out_path, title, log_x, dpi, names):
+    labels = labels_in_order(rows)
+    style = styles(labels)
+    words = unique_names(labels, rows, names)
     data = []
     for lab, path in cycle_files:
         table = read_csv(path)
@@ -183,23 +233,54 @@ def plot_cycles(cycle_files, rows, out_path, title, log_x, dpi):
         counts = [c.max() for _, c, _ in data]
         log_x = max(counts) > 30 * min(counts)
 
+    # Curves with the same data (e.g. one cycle per launch and one loop per veto step both
+    # complete their events after the same veto cycles) would hide each other: the first is
+    # drawn wide and pale, each copy thin with markers on top, and its legend entry says so.
+    same_as = {}
+    for i, (lab, c, done) in enumerate(data):
+        for lab0, c0, done0 in data[:i]:
+            if lab0 not in same_as and np.array_equal(c, c0) and np.array_equal(done, done0):
+                same_as[lab] = lab0
+                break
+    has_copy = set(same_as.values())
+
+    # what every curve shares (events, slots, device) goes into the title, not the legend
+    def run_facts(lab):
+        row = largest_run(lab, rows)
+        n_run = int(row["events"]) if row else int(max(d[2].max() for d in data))
+        return n_run, row.get("slots", ""), row.get("device", "")
+    facts = {lab: run_facts(lab) for lab, _, _ in data}
+    shared_n = len({f[0] for f in facts.values()}) == 1
+    shared_slots = len({f[1] for f in facts.values()}) == 1 and next(iter(facts.values()))[1]
+
     fig, ax = plt.subplots(figsize=(8, 5))
     for lab, c, done in data:
         logged = int(done.max())
-        # benchmark.py --cycles-out runs each label at its largest size
-        sizes = [int(r["events"]) for r in rows if r["label"] == lab]
-        n_run = max(sizes) if sizes else logged
-        what = "N = %d" % n_run
+        n_run, slots, _ = facts[lab]
         if logged != n_run:
             # e.g. an OpenMP build logs the cycles of one host partition only
-            what += " (log covers %d)" % logged
             print("plot_benchmarks.py: note: cycles_%s.csv ends at %d completed events, "
                   "not N = %d; plotted as a fraction of %d" % (lab, logged, n_run, logged),
                   file=sys.stderr)
-        ax.step(c, done / max(logged, 1), where="post", lw=1.6, color=style[lab]["color"],
-                ls=style[lab]["ls"],
-                label="%s; %s,%s %d cycles" % (legend_name(lab, rows), what,
-                                               pool_text(lab, rows), c.max()))
+        text = "%s: %d cycles" % (words[lab], c.max())
+        extra = []
+        if not shared_n:
+            extra.append("N = %s" % count_text(n_run))
+        if logged != n_run:
+            extra.append("log covers %s events" % count_text(logged))
+        if not shared_slots and slots:
+            extra.append("%s slots" % count_text(slots))
+        if extra:
+            text += " (%s)" % ", ".join(extra)
+        kw = dict(color=style[lab]["color"], ls=style[lab]["ls"], lw=1.6)
+        if lab in has_copy:
+            kw.update(ls="-", lw=5.5, alpha=0.35, solid_capstyle="butt")
+        if lab in same_as:
+            # markers at fixed fractions of the curve, so they do not pile up
+            kw.update(lw=1.4, ls=(0, (4, 2)), marker=style[lab]["marker"], ms=5,
+                      markevery=max(1, len(c) // 14))
+            text += ", identical to \"%s\"" % words[same_as[lab]]
+        ax.step(c, done / max(logged, 1), where="post", label=text, **kw)
     ax.set_xlabel("Veto cycle")
     ax.set_ylabel("Fraction of events completed")
     ax.set_ylim(0, 1.03)
@@ -209,7 +290,17 @@ def plot_cycles(cycle_files, rows, out_path, title, log_x, dpi):
     else:
         ax.set_xlim(left=0)
     ax.grid(True, alpha=0.35)
-    ax.set_title(title or "Completed events against veto cycle", fontsize=13)
+    if not title:
+        title = "Completed events against veto cycle"
+        n_run, slots, device = next(iter(facts.values()))
+        if shared_n:
+            title += ", %s events" % count_text(n_run)
+        if shared_slots:
+            title += " in %s slots" % count_text(shared_slots)
+        devices = {f[2] for f in facts.values()}
+        if len(devices) == 1 and device.startswith("GPU"):
+            title += " on an NVIDIA %s" % gpu_model(device)
+    ax.set_title(power_text(title), fontsize=12)
     fig.tight_layout()
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), fontsize=9, frameon=False)
     fig.savefig(out_path, dpi=dpi, bbox_inches="tight")
@@ -225,48 +316,83 @@ def main(argv=None):
                     "number of events per stage, log-log) and, where cycles_<label>.csv\n"
                     "files lie next to the CSV, cycles.png (completed events against veto\n"
                     "cycle).",
-        epilog="Example:\n  %(prog)s --csv bench-results/benchmark.csv --out-dir doc/")
-    p.add_argument("--csv", default="bench-results/benchmark.csv",
-                   help="benchmark.csv written by benchmark.py "
-                        "(default bench-results/benchmark.csv)")
+        epilog="Example:\n  %(prog)s --csv bench-results/benchmark.csv --out-dir doc/\n"
+               "  %(prog)s --csv doc/results/cpu/benchmark.csv "
+               "--csv doc/results/h200/benchmark.csv \\\n"
+               "      --labels serial,openmp,gpu,gpu-c1,gpu-steps,gpu-batches --out-dir doc/")
+    p.add_argument("--csv", action="append", default=None, metavar="FILE",
+                   help="benchmark.csv written by benchmark.py (default "
+                        "bench-results/benchmark.csv); repeat to combine several, e.g. a CPU "
+                        "and a GPU machine's (their labels must differ)")
+    p.add_argument("--labels", metavar="LIST",
+                   help="comma-separated labels to plot, in this order (default: all)")
+    p.add_argument("--name", action="append", default=[], metavar="LABEL=TEXT",
+                   help="legend text for LABEL instead of the one made from the CSV columns "
+                        "(repeatable)")
     p.add_argument("--out-dir", default=None,
-                   help="where the figures go (default: the CSV's directory)")
+                   help="where the figures go (default: the first CSV's directory)")
     p.add_argument("--format", default="png", choices=("png", "pdf", "svg"),
                    help="figure file format (default png)")
     p.add_argument("--dpi", type=int, default=150, help="resolution of PNGs (default 150)")
-    p.add_argument("--title", default=None, help="title of the time figure")
-    p.add_argument("--cycles-title", default=None, help="title of the cycle figure")
+    p.add_argument("--title", default=None,
+                   help="title of the time figure (10^7 is written as a power)")
+    p.add_argument("--cycles-title", default=None,
+                   help="title of the cycle figure (default: made from the runs)")
     p.add_argument("--cycles-x", choices=("auto", "linear", "log"), default="auto",
                    help="x axis of the cycle figure; auto uses log when the labels' cycle "
                         "counts differ by more than 30x (default auto)")
     args = p.parse_args(argv)
 
-    if not os.path.isfile(args.csv):
-        p.error("no such file: %s (run tools/benchmark.py first)" % args.csv)
-    rows = read_csv(args.csv)
+    names = {}
+    for item in args.name:
+        lab, sep, text = item.partition("=")
+        if not sep or not lab or not text:
+            p.error("--name %s: use LABEL=TEXT" % item)
+        names[lab] = text
+
+    rows, raw, csv_dirs, origin = [], [], [], {}
     needed = {"label", "events"} | {k for k, _ in STAGES}
-    if not rows or not needed <= set(rows[0]):
-        p.error("%s is not a benchmark.py CSV (needs columns %s)"
-                % (args.csv, ", ".join(sorted(needed))))
-    csv_dir = os.path.dirname(os.path.abspath(args.csv))
-    raw_path = os.path.join(csv_dir, "benchmark_raw.csv")
-    raw = read_csv(raw_path) if os.path.isfile(raw_path) else []
-    out_dir = args.out_dir or csv_dir
+    for path in args.csv or ["bench-results/benchmark.csv"]:
+        if not os.path.isfile(path):
+            p.error("no such file: %s (run tools/benchmark.py first)" % path)
+        these = read_csv(path)
+        if not these or not needed <= set(these[0]):
+            p.error("%s is not a benchmark.py CSV (needs columns %s)"
+                    % (path, ", ".join(sorted(needed))))
+        for lab in labels_in_order(these):
+            if lab in origin:
+                p.error("label %s is in both %s and %s" % (lab, origin[lab], path))
+            origin[lab] = path
+        rows += these
+        d = os.path.dirname(os.path.abspath(path))
+        csv_dirs.append(d)
+        raw_path = os.path.join(d, "benchmark_raw.csv")
+        if os.path.isfile(raw_path):
+            raw += read_csv(raw_path)
+    if args.labels:
+        wanted = [x.strip() for x in args.labels.split(",") if x.strip()]
+        missing = [x for x in wanted if x not in origin]
+        if missing:
+            p.error("--labels: %s not in the CSV (have: %s)"
+                    % (", ".join(missing), ", ".join(origin)))
+        rows = [r for lab in wanted for r in rows if r["label"] == lab]
+        raw = [r for r in raw if r["label"] in wanted]
+    out_dir = args.out_dir or csv_dirs[0]
     os.makedirs(out_dir, exist_ok=True)
 
     out = os.path.join(out_dir, "time_vs_events." + args.format)
-    plot_times(rows, raw, out, args.title, args.dpi)
+    plot_times(rows, raw, out, args.title, args.dpi, names)
     print("wrote %s" % out)
 
-    cycle_files = find_cycle_files(csv_dir, labels_in_order(rows))
+    cycle_files = find_cycle_files(csv_dirs, labels_in_order(rows))
     if cycle_files:
         out = os.path.join(out_dir, "cycles." + args.format)
         log_x = {"auto": None, "linear": False, "log": True}[args.cycles_x]
-        if plot_cycles(cycle_files, rows, out, args.cycles_title, log_x, args.dpi):
+        if plot_cycles(cycle_files, rows, out, args.cycles_title, log_x, args.dpi, names):
             print("wrote %s" % out)
     else:
-        print("no cycles_<label>.csv next to %s: cycle figure skipped "
-              "(benchmark.py --cycles-out makes them)" % args.csv)
+        print("no cycles_<label>.csv next to the CSV: cycle figure skipped "
+              "(benchmark.py --cycles-out makes them)")
     return 0
 
 

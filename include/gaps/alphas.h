@@ -7,7 +7,9 @@
 #ifndef GAPS_ALPHAS_H
 #define GAPS_ALPHAS_H
 
-#include "gaps_parallel.h"
+#include "gaps/decl.h"
+
+GAPS_C_BEGIN
 
 typedef struct gaps_alphas {
     int order;           /* 0 fixed, 1 one loop, 2 two loops */
@@ -29,5 +31,7 @@ GAPS_DEVICE_END
 
 /* 1 if alpha_s is finite and positive for every scale >= t_min, else 0. */
 int gaps_alphas_is_defined(const gaps_alphas *as, double t_min);
+
+GAPS_C_END
 
 #endif

@@ -5,22 +5,42 @@
 
 #include "gaps/event_pool.h"
 #include "gaps/histogram.h"
+#include "gaps/decl.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+GAPS_C_BEGIN
 
 /* Columns of one event's row of per-event output (--observables-out). */
 enum { GAPS_OBS_EVENT, GAPS_OBS_WEIGHT, GAPS_OBS_NPARTONS, GAPS_OBS_Y23, GAPS_OBS_Y34,
        GAPS_OBS_Y45, GAPS_OBS_Y56, GAPS_OBS_TAU, GAPS_OBS_RHO_H, GAPS_OBS_RHO_L, GAPS_OBS_B_T,
        GAPS_OBS_B_W, GAPS_OBS_B_N, GAPS_OBS_C, GAPS_OBS_COLUMNS };
 
-/* Complete final states, kept when the user asks for event output (--hepmc): event i's
- * partons are entries [i * maxp, i * maxp + n[i]).  Pointers to memory where the loops run;
- * the arrays share one block that starts at p. */
+/* Complete final states for event output (--hepmc): record i holds partons
+ * [i * maxp, i * maxp + n[i]).  Pointers to memory where the loops run; the arrays share one
+ * block that starts at p (gaps_records_carve). */
 typedef struct gaps_records {
     int maxp;          /* stride: the record capacity */
-    int *n;            /* partons per event */
-    double *weight;    /* pb */
     double *p;         /* (E, px, py, pz) per parton, GeV: 4 doubles each */
+    double *weight;    /* pb */
+    int64_t *event;    /* global event number */
+    int *n;            /* partons in the event */
     int *flav, *col, *acol;
 } gaps_records;
+
+/* Per-event output of one analysis launch, indexed by the position i of the event in the
+ * done list (0 .. n-1): the host copies the first n entries back after the launch and puts
+ * them in event-number order (src/event_stream.c).  Memory where the loops run; each part
+ * NULL (records: p NULL) when not requested. */
+typedef struct gaps_event_out {
+    double *rows;          /* GAPS_OBS_COLUMNS doubles per event: event, weight, observables */
+    gaps_records records;  /* complete final states */
+} gaps_event_out;
+
+/* Set r's pointers into base (when base is not NULL) for `count` records of capacity maxp, and
+ * return the size of the block in bytes: allocation, copy and release are one call each. */
+size_t gaps_records_carve(gaps_records *r, void *base, size_t count, int maxp);
 
 /* Tolerances of the event checks (physics.md section 3). */
 #define GAPS_CHECK_MOMENTUM_TOL 1e-10  /* |sum p - (sqrt s, 0)| / sqrt s */
@@ -35,12 +55,12 @@ int gaps_event_check(int n, const double p[][4], const int *flav, const int *col
                      const int *acol, double ecm);
 GAPS_DEVICE_END
 
-/* Loop over the n slots of the pool's done list: analyse each finished event and free its
- * slot; the done list is emptied.  rows may be NULL; otherwise event number i writes row i
- * (GAPS_OBS_COLUMNS doubles).  records may be NULL; otherwise event i is copied into it.  All
- * pointers refer to memory where the loops run. */
-void gaps_analysis_step(const gaps_pool *pool, const gaps_physics *phys,
-                        const gaps_histograms *hist, double *rows, const gaps_records *records,
-                        int n);
+/* Launch over the n slots of the pool's done list: check each finished event, compute its
+ * observables, fill the histograms, write its row and record to entry i of `out` (a pointer
+ * where the loops run, or NULL for none) and free its slot; the done list is emptied. */
+void gaps_analysis_launch(gaps_pool *pool, const gaps_physics *phys,
+                          const gaps_histograms *hist, const gaps_event_out *out, int n);
+
+GAPS_C_END
 
 #endif

@@ -39,4 +39,9 @@
  * that device code never allocates. */
 #define GAPS_MAX_PARTONS 64
 
+/* Event numbers run from 0 to GAPS_MAX_EVENT_NUMBER - 1: far beyond any run (2^62 events at
+ * 10^9 per second take 146 years), and small enough that first_event + events never
+ * overflows a 64-bit integer. */
+#define GAPS_MAX_EVENT_NUMBER (1LL << 62)
+
 #endif

@@ -3,9 +3,10 @@
  * Structure of arrays with the slot index fastest: component c of parton p of slot e lives at
  * [p * nslots + e], so that neighbouring slots (neighbouring GPU threads, or SIMD lanes on a
  * CPU) touch neighbouring addresses.  All pointers hold device memory in the offload build
- * (host memory otherwise).  The struct itself is copied once to the device (gaps_device_copy)
- * and every loop reads it through that pointer.  A slot holds one event from its matrix element to its analysis; then it is refilled
- * with the next event number, so memory is independent of the number of events.
+ * (host memory otherwise).  The struct itself is copied once to the device and every loop
+ * reads it through that pointer.  A slot holds one event from its matrix element to its
+ * analysis; then it is refilled with the next event number, so memory is independent of the
+ * number of events.
  */
 #ifndef GAPS_EVENT_POOL_H
 #define GAPS_EVENT_POOL_H
@@ -13,6 +14,9 @@
 #include <stdint.h>
 #include "gaps/alphas.h"
 #include "gaps/matrix_element.h"
+#include "gaps/decl.h"
+
+GAPS_C_BEGIN
 
 /* Life cycle of a slot. */
 enum gaps_slot_status {
@@ -51,41 +55,69 @@ typedef struct gaps_physics {
     double t_cut;     /* shower cutoff t_C, GeV^2 */
     double a_max;     /* coupling overestimate alpha_s(t_C) */
     uint32_t seed;
-    int64_t n_events; /* event numbers 0 .. n_events-1 are generated */
+    int64_t end_event; /* refills hand out event numbers below this one (the end of the run,
+                          or of the segment up to the next checkpoint) */
 } gaps_physics;
+
+/* Every array of the pool, listed once: X(type, name, rows, what).  An array has `rows` rows
+ * of nslots elements, element (row r, slot e) at [r * nslots + e] (gaps_at()); rows is written
+ * in terms of maxp, the record capacity.  The struct, the allocation, the release and the
+ * byte count are all generated from this list, so they cannot disagree. */
+#define GAPS_POOL_ARRAYS(X, maxp)                                                              \
+    /* partons, row p = parton p */                                                            \
+    X(double, E, (maxp), "energy, GeV")                                                        \
+    X(double, px, (maxp), "momentum x, GeV")                                                   \
+    X(double, py, (maxp), "momentum y, GeV")                                                   \
+    X(double, pz, (maxp), "momentum z, GeV")                                                   \
+    X(int, flav, (maxp), "PDG code")                                                           \
+    X(int, col, (maxp), "colour tag, 0 for none")                                              \
+    X(int, acol, (maxp), "anticolour tag, 0 for none")                                         \
+    /* dipoles, row 2 p + s = emitter p, side s (0: along its colour, 1: its anticolour) */    \
+    X(double, rate, 2 * (maxp), "trial rate of the dipole's kernels, 0 if it cannot radiate")  \
+    X(double, dip_m2, 2 * (maxp), "dipole mass^2, GeV^2 (where rate > 0)")                     \
+    X(double, dip_zm, 2 * (maxp), "z- of the dipole (where rate > 0)")                         \
+    X(double, dip_lnz, 2 * (maxp), "ln(z+/z-) of the dipole (where rate > 0)")                 \
+    /* colour tags, row c = tag c */                                                           \
+    X(int, col_owner, (maxp) + 2, "parton carrying tag c as its colour")                       \
+    X(int, acol_owner, (maxp) + 2, "parton carrying tag c as its anticolour")                  \
+    /* one row: per slot */                                                                    \
+    X(int, status, 1, "enum gaps_slot_status")                                                 \
+    X(int, n, 1, "partons in the event")                                                       \
+    X(int, next_tag, 1, "the next unused colour tag")                                          \
+    X(int, flags, 1, "enum gaps_event_flag bits")                                              \
+    X(int64_t, event, 1, "global event number")                                                \
+    X(uint32_t, draw, 1, "random-number blocks used by the event")                             \
+    X(double, t, 1, "current evolution scale, GeV^2")                                          \
+    X(double, weight, 1, "event weight, pb")                                                   \
+    X(double, rate_sum, 1, "sum of all dipole rates")                                          \
+    X(double, trial_t, 1, "trial emission of this cycle: scale, GeV^2")                        \
+    X(double, trial_z, 1, "trial emission: z")                                                 \
+    X(double, trial_y, 1, "trial emission: y")                                                 \
+    X(int, trial_dipole, 1, "trial emission: dipole row 2 p + s")                              \
+    X(int, trial_kernel, 1, "trial emission: enum gaps_kernel")                                \
+    /* slots whose shower ended since the last analysis, GAPS_COUNT_DONE of them: the        \
+     * analysis and the refill run over this list only, with every GPU lane busy */           \
+    X(int, done_list, 1, "slot numbers, in order of finishing")
 
 typedef struct gaps_pool {
     int nslots;             /* event slots */
     int maxp;               /* event record capacity, partons per event */
-    /* partons, [p * nslots + e] */
-    double *E, *px, *py, *pz;
-    int *flav, *col, *acol;
-    /* cached rate of dipole (emitter p, side s), [(2 p + s) * nslots + e]; side 0 runs along
-     * the emitter's colour line, side 1 along its anticolour line */
-    double *rate;
-    /* and, where the rate is not zero, the dipole's mass^2 (GeV^2), z- and ln(z+/z-), same
-     * index: cached with the rate, read by the veto step */
-    double *dip_m2, *dip_zm, *dip_lnz;
-    /* which parton carries colour tag c as colour / as anticolour, [c * nslots + e] */
-    int *col_owner, *acol_owner;
-    /* per slot */
-    int *status, *n, *next_tag, *flags;
-    int64_t *event;         /* global event number */
-    uint32_t *draw;         /* random-number draws used by the event */
-    double *t;              /* current evolution scale, GeV^2 */
-    double *weight;         /* event weight, pb */
-    double *rate_sum;       /* sum of all dipole rates */
-    /* the trial emission of the current cycle */
-    double *trial_t, *trial_z, *trial_y;
-    int *trial_dipole, *trial_kernel;
-    /* slots whose shower ended since the last analysis, GAPS_COUNT_DONE of them: the analysis
-     * and the refill run over this list only, with every GPU lane busy */
-    int *done_list;
+#define GAPS_POOL_DECLARE_(type, name, rows, what) type *name;
+    GAPS_POOL_ARRAYS(GAPS_POOL_DECLARE_, 0)
+#undef GAPS_POOL_DECLARE_
     /* GAPS_N_COUNTERS counters of this pool */
     unsigned long long *counters;
-    /* the next event number to hand out, shared by all pools of a run (may overshoot N) */
+    /* the next event number to hand out, shared by all pools of a run (may overshoot) */
     unsigned long long *next_event;
 } gaps_pool;
+
+GAPS_DEVICE_BEGIN
+/* Index of row `row` (a parton, dipole or colour tag) of slot `slot` in a pool array. */
+static inline long gaps_at(const gaps_pool *pool, int row, int slot)
+{
+    return (long)row * pool->nslots + slot;
+}
+GAPS_DEVICE_END
 
 /* Host: allocate and zero a pool (device memory in the offload build) that takes its event
  * numbers from the shared counter next_event, or from its own GAPS_COUNT_NEXT counter if
@@ -95,7 +127,7 @@ void gaps_pool_destroy(gaps_pool *pool);
 
 GAPS_DEVICE_BEGIN
 /* End the shower of slot e: mark it finished and put it on the done list. */
-void gaps_pool_finish_shower(const gaps_pool *pool, int e);
+void gaps_pool_finish_shower(gaps_pool *pool, int e);
 GAPS_DEVICE_END
 
 /* Host: read the pool's counters; out[GAPS_COUNT_NEXT] is the shared next event number. */
@@ -103,5 +135,7 @@ void gaps_pool_read_counters(const gaps_pool *pool, unsigned long long out[GAPS_
 
 /* Bytes of device (or host) memory a pool of this size takes. */
 double gaps_pool_bytes(int nslots, int maxp);
+
+GAPS_C_END
 
 #endif

@@ -2,7 +2,7 @@
 #ifndef GAPS_FPMATH_TABLES_H
 #define GAPS_FPMATH_TABLES_H
 
-#include "gaps_parallel.h"
+#include "gaps/decl.h"
 
 /* the tables are read by device code too */
 GAPS_DEVICE_BEGIN

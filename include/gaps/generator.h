@@ -1,13 +1,19 @@
 /* gaps/generator.h -- one complete run: matrix element, parallel veto shower and analysis of
- * N events through a pool of slots, with per-stage wall-clock times.  This is the library's
+ * N events through a pool of slots, with per-stage wall-clock times, per-event output handed
+ * to the caller as it comes, and checkpoints.  This is the library's
  * entry point; the program `gaps` is a command-line front end to it. */
 #ifndef GAPS_GENERATOR_H
 #define GAPS_GENERATOR_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "gaps/analysis.h"
 #include "gaps/histogram.h"
+#include "gaps/state.h"
+#include "gaps/decl.h"
+
+GAPS_C_BEGIN
 
 /* How the veto cycles are launched. */
 enum gaps_loop_mode {
@@ -15,8 +21,14 @@ enum gaps_loop_mode {
     GAPS_LOOPS_FUSED = 1    /* one loop runs whole cycles for each slot */
 };
 
+/* Limits of the execution settings. */
+#define GAPS_MAX_SLOTS (1 << 28)              /* --pool */
+#define GAPS_MAX_THREADS 4096                 /* --threads */
+#define GAPS_MAX_CYCLES_PER_LAUNCH (1 << 20)  /* --cycles-per-launch */
+
 typedef struct gaps_config {
     int64_t events;          /* N */
+    int64_t first_event;     /* generate event numbers first_event .. first_event + N - 1 */
     double ecm;              /* sqrt(s), GeV */
     double alphas_mz;
     int alphas_order;        /* 0 fixed, 1 one loop, 2 two loops */
@@ -29,33 +41,68 @@ typedef struct gaps_config {
     int cycles_per_launch;   /* fused mode: veto cycles per launch */
     int threads;             /* openmp: 0 = OpenMP's default */
     int allow_host;          /* offload build without GPU: run on the host instead of failing */
-    int keep_rows;           /* keep per-event observables (GAPS_OBS_COLUMNS doubles each) */
-    int keep_records;        /* keep every final state (for event output) */
+    int keep_rows;           /* hand each event's observables to hooks->events */
+    int keep_records;        /* hand each event's complete final state to hooks->events */
+    int keep_cycle_log;      /* record the events completed after each veto cycle */
+    int64_t checkpoint_every;/* events between checkpoints (hooks->checkpoint); 0 = none */
 } gaps_config;
 
+/* What the caller sees while a run goes; every member may be NULL. */
+typedef struct gaps_hooks {
+    void *ctx;
+    /* n finished events, in no particular order, in host memory: rows (GAPS_OBS_COLUMNS
+     * doubles each, if keep_rows) and records (if keep_records).  Partitions call it from
+     * their own threads, possibly at the same time: the callee serialises.  Return 0, or -1
+     * to end the run with an error. */
+    int (*events)(void *ctx, const double *rows, const gaps_records *records, int n);
+    /* Every event of the run below rp->next_event is done and accumulated in `state`: called
+     * after each checkpoint_every events and at the end.  Return 0, or -1 to end the run. */
+    int (*checkpoint)(void *ctx, const gaps_state *state, const gaps_resume_point *rp);
+    /* Events finished so far out of the run's total (from one thread, once per launch). */
+    void (*progress)(void *ctx, int64_t done, int64_t total);
+    /* When *stop becomes non-zero (a signal handler sets it), no new event is started; the
+     * events under way finish, a last checkpoint is taken and the run returns early. */
+    volatile sig_atomic_t *stop;
+} gaps_hooks;
+
 typedef struct gaps_run {
-    gaps_hist_result *hist;  /* merged histograms (heap) */
+    gaps_state *state;       /* exact accumulators, counts and ranges (heap) */
+    gaps_hist_result *hist;  /* the same histograms as doubles (heap) */
     double sigma, sigma_err; /* pb */
     int64_t events, capacity_hits, invalid_events;
+    int64_t next_event;      /* the run covers [first_event, next_event) */
+    int interrupted;         /* 1 if *hooks->stop ended it early */
     double time_me, time_shower, time_analysis, time_total;   /* s, wall clock */
-    long cycles;             /* veto cycles (host iterations) of the first pool */
-    long *finished_per_cycle;/* events completed in the first pool after each of its cycles
-                                (heap, `cycles` entries) */
-    double *rows;            /* per-event observables or NULL (heap) */
-    gaps_records records;    /* final states if keep_records (heap), else all NULL */
+    long launches;           /* data-parallel loops run, all partitions together */
+    long veto_cycles;        /* lock-step veto cycles of the longest-running partition */
+    long cycle_log_length;   /* entries of completed_per_cycle (if keep_cycle_log) */
+    int64_t *completed_per_cycle; /* events completed in the whole run after veto cycle
+                                     (i + 1) * cycle_log_stride (heap) */
+    int cycle_log_stride;    /* veto cycles per entry: cycles_per_launch when fused, else 1 */
     int slots, threads;
     char backend[16];
     char device[192];
 } gaps_run;
 
-/* Defaults of physics.md and of the backend. */
+/* Defaults of doc/physics.md and of the backend. */
 void gaps_config_defaults(gaps_config *cfg);
 
 /* Check a configuration: 0, or -1 with a one-line reason in msg. */
 int gaps_config_check(const gaps_config *cfg, char *msg, size_t len);
 
+/* The state of a run that has done nothing yet: parameters and version filled in. */
+void gaps_state_init(gaps_state *state, const gaps_config *cfg);
+
 /* Run.  0 on success, -1 with a one-line reason in msg. */
 int gaps_generate(const gaps_config *cfg, gaps_run *run, char *msg, size_t len);
+
+/* Run with hooks (may be NULL), continuing from a checkpoint if `resume` is not NULL (then
+ * `resume_state` holds its accumulators and the run goes on at resume->next_event). */
+int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
+                       const gaps_state *resume_state, const gaps_resume_point *resume,
+                       gaps_run *run, char *msg, size_t len);
 void gaps_run_free(gaps_run *run);
+
+GAPS_C_END
 
 #endif

@@ -7,12 +7,31 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "gaps/analysis.h"
+#include "gaps/decl.h"
 
-/* Write events 0 .. n_events-1 of r (as filled with gaps_config.keep_records): per event the
- * two beams (status 4), the s-channel Z/gamma* (PDG 23, status 2) and the final partons
- * (status 1) with their colour flow as flow1/flow2 attributes; weight and cross section in pb.
- * ecm is sqrt(s) in GeV.  Returns 0, or -1 on a write error or a malformed record. */
-int gaps_hepmc_write(FILE *f, const gaps_records *r, int64_t n_events, double ecm, double sigma,
-                     double sigma_err);
+GAPS_C_BEGIN
+
+/* The cross-section information of one event: the estimate over the events so far. */
+typedef struct gaps_hepmc_xsec {
+    double sigma, sigma_err;   /* pb */
+    int64_t events;            /* events it is based on */
+} gaps_hepmc_xsec;
+
+/* The file header and the run information: tool name and version, and n_attributes run
+ * attributes given as name/value pairs attributes[2 k], attributes[2 k + 1] (values without
+ * newlines). */
+void gaps_hepmc_write_header(FILE *f, const char *const *attributes, int n_attributes);
+
+/* Record i of r as one event: the two beams (status 4), the s-channel Z/gamma* (PDG 23,
+ * status 2) and the final partons (status 1) with their colour flow as flow1/flow2
+ * attributes; weight and cross section in pb; ecm is sqrt(s) in GeV.  The caller checks
+ * ferror(f). */
+void gaps_hepmc_write_event(FILE *f, const gaps_records *r, int i, double ecm,
+                            const gaps_hepmc_xsec *xs);
+
+/* The end of the event listing. */
+void gaps_hepmc_write_footer(FILE *f);
+
+GAPS_C_END
 
 #endif

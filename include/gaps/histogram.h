@@ -15,6 +15,9 @@
 
 #include <stdint.h>
 #include "gaps/observables.h"
+#include "gaps/decl.h"
+
+GAPS_C_BEGIN
 
 enum gaps_hist_id {
     GAPS_H_Y23, GAPS_H_Y34, GAPS_H_Y45, GAPS_H_Y56,
@@ -27,6 +30,7 @@ enum gaps_hist_id {
 typedef struct gaps_hist_def {
     const char *path;    /* YODA path, part of the interface */
     const char *title;
+    const char *xlabel, *ylabel;   /* axis labels, LaTeX as YODA/Rivet plotting tools read */
     int nbins;
     double lo, hi;
 } gaps_hist_def;
@@ -79,13 +83,30 @@ typedef struct gaps_hist_result {
     uint64_t n_events;
 } gaps_hist_result;
 
-/* Host: merge all copies of a host-side accumulator array and convert to doubles.  Bin b of
- * histogram h is bin[h][b]: b = 0 underflow, 1..nbins the bins, nbins+1 overflow.  Contents
- * are sums over events (not yet divided by N). */
+/* Bins of one copy of all histograms and the event counter, under/overflow included: the
+ * size (times GAPS_ACC_WORDS words) of the exact accumulators a state file carries. */
+#define GAPS_HIST_TOTAL_BINS (11 * (100 + 2) + (64 + 2) + (1 + 2))
+
+/* Host: dst += src, exactly, for two single-copy accumulator arrays of nbins_total bins: the
+ * 128-bit sums carry, the entry counts add.  Merging runs is this operation. */
+void gaps_histograms_accumulate(uint64_t *dst, const uint64_t *src, int nbins_total);
+
+/* Host: add all h->ncopies copies of a host-side accumulator array into `words` (one copy). */
+void gaps_histograms_reduce(const gaps_histograms *h, const uint64_t *acc_host, uint64_t *words);
+
+/* Host: convert one copy of exact accumulators to doubles.  Bin b of histogram id is
+ * bin[id][b]: b = 0 underflow, 1..nbins the bins, nbins+1 overflow.  Contents are sums over
+ * events (not yet divided by N). */
+void gaps_histograms_result(const gaps_histograms *h, const uint64_t *words,
+                            gaps_hist_result *out);
+
+/* Host: reduce and convert in one call. */
 void gaps_histograms_merge(const gaps_histograms *h, const uint64_t *acc_host,
                            gaps_hist_result *out);
 
 /* Cross section and its statistical error from the merged sums, pb. */
 void gaps_histograms_sigma(const gaps_hist_result *r, double *sigma, double *error);
+
+GAPS_C_END
 
 #endif

@@ -8,7 +8,9 @@
 #define GAPS_MATRIX_ELEMENT_H
 
 #include "gaps/rng.h"
-#include "gaps_parallel.h"
+#include "gaps/decl.h"
+
+GAPS_C_BEGIN
 
 typedef struct gaps_me {
     double ecm;          /* sqrt(s), GeV */
@@ -37,5 +39,7 @@ GAPS_DEVICE_END
 
 /* The exact total cross section (analytic integral over cos theta), pb. */
 double gaps_me_sigma_exact(const gaps_me *me);
+
+GAPS_C_END
 
 #endif

@@ -8,7 +8,9 @@
 #define GAPS_OBSERVABLES_H
 
 #include "gaps/constants.h"
-#include "gaps_parallel.h"
+#include "gaps/decl.h"
+
+GAPS_C_BEGIN
 
 typedef struct gaps_observables {
     int n_partons;
@@ -34,5 +36,7 @@ double gaps_observables_thrust(int n, const double p[][4], double axis[3]);
 void gaps_observables_compute(int n, const double p[][4], gaps_observables *out);
 
 GAPS_DEVICE_END
+
+GAPS_C_END
 
 #endif

@@ -1,44 +1,68 @@
 /* gaps/shower.h -- the parallelised veto algorithm of the final-state dipole shower
- * (physics.md section 3; Seymour and Sule, "An Algorithm to Parallelise Parton Showers on a
- * GPU").
+ * (doc/physics.md sections 3 and 6; Seymour and Sule, "An Algorithm to Parallelise Parton
+ * Showers on a GPU").
  *
- * Each step of the veto algorithm is a function of one slot, and a loop of that function over
- * every slot of the pool.  One veto cycle is
- *     gaps_shower_trial_step   trial scale from the summed overestimate, winning dipole+kernel
- *     gaps_shower_cutoff_step  end the shower if the trial fell below the cutoff
- *     gaps_shower_veto_step    trial z and y, accept with the ratio true/overestimated density
- *     gaps_shower_split_step   kinematics and colours of an accepted emission
- * all slots moving in lock step; a finished slot waits for the analysis and a refill.
- * gaps_shower_fused_step runs the same four functions for each slot in one loop, for `cycles`
- * cycles per launch: the fast variant; the step-per-loop form is the paper's structure.
+ * Words used with one meaning each:
+ *   veto step   one of the four stages below, a function of one slot;
+ *   veto cycle  the four steps in order, for one slot (gaps_veto_cycle);
+ *   launch      one data-parallel loop over the slots of a pool: a GPU kernel, or a plain
+ *               loop on a CPU thread.
+ * The four veto steps and the paper's CUDA kernels they correspond to:
+ *   gaps_veto_select_winner     trial scale from the summed overestimate and the (dipole,
+ *                               kernel) that wins it             (select_winner_split_func)
+ *   gaps_veto_check_cutoff      end the shower below the cutoff  (check_cutoff)
+ *   gaps_veto_accept_or_reject  trial z and y, accept with the ratio of true to overestimated
+ *                               density, alpha_s included        (as_shower_kernel, veto_alg)
+ *   gaps_veto_do_splitting      kinematics and colours of an accepted emission (do_splitting)
+ * All slots move in lock step; a finished slot waits for the analysis and a refill.
+ * gaps_shower_launch_step runs one step over all slots (the paper's structure: four launches
+ * per cycle); gaps_shower_launch_cycles runs K whole cycles per slot in one launch (fewer
+ * launches; the fast variant on a GPU).
  */
 #ifndef GAPS_SHOWER_H
 #define GAPS_SHOWER_H
 
 #include "gaps/event_pool.h"
+#include "gaps/decl.h"
+
+GAPS_C_BEGIN
+
+/* The veto steps of one cycle, in the order they run. */
+enum gaps_veto_step {
+    GAPS_STEP_SELECT_WINNER = 0,
+    GAPS_STEP_CHECK_CUTOFF,
+    GAPS_STEP_ACCEPT_OR_REJECT,
+    GAPS_STEP_DO_SPLITTING,
+    GAPS_N_VETO_STEPS
+};
 
 GAPS_DEVICE_BEGIN
 /* Put the q qbar pair of event number `event` into slot e and prepare its shower. */
-void gaps_shower_start(const gaps_pool *pool, const gaps_physics *phys, int e, int64_t event);
+void gaps_shower_start(gaps_pool *pool, const gaps_physics *phys, int e, int64_t event);
 
-void gaps_shower_trial(const gaps_pool *pool, const gaps_physics *phys, int e);
-void gaps_shower_cutoff(const gaps_pool *pool, const gaps_physics *phys, int e);
-void gaps_shower_veto(const gaps_pool *pool, const gaps_physics *phys, int e);
-void gaps_shower_split(const gaps_pool *pool, const gaps_physics *phys, int e);
+void gaps_veto_select_winner(gaps_pool *pool, const gaps_physics *phys, int e);
+void gaps_veto_check_cutoff(gaps_pool *pool, const gaps_physics *phys, int e);
+void gaps_veto_accept_or_reject(gaps_pool *pool, const gaps_physics *phys, int e);
+void gaps_veto_do_splitting(gaps_pool *pool, const gaps_physics *phys, int e);
+/* One step of slot e, by number. */
+void gaps_veto_step(gaps_pool *pool, const gaps_physics *phys, int e, enum gaps_veto_step step);
+/* One whole veto cycle of slot e (nothing happens to a slot that is not showering). */
+void gaps_veto_cycle(gaps_pool *pool, const gaps_physics *phys, int e);
 GAPS_DEVICE_END
 
-/* Loops over the nslots slots of a pool.  pool and phys point to copies where the loops run
- * (device memory in the offload build). */
-void gaps_shower_trial_step(const gaps_pool *pool, const gaps_physics *phys, int nslots);
-void gaps_shower_cutoff_step(const gaps_pool *pool, const gaps_physics *phys, int nslots);
-void gaps_shower_veto_step(const gaps_pool *pool, const gaps_physics *phys, int nslots);
-void gaps_shower_split_step(const gaps_pool *pool, const gaps_physics *phys, int nslots);
-void gaps_shower_fused_step(const gaps_pool *pool, const gaps_physics *phys, int nslots,
-                            int cycles);
+/* Launches over the nslots slots of a pool.  pool and phys point to copies where the loops
+ * run (device memory in the offload build). */
+void gaps_shower_launch_step(gaps_pool *pool, const gaps_physics *phys, int nslots,
+                             enum gaps_veto_step step);
+void gaps_shower_launch_cycles(gaps_pool *pool, const gaps_physics *phys, int nslots,
+                               int cycles);
 
-/* Refill: every empty slot takes the next event number (if any is left) and starts it. */
-void gaps_shower_refill_step(const gaps_pool *pool, const gaps_physics *phys, int nslots);
+/* Refill: every empty slot takes the next event number (if one below phys->end_event is left)
+ * and starts it. */
+void gaps_shower_launch_refill(gaps_pool *pool, const gaps_physics *phys, int nslots);
 /* The same for the first n slots of the done list only (they were just analysed). */
-void gaps_shower_refill_done_step(const gaps_pool *pool, const gaps_physics *phys, int n);
+void gaps_shower_launch_refill_done(gaps_pool *pool, const gaps_physics *phys, int n);
+
+GAPS_C_END
 
 #endif

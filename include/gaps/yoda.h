@@ -5,9 +5,16 @@
 
 #include <stdio.h>
 #include "gaps/histogram.h"
+#include "gaps/state.h"
+#include "gaps/decl.h"
 
-/* Write every histogram normalised to sum(w)/N, then /_XSEC and /_EVTCOUNT.  Returns 0, or -1
- * on a write error. */
-int gaps_yoda_write(FILE *f, const gaps_hist_result *r);
+GAPS_C_BEGIN
+
+/* Write every histogram of a run's state normalised to sum(w)/N, then /_XSEC and /_EVTCOUNT
+ * with the run's settings as annotations (and a "Backend:" line when backend is not NULL).
+ * Returns 0, or -1 on a write or allocation error. */
+int gaps_yoda_write(FILE *f, const gaps_state *state, const char *backend);
+
+GAPS_C_END
 
 #endif

@@ -1,0 +1,31 @@
+/* gaps/decl.h -- how the library's headers declare things, for C, C++ and OpenMP callers.
+ *
+ * GAPS_C_BEGIN / GAPS_C_END give every declaration C linkage, so that a C++ program can call
+ * the library (the library itself is C11).
+ *
+ * GAPS_DEVICE_BEGIN / GAPS_DEVICE_END mark functions that run inside the data-parallel loops.
+ * In a build with OpenMP they become `omp declare target`, which tells an offloading compiler
+ * to compile them for the accelerator as well; a host-only OpenMP build and a build without
+ * OpenMP ignore the mark.  The mark depends only on whether the includer compiles with OpenMP,
+ * never on the backend: which backend the library was built for is known to offload/ alone.
+ */
+#ifndef GAPS_DECL_H
+#define GAPS_DECL_H
+
+#ifdef __cplusplus
+#  define GAPS_C_BEGIN extern "C" {
+#  define GAPS_C_END }
+#else
+#  define GAPS_C_BEGIN
+#  define GAPS_C_END
+#endif
+
+#if defined(_OPENMP)
+#  define GAPS_DEVICE_BEGIN _Pragma("omp declare target")
+#  define GAPS_DEVICE_END _Pragma("omp end declare target")
+#else
+#  define GAPS_DEVICE_BEGIN
+#  define GAPS_DEVICE_END
+#endif
+
+#endif

@@ -1,0 +1,88 @@
+/* gaps/state.h -- the exact state of a run: what split, merged, resumed and MPI runs combine.
+ *
+ * A state holds everything a run has accumulated, in integers: the fixed-point histogram
+ * words (gaps/histogram.h), the event and failure counts, and the event ranges it covers,
+ * together with the physics parameters and the program version that produced it.  Because
+ * the sums are integers, adding two states is exact and independent of order: a run split
+ * into ranges and merged gives the same bytes as one run over the union of the ranges.
+ *
+ * On disk (--state-out, and inside checkpoints) a state is a little-endian binary file whose
+ * layout is documented in doc/formats.md, with a version number and a CRC-32 of its content.
+ */
+#ifndef GAPS_STATE_H
+#define GAPS_STATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "gaps/histogram.h"
+#include "gaps/decl.h"
+
+GAPS_C_BEGIN
+
+/* Version of the state and checkpoint file layout; bumped whenever it changes. */
+#define GAPS_STATE_FORMAT 1
+
+/* Most disjoint event ranges one state may hold (adjacent ranges coalesce). */
+#define GAPS_STATE_MAX_RANGES 1024
+
+/* Event numbers [begin, end). */
+typedef struct gaps_range {
+    int64_t begin, end;
+} gaps_range;
+
+typedef struct gaps_state {
+    char version[32];             /* program version that produced the events */
+    /* physics parameters: states merge only when all of them are equal */
+    double ecm;                   /* sqrt(s), GeV */
+    double alphas_mz;
+    double t_cut;                 /* GeV^2 */
+    int alphas_order;
+    uint32_t seed;
+    int max_partons;
+    /* counts */
+    uint64_t events, capacity_hits, invalid_events;
+    /* event ranges covered, sorted, disjoint and not adjacent */
+    int n_ranges;
+    gaps_range range[GAPS_STATE_MAX_RANGES];
+    /* one copy of the exact histogram accumulators (GAPS_ACC_WORDS words per bin) */
+    uint64_t words[GAPS_HIST_TOTAL_BINS * GAPS_ACC_WORDS];
+} gaps_state;
+
+/* Extra fields of a checkpoint: where a killed run continues. */
+typedef struct gaps_resume_point {
+    int64_t first_event, events;  /* the run being checkpointed: [first_event, +events) */
+    int64_t next_event;           /* every event below it (and from first_event) is done */
+    /* byte offsets of the streamed outputs when the checkpoint was taken, -1 if none */
+    int64_t rows_offset, hepmc_offset;
+    /* running cross-section sums of the HepMC3 stream, in event order */
+    uint64_t hepmc_n;
+    double hepmc_sum_w, hepmc_sum_w2;
+    /* work done so far, for the summary */
+    uint64_t launches, veto_cycles;
+} gaps_resume_point;
+
+/* Add [begin, end) to the ranges of s.  Returns 0, or -1 (msg says why) if it overlaps a
+ * range already there or the table is full. */
+int gaps_state_add_range(gaps_state *s, int64_t begin, int64_t end, char *msg, size_t len);
+
+/* dst += src: check that parameters and versions agree and ranges do not overlap, then add
+ * the counts, the accumulators and the ranges.  Returns 0, or -1 with a reason in msg. */
+int gaps_state_merge(gaps_state *dst, const gaps_state *src, char *msg, size_t len);
+
+/* The histograms of a state, as doubles (sums over events, not yet divided by N). */
+void gaps_state_result(const gaps_state *s, gaps_hist_result *out);
+
+/* Write a state (and, if rp is not NULL, a checkpoint) to f.  Returns 0, or -1 on a write
+ * error. */
+int gaps_state_write(FILE *f, const gaps_state *s, const gaps_resume_point *rp);
+
+/* Read a state file (or a checkpoint, into rp when rp is not NULL; a checkpoint is also a
+ * valid state).  Returns 0, or -1 with a one-line reason in msg (missing, truncated, corrupt,
+ * wrong format version, not a checkpoint when rp is asked for). */
+int gaps_state_read(const char *path, gaps_state *s, gaps_resume_point *rp, char *msg,
+                    size_t len);
+
+GAPS_C_END
+
+#endif

@@ -1,0 +1,198 @@
+/* event_stream.c -- the reorder buffer and the writers of per-event output. */
+#include "event_stream.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A waiting event is one block: its row (if rows are written), then its record with its
+ * partons packed (if events are written): weight, event number, n (in an 8-byte field),
+ * 4 n momenta, 3 n ints. */
+static size_t block_size(const gaps_event_stream *s, int n)
+{
+    size_t bytes = 0;
+    if (s->rows) bytes += GAPS_OBS_COLUMNS * sizeof(double);
+    if (s->hepmc) bytes += 2 * sizeof(double) + sizeof(int64_t) + 4 * n * sizeof(double)
+                           + 3 * n * sizeof(int);
+    return bytes ? bytes : 1;
+}
+
+void gaps_rows_write_header(FILE *f)
+{
+    fputs("# event,weight,n_partons,y23,y34,y45,y56,tau,rho_H,rho_L,B_T,B_W,B_N,C\n", f);
+}
+
+/* One CSV row: event number, weight, multiplicity and the observables, every double with
+ * %.17g so that it reads back bit for bit.  Formatted into a buffer, written in one call. */
+static void write_row(FILE *f, const double *r)
+{
+    char buf[32 * GAPS_OBS_COLUMNS], *s = buf;
+    s += sprintf(s, "%" PRId64 ",%.17g,%d", (int64_t)r[GAPS_OBS_EVENT], r[GAPS_OBS_WEIGHT],
+                 (int)r[GAPS_OBS_NPARTONS]);
+    for (int k = GAPS_OBS_Y23; k < GAPS_OBS_COLUMNS; ++k) s += sprintf(s, ",%.17g", r[k]);
+    *s++ = '\n';
+    fwrite(buf, 1, (size_t)(s - buf), f);
+}
+
+/* Write event i of the given row/record arrays, the next in event order. */
+static void write_event(gaps_event_stream *s, const double *row, const gaps_records *rec, int i)
+{
+    if (s->rows && row) write_row(s->rows, row);
+    if (s->hepmc && rec) {
+        const double w = rec->weight[i];
+        s->n++;
+        s->sum_w += w;
+        s->sum_w2 += w * w;
+        const double mean = s->sum_w / (double)s->n;
+        const double var = fmax(s->sum_w2 / (double)s->n - mean * mean, 0.0);
+        const gaps_hepmc_xsec xs = { mean, sqrt(var / (double)s->n), (int64_t)s->n };
+        gaps_hepmc_write_event(s->hepmc, rec, i, s->ecm, &xs);
+    }
+    s->next++;
+}
+
+/* Unpack a waiting block into one-entry arrays and write it. */
+static void write_block(gaps_event_stream *s, const unsigned char *b)
+{
+    double row[GAPS_OBS_COLUMNS];
+    gaps_records rec;
+    double p[4 * GAPS_MAX_PARTONS], weight;
+    int64_t event;
+    int n = 0, flav[GAPS_MAX_PARTONS], col[GAPS_MAX_PARTONS], acol[GAPS_MAX_PARTONS];
+    if (s->rows) {
+        memcpy(row, b, sizeof row);
+        b += sizeof row;
+    }
+    if (s->hepmc) {
+        memcpy(&weight, b, sizeof weight);
+        b += sizeof(double);
+        memcpy(&event, b, sizeof event);
+        b += sizeof event;
+        memcpy(&n, b, sizeof n);
+        b += sizeof(double);   /* n is stored in a double-sized field: keeps alignment simple */
+        memcpy(p, b, 4 * n * sizeof(double));
+        b += 4 * n * sizeof(double);
+        memcpy(flav, b, n * sizeof(int));
+        b += n * sizeof(int);
+        memcpy(col, b, n * sizeof(int));
+        b += n * sizeof(int);
+        memcpy(acol, b, n * sizeof(int));
+        rec = (gaps_records){ GAPS_MAX_PARTONS, p, &weight, &event, &n, flav, col, acol };
+    }
+    write_event(s, s->rows ? row : NULL, s->hepmc ? &rec : NULL, 0);
+}
+
+/* Pack event i into a new block. */
+static unsigned char *pack(const gaps_event_stream *s, const double *rows,
+                           const gaps_records *rec, int i)
+{
+    const int n = rec ? rec->n[i] : 0;
+    unsigned char *block = malloc(block_size(s, n)), *b = block;
+    if (!block) return NULL;
+    if (s->rows) {
+        memcpy(b, rows + (long)i * GAPS_OBS_COLUMNS, GAPS_OBS_COLUMNS * sizeof(double));
+        b += GAPS_OBS_COLUMNS * sizeof(double);
+    }
+    if (s->hepmc) {
+        const long base = (long)i * rec->maxp;
+        memcpy(b, &rec->weight[i], sizeof(double));
+        b += sizeof(double);
+        memcpy(b, &rec->event[i], sizeof(int64_t));
+        b += sizeof(int64_t);
+        memcpy(b, &n, sizeof n);
+        b += sizeof(double);
+        memcpy(b, rec->p + base * 4, 4 * n * sizeof(double));
+        b += 4 * n * sizeof(double);
+        memcpy(b, rec->flav + base, n * sizeof(int));
+        b += n * sizeof(int);
+        memcpy(b, rec->col + base, n * sizeof(int));
+        b += n * sizeof(int);
+        memcpy(b, rec->acol + base, n * sizeof(int));
+    }
+    return block;
+}
+
+/* Make room for event next + k in the ring (capacity a power of two). */
+static int ring_reserve(gaps_event_stream *s, int64_t k)
+{
+    if (k < s->cap) return 0;
+    int64_t cap = s->cap ? s->cap : 1024;
+    while (cap <= k) cap *= 2;
+    unsigned char **ring = calloc((size_t)cap, sizeof *ring);
+    if (!ring) return -1;
+    for (int64_t j = 0; j < s->cap; ++j) ring[j] = s->ring[(s->head + j) & (s->cap - 1)];
+    free(s->ring);
+    s->ring = ring;
+    s->cap = cap;
+    s->head = 0;
+    return 0;
+}
+
+int gaps_event_stream_init(gaps_event_stream *s, FILE *rows, FILE *hepmc, double ecm, int maxp,
+                           int64_t first, int continuing, const char *const *hepmc_attributes,
+                           int n_hepmc_attributes)
+{
+    memset(s, 0, sizeof *s);
+    s->rows = rows;
+    s->hepmc = hepmc;
+    s->ecm = ecm;
+    s->maxp = maxp;
+    s->next = first;
+    if (pthread_mutex_init(&s->lock, NULL) != 0) return -1;
+    if (!continuing && rows) gaps_rows_write_header(rows);
+    if (!continuing && hepmc) gaps_hepmc_write_header(hepmc, hepmc_attributes,
+                                                      n_hepmc_attributes);
+    return 0;
+}
+
+int gaps_event_stream_add(gaps_event_stream *s, const double *rows, const gaps_records *records,
+                          int n)
+{
+    pthread_mutex_lock(&s->lock);
+    for (int i = 0; i < n && !s->error; ++i) {
+        const int64_t event = rows ? (int64_t)rows[(long)i * GAPS_OBS_COLUMNS + GAPS_OBS_EVENT]
+                                   : records->event[i];
+        const int64_t k = event - s->next;
+        if (k < 0) { s->error = 1; break; }   /* an event twice: cannot happen */
+        if (k == 0) {
+            write_event(s, rows ? rows + (long)i * GAPS_OBS_COLUMNS : NULL, records, i);
+            if (s->cap) s->head = (s->head + 1) & (s->cap - 1);
+            /* and every waiting event that is now next in line */
+            while (s->pending > 0 && s->ring[s->head]) {
+                unsigned char *b = s->ring[s->head];
+                s->ring[s->head] = NULL;
+                write_block(s, b);
+                free(b);
+                s->pending--;
+                s->head = (s->head + 1) & (s->cap - 1);
+            }
+        } else {
+            if (ring_reserve(s, k) != 0) { s->error = 1; break; }
+            unsigned char *b = pack(s, rows, records, i);
+            if (!b) { s->error = 1; break; }
+            s->ring[(s->head + k) & (s->cap - 1)] = b;
+            if (++s->pending > s->max_pending) s->max_pending = s->pending;
+        }
+    }
+    if ((s->rows && ferror(s->rows)) || (s->hepmc && ferror(s->hepmc))) s->error = 1;
+    const int rc = s->error ? -1 : 0;
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+int gaps_event_stream_finish(gaps_event_stream *s)
+{
+    if (s->pending != 0) s->error = 1;
+    if (s->hepmc) gaps_hepmc_write_footer(s->hepmc);
+    if ((s->rows && ferror(s->rows)) || (s->hepmc && ferror(s->hepmc))) s->error = 1;
+    return s->error ? -1 : 0;
+}
+
+void gaps_event_stream_free(gaps_event_stream *s)
+{
+    for (int64_t j = 0; j < s->cap; ++j) free(s->ring[j]);
+    free(s->ring);
+    pthread_mutex_destroy(&s->lock);
+    memset(s, 0, sizeof *s);
+}

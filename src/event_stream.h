@@ -1,0 +1,57 @@
+/* event_stream.h -- per-event output written while the run goes, in event-number order.
+ *
+ * Events finish out of order: a slot whose shower is short finishes before an older event
+ * with a long shower.  The stream keeps the events that arrive early in a reorder buffer
+ * until every event before them is written, then writes them (the CSV row of
+ * --observables-out, the HepMC3 event of --hepmc).  The buffer holds only events that are
+ * waiting for an older one, so its size follows the spread of event numbers in the pool (a
+ * few pool sizes), never the number of events in the run.
+ *
+ * The generator's events hook (gaps_hooks.events) calls gaps_event_stream_add from several
+ * partitions at once: the stream serialises them with a mutex.
+ */
+#ifndef GAPS_EVENT_STREAM_H
+#define GAPS_EVENT_STREAM_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "gaps/analysis.h"
+#include "gaps/hepmc.h"
+
+typedef struct gaps_event_stream {
+    FILE *rows;              /* CSV of observables, or NULL */
+    FILE *hepmc;             /* HepMC3 events, or NULL */
+    double ecm;              /* GeV */
+    int maxp;
+    int64_t next;            /* the next event number to write */
+    /* reorder buffer: event next + k waits in ring[(head + k) & (cap - 1)] (NULL if absent) */
+    unsigned char **ring;
+    int64_t cap, head, pending, max_pending;
+    /* running cross-section estimate over the events written, for HepMC3 */
+    uint64_t n;
+    double sum_w, sum_w2;
+    int error;               /* a write or an allocation failed */
+    pthread_mutex_t lock;
+} gaps_event_stream;
+
+/* Start a stream at event number `first`.  rows and hepmc may be NULL.  Writes the file
+ * headers unless `continuing` (a resumed run whose files already have them). */
+int gaps_event_stream_init(gaps_event_stream *s, FILE *rows, FILE *hepmc, double ecm, int maxp,
+                           int64_t first, int continuing, const char *const *hepmc_attributes,
+                           int n_hepmc_attributes);
+
+/* n finished events, any order: rows (GAPS_OBS_COLUMNS doubles each) and/or records, as the
+ * generator hands them over.  Returns 0, or -1 after a write or allocation error. */
+int gaps_event_stream_add(gaps_event_stream *s, const double *rows, const gaps_records *records,
+                          int n);
+
+/* The end: check that nothing is left waiting, write the HepMC3 footer.  Returns 0 or -1. */
+int gaps_event_stream_finish(gaps_event_stream *s);
+
+void gaps_event_stream_free(gaps_event_stream *s);
+
+/* The header line of the CSV file. */
+void gaps_rows_write_header(FILE *f);
+
+#endif

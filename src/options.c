@@ -1,0 +1,853 @@
+/* options.c -- the command line and run card of `gaps` and `gaps merge` (see options.h).
+ *
+ * A small loop of our own rather than getopt_long: getopt_long accepts abbreviations (--ev),
+ * keeps its state in globals (optind, and hidden ones that only a GNU-specific reset clears),
+ * permutes argv, and cannot tell "--foo" from "--foo=bar" in its errors.  One table below
+ * describes every option for the command line, the run card and the error messages alike.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "options.h"
+#include "gaps/constants.h"
+#include "gaps_runtime.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#ifndef GAPS_VERSION
+#define GAPS_VERSION "0.0"
+#endif
+
+#if defined(__clang__)
+#define GAPS_COMPILER "clang " __clang_version__
+#elif defined(__GNUC__)
+#define GAPS_COMPILER "GCC " __VERSION__
+#else
+#define GAPS_COMPILER "unknown compiler"
+#endif
+
+/* ------------------------------------------------------------------------------------------
+ * The option table
+ * ------------------------------------------------------------------------------------------ */
+
+enum kind {
+    K_FLAG,     /* no value on the command line; true/false/yes/no/1/0 in a card */
+    K_INT,      /* exact integer in [lo, hi] */
+    K_REAL,     /* finite decimal number; range by lo (enum real_range) */
+    K_FILE,     /* file name; "-" allowed where lo is 1 */
+    K_LOOPS,    /* steps | fused */
+    K_CARD,     /* --card: command line only */
+    K_HELP,
+    K_VERSION
+};
+
+enum real_range { R_POSITIVE, R_OPEN_UNIT };
+
+/* What an option sets.  Two options that set the same field (--progress, --no-progress)
+ * override each other, and count as one key in a card. */
+enum field {
+    F_EVENTS, F_FIRST_EVENT, F_ECM, F_ALPHAS_MZ, F_ALPHAS_ORDER, F_TCUT, F_SEED,
+    F_OUTPUT, F_JSON, F_OBSERVABLES, F_CYCLES_OUT, F_HEPMC, F_QUIET, F_PROGRESS,
+    F_STATE_OUT, F_CHECKPOINT, F_CHECKPOINT_EVERY, F_RESUME,
+    F_POOL, F_MAX_PARTONS, F_THREADS, F_LOOPS, F_CYCLES_PER_LAUNCH, F_REFILL, F_ALLOW_HOST,
+    F_ENERGY, F_CARD, F_HELP, F_VERSION,
+    /* gaps merge */
+    F_M_OUTPUT, F_M_JSON, F_M_STATE_OUT, F_M_QUIET, F_M_HELP,
+    F_COUNT
+};
+
+typedef struct opt_def {
+    const char *name;   /* long name without "--" */
+    char short_name;    /* 0 if none */
+    enum kind kind;
+    enum field field;
+    int64_t lo, hi;     /* K_INT: range.  K_REAL: lo = enum real_range.  K_FLAG: lo = value
+                           stored when set.  K_FILE: lo = 1 if "-" (standard output) is ok. */
+} opt_def;
+
+static const opt_def gaps_table[] = {
+    { "events", 'n', K_INT, F_EVENTS, 1, GAPS_MAX_EVENT_NUMBER },
+    { "first-event", 0, K_INT, F_FIRST_EVENT, 0, GAPS_MAX_EVENT_NUMBER - 1 },
+    { "ecm", 0, K_REAL, F_ECM, R_POSITIVE, 0 },
+    { "alphas-mz", 0, K_REAL, F_ALPHAS_MZ, R_OPEN_UNIT, 0 },
+    { "alphas-order", 0, K_INT, F_ALPHAS_ORDER, 0, 2 },
+    { "tcut", 0, K_REAL, F_TCUT, R_POSITIVE, 0 },
+    { "seed", 's', K_INT, F_SEED, 0, UINT32_MAX },
+    { "output", 'o', K_FILE, F_OUTPUT, 1, 0 },
+    { "json", 0, K_FILE, F_JSON, 1, 0 },
+    { "observables-out", 0, K_FILE, F_OBSERVABLES, 1, 0 },
+    { "cycles-out", 0, K_FILE, F_CYCLES_OUT, 1, 0 },
+    { "hepmc", 0, K_FILE, F_HEPMC, 1, 0 },
+    { "quiet", 'q', K_FLAG, F_QUIET, 1, 0 },
+    { "progress", 0, K_FLAG, F_PROGRESS, 1, 0 },
+    { "no-progress", 0, K_FLAG, F_PROGRESS, 0, 0 },
+    { "state-out", 0, K_FILE, F_STATE_OUT, 1, 0 },
+    { "checkpoint", 0, K_FILE, F_CHECKPOINT, 0, 0 },
+    { "checkpoint-every", 0, K_INT, F_CHECKPOINT_EVERY, 1, GAPS_MAX_EVENT_NUMBER },
+    { "resume", 0, K_FILE, F_RESUME, 0, 0 },
+    { "pool", 0, K_INT, F_POOL, 1, GAPS_MAX_SLOTS },
+    { "max-partons", 0, K_INT, F_MAX_PARTONS, 3, GAPS_MAX_PARTONS },
+    { "threads", 't', K_INT, F_THREADS, 1, GAPS_MAX_THREADS },
+    { "loops", 0, K_LOOPS, F_LOOPS, 0, 0 },
+    { "cycles-per-launch", 0, K_INT, F_CYCLES_PER_LAUNCH, 1, GAPS_MAX_CYCLES_PER_LAUNCH },
+    { "no-refill", 0, K_FLAG, F_REFILL, 0, 0 },
+    { "allow-host", 0, K_FLAG, F_ALLOW_HOST, 1, 0 },
+    { "energy", 0, K_FLAG, F_ENERGY, 1, 0 },
+    { "card", 'c', K_CARD, F_CARD, 0, 0 },
+    { "help", 'h', K_HELP, F_HELP, 0, 0 },
+    { "version", 'V', K_VERSION, F_VERSION, 0, 0 },
+    { NULL, 0, 0, 0, 0, 0 }
+};
+
+static const opt_def merge_table[] = {
+    { "output", 'o', K_FILE, F_M_OUTPUT, 1, 0 },
+    { "json", 0, K_FILE, F_M_JSON, 1, 0 },
+    { "state-out", 0, K_FILE, F_M_STATE_OUT, 1, 0 },
+    { "quiet", 'q', K_FLAG, F_M_QUIET, 1, 0 },
+    { "help", 'h', K_HELP, F_M_HELP, 0, 0 },
+    { NULL, 0, 0, 0, 0, 0 }
+};
+
+static const opt_def *find_long(const opt_def *t, const char *name, size_t n)
+{
+    for (; t->name; ++t)
+        if (strlen(t->name) == n && memcmp(t->name, name, n) == 0) return t;
+    return NULL;
+}
+
+static const opt_def *find_short(const opt_def *t, char c)
+{
+    for (; t->name; ++t)
+        if (t->short_name && t->short_name == c) return t;
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Messages
+ * ------------------------------------------------------------------------------------------ */
+
+/* A user's string made safe for a one-line message: control characters as \xNN, at most
+ * SHOW_MAX bytes (cut before a UTF-8 continuation byte), "..." when cut. */
+#define SHOW_MAX 64
+typedef struct shown { char s[4 * SHOW_MAX + 8]; } shown;
+
+static shown show_n(const char *s, size_t n)
+{
+    shown r;
+    size_t o = 0, i = 0;
+    for (; i < n && i < SHOW_MAX; ++i) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f) o += (size_t)sprintf(r.s + o, "\\x%02x", c);
+        else r.s[o++] = (char)c;
+    }
+    if (i < n) {
+        /* do not leave half a UTF-8 character before the ellipsis */
+        while (o > 0 && ((unsigned char)r.s[o - 1] & 0xc0) == 0x80) --o;
+        if (o > 0 && ((unsigned char)r.s[o - 1] & 0xc0) == 0xc0) --o;
+        memcpy(r.s + o, "...", 3);
+        o += 3;
+    }
+    r.s[o] = '\0';
+    return r;
+}
+
+static shown show(const char *s) { return show_n(s, strlen(s)); }
+
+/* Where an error is: the command line, or a line of the run card. */
+typedef struct where {
+    const char *card;   /* NULL: command line */
+    long line;
+} where;
+
+static int fail(char *msg, size_t len, const where *w, const char *fmt, ...)
+{
+    if (msg && len) {
+        int n;
+        if (w && w->card)
+            n = snprintf(msg, len, "%s:%ld: ", show(w->card).s, w->line);
+        else
+            n = 0;
+        if (n >= 0 && (size_t)n < len) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(msg + n, len - (size_t)n, fmt, ap);
+            va_end(ap);
+        }
+    }
+    return 2;
+}
+
+/* The valid values of an option, for "invalid value" messages. */
+static void expected(const opt_def *d, char *buf, size_t len)
+{
+    switch (d->kind) {
+    case K_INT:
+        snprintf(buf, len, "expected an integer from %lld to %lld", (long long)d->lo,
+                 (long long)d->hi);
+        break;
+    case K_REAL:
+        snprintf(buf, len, "%s", d->lo == R_POSITIVE
+                                     ? "expected a finite decimal number greater than 0"
+                                     : "expected a decimal number between 0 and 1 (exclusive)");
+        break;
+    case K_LOOPS: snprintf(buf, len, "expected 'steps' or 'fused'"); break;
+    case K_FLAG: snprintf(buf, len, "expected true, false, yes, no, 1 or 0"); break;
+    default: snprintf(buf, len, "expected a file name"); break;
+    }
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Numbers
+ * ------------------------------------------------------------------------------------------ */
+
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* A decimal number: digits [. digits] [e|E [+|-] digits], at least one mantissa digit. */
+typedef struct number {
+    const char *ip, *fp;   /* integer and fraction digits */
+    size_t il, fl;
+    int64_t exp;           /* saturated at +-EXP_CAP: beyond it every value is out of range */
+} number;
+#define EXP_CAP ((int64_t)1000000000000)
+
+static int lex_number(const char *s, number *n)
+{
+    const char *p = s;
+    n->ip = p;
+    while (is_digit(*p)) ++p;
+    n->il = (size_t)(p - n->ip);
+    n->fp = p;
+    n->fl = 0;
+    if (*p == '.') {
+        n->fp = ++p;
+        while (is_digit(*p)) ++p;
+        n->fl = (size_t)(p - n->fp);
+    }
+    if (n->il + n->fl == 0) return -1;
+    n->exp = 0;
+    if (*p == 'e' || *p == 'E') {
+        ++p;
+        int neg = 0;
+        if (*p == '+' || *p == '-') neg = *p++ == '-';
+        if (!is_digit(*p)) return -1;
+        for (; is_digit(*p); ++p)
+            if (n->exp < EXP_CAP) n->exp = 10 * n->exp + (*p - '0');
+        if (n->exp > EXP_CAP) n->exp = EXP_CAP;
+        if (neg) n->exp = -n->exp;
+    }
+    return *p == '\0' ? 0 : -1;
+}
+
+/* The exact integer value of s if it is one and lies in [lo, hi] (lo >= 0): digits times a
+ * power of ten, with no rounding anywhere. */
+static int parse_integer(const char *s, int64_t lo, int64_t hi, int64_t *out)
+{
+    number n;
+    if (lex_number(s, &n) != 0) return -1;
+    const size_t total = n.il + n.fl;
+#define DIGIT(i) ((i) < n.il ? n.ip[(i)] : n.fp[(i) - n.il])
+    size_t a = 0, b = total;
+    while (a < total && DIGIT(a) == '0') ++a;
+    uint64_t v = 0;
+    if (a < total) {
+        /* value = digits[a, b) * 10^k; drop trailing zeros while k < 0 */
+        int64_t k = n.exp - (int64_t)n.fl;
+        while (k < 0 && DIGIT(b - 1) == '0') --b, ++k;   /* DIGIT(a) != '0' stops it */
+        if (k < 0) return -1;                             /* a fraction remains */
+        /* 19 digits are below 10^19 < 2^64: no overflow below; beyond, > INT64_MAX */
+        if ((int64_t)(b - a) + k > 19) return -1;
+        for (size_t i = a; i < b; ++i) v = 10 * v + (uint64_t)(DIGIT(i) - '0');
+        for (int64_t j = 0; j < k; ++j) v *= 10;
+    }
+#undef DIGIT
+    if (v < (uint64_t)lo || v > (uint64_t)hi) return -1;
+    *out = (int64_t)v;
+    return 0;
+}
+
+/* A finite real in decimal or exponent notation.  The grammar is checked here; strtod only
+ * converts (it would also take hex, inf, nan and leading spaces).  gaps never calls
+ * setlocale, so strtod's decimal point is '.'. */
+static int parse_real(const char *s, double *out)
+{
+    number n;
+    if (lex_number(s, &n) != 0) return -1;
+    char *end;
+    double v = strtod(s, &end);
+    if (*end != '\0' || !isfinite(v)) return -1;
+    *out = v;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Values
+ * ------------------------------------------------------------------------------------------ */
+
+typedef struct value {
+    int64_t i;
+    double d;
+    const char *s;
+    int on;   /* flags: 1 set, 0 "false" in a card (as if absent) */
+} value;
+
+/* Parse text for option d.  0, or -1 with the reason (the part after "for --x: ") in why. */
+static int parse_value(const opt_def *d, const char *text, int in_card, value *v, char *why,
+                       size_t wlen)
+{
+    memset(v, 0, sizeof *v);
+    v->s = text;
+    switch (d->kind) {
+    case K_INT:
+        if (parse_integer(text, d->lo, d->hi, &v->i) == 0) return 0;
+        break;
+    case K_REAL:
+        if (parse_real(text, &v->d) == 0 &&
+            (d->lo == R_POSITIVE ? v->d > 0.0 : (v->d > 0.0 && v->d < 1.0)))
+            return 0;
+        break;
+    case K_LOOPS:
+        if (!strcmp(text, "steps")) { v->i = GAPS_LOOPS_STEPS; return 0; }
+        if (!strcmp(text, "fused")) { v->i = GAPS_LOOPS_FUSED; return 0; }
+        break;
+    case K_FLAG:
+        if (!in_card) { v->on = 1; return 0; }
+        if (!strcasecmp(text, "true") || !strcasecmp(text, "yes") || !strcmp(text, "1")) {
+            v->on = 1;
+            return 0;
+        }
+        if (!strcasecmp(text, "false") || !strcasecmp(text, "no") || !strcmp(text, "0"))
+            return 0;
+        break;
+    case K_FILE:
+    case K_CARD:
+        if (text[0] == '\0') break;
+        if (text[0] == '-' && text[1] == '\0') {
+            if (d->kind == K_FILE && d->lo) return 0;
+            snprintf(why, wlen, "expected a file name ('-' is not allowed here)");
+            return -1;
+        }
+        if (text[0] == '-') {
+            snprintf(why, wlen, "expected a file name, not an option (write ./%s for a file "
+                                "whose name starts with '-')", show(text).s);
+            return -1;
+        }
+        return 0;
+    default:
+        return 0;
+    }
+    expected(d, why, wlen);
+    return -1;
+}
+
+static void store(gaps_options *o, const opt_def *d, const value *v)
+{
+    gaps_config *c = &o->cfg;
+    switch (d->field) {
+    case F_EVENTS: c->events = v->i; break;
+    case F_FIRST_EVENT: c->first_event = v->i; break;
+    case F_ECM: c->ecm = v->d; break;
+    case F_ALPHAS_MZ: c->alphas_mz = v->d; break;
+    case F_ALPHAS_ORDER: c->alphas_order = (int)v->i; break;
+    case F_TCUT: c->t_cut = v->d; break;
+    case F_SEED: c->seed = (uint32_t)v->i; break;
+    case F_OUTPUT: o->output = strcmp(v->s, "none") ? v->s : NULL; break;
+    case F_JSON: o->json = v->s; break;
+    case F_OBSERVABLES: o->observables_out = v->s; break;
+    case F_CYCLES_OUT: o->cycles_out = v->s; break;
+    case F_HEPMC: o->hepmc = v->s; break;
+    case F_STATE_OUT: o->state_out = v->s; break;
+    case F_CHECKPOINT: o->checkpoint = v->s; break;
+    case F_CHECKPOINT_EVERY: o->checkpoint_every = v->i; break;
+    case F_RESUME: o->resume = v->s; break;
+    case F_POOL: c->slots = (int)v->i; break;
+    case F_MAX_PARTONS: c->max_partons = (int)v->i; break;
+    case F_THREADS: c->threads = (int)v->i; break;
+    case F_LOOPS: c->loop_mode = (int)v->i; break;
+    case F_CYCLES_PER_LAUNCH: c->cycles_per_launch = (int)v->i; break;
+    /* flags: "false" in a card leaves the default */
+    case F_QUIET: if (v->on) o->quiet = (int)d->lo; break;
+    case F_PROGRESS: if (v->on) o->progress = (int)d->lo; break;
+    case F_REFILL: if (v->on) c->refill = (int)d->lo; break;
+    case F_ALLOW_HOST: if (v->on) c->allow_host = (int)d->lo; break;
+    case F_ENERGY: if (v->on) o->energy = (int)d->lo; break;
+    default: break;
+    }
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The command-line loop, shared by gaps and gaps merge
+ * ------------------------------------------------------------------------------------------ */
+
+/* Called for each option with its value (NULL for flags) and for each operand (d NULL).
+ * Returns 0 to go on, or the parser's result (1 or 2) to stop. */
+typedef int (*argv_handler)(void *ctx, const opt_def *d, const char *spelled, const char *val,
+                            char *msg, size_t len);
+
+static int walk_argv(int argc, char **argv, const opt_def *table, argv_handler h, void *ctx,
+                     char *msg, size_t len)
+{
+    int ended = 0;
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        int r;
+        if (ended || a[0] != '-' || a[1] == '\0') {   /* an operand ("-" is one) */
+            if ((r = h(ctx, NULL, NULL, a, msg, len)) != 0) return r;
+            continue;
+        }
+        if (a[1] == '-' && a[2] == '\0') { ended = 1; continue; }
+        if (a[1] == '-') {
+            const char *name = a + 2, *eq = strchr(name, '=');
+            const size_t n = eq ? (size_t)(eq - name) : strlen(name);
+            const opt_def *d = find_long(table, name, n);
+            char spelled[80];
+            if (!d) return fail(msg, len, NULL, "unknown option '--%s'", show_n(name, n).s);
+            snprintf(spelled, sizeof spelled, "--%s", d->name);
+            const char *val = NULL;
+            if (d->kind == K_FLAG || d->kind == K_HELP || d->kind == K_VERSION) {
+                if (eq) return fail(msg, len, NULL, "option '%s' takes no value", spelled);
+            } else if (eq) {
+                val = eq + 1;
+            } else if (i + 1 < argc) {
+                val = argv[++i];
+            } else {
+                return fail(msg, len, NULL, "option '%s' needs a value", spelled);
+            }
+            if ((r = h(ctx, d, spelled, val, msg, len)) != 0) return r;
+            continue;
+        }
+        /* a group of short options: -qn10, -q -n 10 */
+        for (const char *p = a + 1; *p; ++p) {
+            const opt_def *d = find_short(table, *p);
+            char spelled[3] = { '-', *p, '\0' };
+            if (!d) return fail(msg, len, NULL, "unknown option '-%s'", show_n(p, 1).s);
+            const char *val = NULL;
+            if (d->kind != K_FLAG && d->kind != K_HELP && d->kind != K_VERSION) {
+                if (p[1]) val = p + 1;
+                else if (i + 1 < argc) val = argv[++i];
+                else return fail(msg, len, NULL, "option '%s' (--%s) needs a value", spelled,
+                                 d->name);
+            }
+            if ((r = h(ctx, d, spelled, val, msg, len)) != 0) return r;
+            if (val) break;   /* the rest of the word was the value */
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * gaps
+ * ------------------------------------------------------------------------------------------ */
+
+typedef struct gaps_ctx {
+    gaps_options *o;
+    unsigned char cl_set[F_COUNT];   /* set on the command line: the card may not change it */
+    long card_line[F_COUNT];         /* line of the card that set it (duplicates) */
+    const opt_def *card_def[F_COUNT];
+} gaps_ctx;
+
+static void print_version(FILE *f)
+{
+    fprintf(f, "gaps %s (%s backend, %s)\n", GAPS_VERSION, gaps_runtime_backend_name(),
+            GAPS_COMPILER);
+#ifdef GAPS_GPU_ARCH
+    /* -DGAPS_GPU_ARCH=sm_90 or -DGAPS_GPU_ARCH="sm_90": printed without quotes either way */
+#define GAPS_STRING_(x) #x
+#define GAPS_STRING(x) GAPS_STRING_(x)
+    const char *arch = GAPS_STRING(GAPS_GPU_ARCH);
+    const size_t n = strlen(arch);
+    if (n >= 2 && arch[0] == '"' && arch[n - 1] == '"')
+        fprintf(f, "GPU architecture %.*s\n", (int)(n - 2), arch + 1);
+    else
+        fprintf(f, "GPU architecture %s\n", arch);
+#endif
+}
+
+static int gaps_handler(void *vctx, const opt_def *d, const char *spelled, const char *val,
+                        char *msg, size_t len)
+{
+    gaps_ctx *ctx = vctx;
+    gaps_options *o = ctx->o;
+    if (!d) return fail(msg, len, NULL, "unexpected argument '%s'", show(val).s);
+    if (d->kind == K_HELP) { gaps_options_usage(stdout); return 1; }
+    if (d->kind == K_VERSION) { print_version(stdout); return 1; }
+    value v;
+    char why[200];
+    if (parse_value(d, val ? val : "", 0, &v, why, sizeof why) != 0)
+        return fail(msg, len, NULL, "invalid value '%s' for --%s: %s", show(val).s, d->name,
+                    why);
+    if (d->kind == K_CARD) {
+        if (o->card)
+            return fail(msg, len, NULL, "option '%s' given twice: one run card per run",
+                        spelled);
+        o->card = val;
+        return 0;
+    }
+    store(o, d, &v);
+    ctx->cl_set[d->field] = 1;
+    return 0;
+}
+
+static void trim(char **s, char *end)
+{
+    while (**s == ' ' || **s == '\t' || **s == '\r' || **s == '\f' || **s == '\v') ++*s;
+    while (end > *s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r' ||
+                        end[-1] == '\f' || end[-1] == '\v'))
+        --end;
+    *end = '\0';
+}
+
+/* Read the whole card (at most GAPS_CARD_MAX_BYTES) into a NUL-terminated heap buffer. */
+static int read_card(const char *path, char **text, size_t *size, char *msg, size_t len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return fail(msg, len, NULL, "cannot read run card '%s': %s", show(path).s,
+                    strerror(errno));
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap + 1);
+    int err = 0;
+    while (buf) {
+        if (n == cap) {
+            if (cap > GAPS_CARD_MAX_BYTES) break;
+            char *nb = realloc(buf, 2 * cap + 1);
+            if (!nb) { free(buf); buf = NULL; break; }
+            buf = nb;
+            cap *= 2;
+        }
+        errno = 0;
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f)) err = errno ? errno : EIO;
+            break;
+        }
+    }
+    fclose(f);
+    if (!buf) return fail(msg, len, NULL, "cannot read run card '%s': out of memory", show(path).s);
+    if (err) {
+        free(buf);
+        return fail(msg, len, NULL, "cannot read run card '%s': %s", show(path).s,
+                    strerror(err));
+    }
+    if (n > GAPS_CARD_MAX_BYTES) {
+        free(buf);
+        return fail(msg, len, NULL, "cannot read run card '%s': larger than %d bytes",
+                    show(path).s, GAPS_CARD_MAX_BYTES);
+    }
+    buf[n] = '\0';
+    *text = buf;
+    *size = n;
+    return 0;
+}
+
+static int apply_card(gaps_ctx *ctx, char *msg, size_t len)
+{
+    gaps_options *o = ctx->o;
+    size_t size;
+    int r = read_card(o->card, &o->card_text_, &size, msg, len);
+    if (r) return r;
+    o->card_size_ = size;
+    char *text = o->card_text_;
+    where w = { o->card, 0 };
+    for (size_t start = 0; start < size;) {
+        char *nl = memchr(text + start, '\n', size - start);
+        size_t end = nl ? (size_t)(nl - text) : size;
+        char *line = text + start;
+        size_t n = end - start;
+        start = end + 1;
+        ++w.line;
+        if (n > 0 && line[n - 1] == '\r') --n;   /* CRLF files: the CR is not counted */
+        if (n > GAPS_CARD_MAX_LINE)
+            return fail(msg, len, &w, "line longer than %d characters", GAPS_CARD_MAX_LINE);
+        if (memchr(line, '\0', n)) return fail(msg, len, &w, "line contains a NUL byte");
+        line[n] = '\0';
+        char *hash = strchr(line, '#');
+        if (hash) *hash = '\0';
+        trim(&line, line + strlen(line));
+        if (!*line) continue;
+        char *eq = strchr(line, '=');
+        if (!eq)
+            return fail(msg, len, &w, "missing '=' in '%s' (expected 'key = value')",
+                        show(line).s);
+        char *key = line, *val = eq + 1;
+        trim(&key, eq);
+        trim(&val, val + strlen(val));
+        if (!*key) return fail(msg, len, &w, "missing key before '='");
+        const opt_def *d = find_long(gaps_table, key, strlen(key));
+        if (!d) {
+            if (key[0] == '-' && key[1] == '-' && find_long(gaps_table, key + 2, strlen(key + 2)))
+                return fail(msg, len, &w, "unknown key '%s' (write the option name without "
+                                          "'--': '%s = ...')", show(key).s, show(key + 2).s);
+            return fail(msg, len, &w, "unknown key '%s'", show(key).s);
+        }
+        if (d->kind == K_CARD)
+            return fail(msg, len, &w, "'card' cannot be used inside a run card");
+        if (d->kind == K_HELP || d->kind == K_VERSION)
+            return fail(msg, len, &w, "'%s' cannot be used in a run card", d->name);
+        if (ctx->card_line[d->field]) {
+            const opt_def *first = ctx->card_def[d->field];
+            if (first == d)
+                return fail(msg, len, &w, "key '%s' given twice (first on line %ld)", d->name,
+                            ctx->card_line[d->field]);
+            return fail(msg, len, &w, "key '%s' conflicts with '%s' on line %ld", d->name,
+                        first->name, ctx->card_line[d->field]);
+        }
+        value v;
+        char why[200];
+        if (parse_value(d, val, 1, &v, why, sizeof why) != 0)
+            return fail(msg, len, &w, "invalid value '%s' for %s: %s", show(val).s, d->name,
+                        why);
+        ctx->card_line[d->field] = w.line;
+        ctx->card_def[d->field] = d;
+        if (!ctx->cl_set[d->field]) store(o, d, &v);
+    }
+    return 0;
+}
+
+/* Checks that involve several options, after the card. */
+static int check_together(const gaps_options *o, char *msg, size_t len)
+{
+    const gaps_config *c = &o->cfg;
+    if (c->first_event > GAPS_MAX_EVENT_NUMBER - c->events)   /* no overflow: both in range */
+        return fail(msg, len, NULL,
+                    "--first-event %lld plus --events %lld is more than %lld (event numbers "
+                    "must stay below 2^62)", (long long)c->first_event, (long long)c->events,
+                    (long long)GAPS_MAX_EVENT_NUMBER);
+    if (o->checkpoint_every && !o->checkpoint)
+        return fail(msg, len, NULL, "--checkpoint-every needs --checkpoint FILE");
+    /* two outputs on standard output would interleave */
+    const char *names[] = { "--output", "--json", "--observables-out", "--hepmc",
+                            "--cycles-out", "--state-out" };
+    const char *paths[] = { o->output, o->json, o->observables_out, o->hepmc, o->cycles_out,
+                            o->state_out };
+    int first = -1;
+    for (int k = 0; k < 6; ++k) {
+        if (!paths[k] || strcmp(paths[k], "-")) continue;
+        if (first >= 0)
+            return fail(msg, len, NULL, "%s and %s both write to standard output ('-'): at "
+                                        "most one output may", names[first], names[k]);
+        first = k;
+    }
+    return 0;
+}
+
+static void options_defaults(gaps_options *o)
+{
+    memset(o, 0, sizeof *o);
+    gaps_config_defaults(&o->cfg);
+    o->output = "gaps.yoda";
+    o->progress = -1;
+}
+
+int gaps_options_parse(int argc, char **argv, gaps_options *o, char *msg, size_t len)
+{
+    gaps_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.o = o;
+    options_defaults(o);
+    if (msg && len) msg[0] = '\0';
+    int r = walk_argv(argc, argv, gaps_table, gaps_handler, &ctx, msg, len);
+    if (r == 0 && o->card) r = apply_card(&ctx, msg, len);
+    if (r == 0) r = check_together(o, msg, len);
+    if (r != 0) gaps_options_free(o);
+    return r;
+}
+
+void gaps_options_free(gaps_options *o)
+{
+    if (!o) return;
+    char *text = o->card_text_;
+    o->card_text_ = NULL;
+    if (!text) return;
+    /* strings of the card are gone: do not leave pointers into freed memory */
+    const char **strs[] = { &o->output, &o->json, &o->observables_out, &o->hepmc,
+                            &o->cycles_out, &o->state_out, &o->checkpoint, &o->resume };
+    for (size_t k = 0; k < sizeof strs / sizeof strs[0]; ++k) {
+        const char *s = *strs[k];
+        /* compared as addresses: s may point into argv, another object */
+        if (s && (uintptr_t)s >= (uintptr_t)text &&
+            (uintptr_t)s <= (uintptr_t)(text + o->card_size_))
+            *strs[k] = NULL;
+    }
+    free(text);
+}
+
+void gaps_options_usage(FILE *f)
+{
+    gaps_config d;
+    gaps_config_defaults(&d);
+    fprintf(f,
+        "Usage: gaps [options]\n"
+        "       gaps merge [options] STATE...   combine the --state-out files of split runs\n"
+        "                                       (see gaps merge --help)\n"
+        "LEP event generator: e+e- -> q qbar, dipole shower (parallel veto algorithm), Durham\n"
+        "jet rates and event shapes into YODA histograms.\n"
+        "\n"
+        "Physics:\n"
+        "  -n, --events N           events to generate, 1..2^62 = %lld\n"
+        "                           (default %lld)\n"
+        "      --first-event K      number of the first event, 0..2^62-1, with K + N <= 2^62\n"
+        "                           (default 0); runs with the same seed and adjacent ranges\n"
+        "                           give exactly the events of one longer run\n"
+        "      --ecm GEV            centre-of-mass energy sqrt(s), > 0 (default %g)\n"
+        "      --alphas-mz X        alpha_s(M_Z^2), 0 < X < 1 (default %g)\n"
+        "      --alphas-order 0|1|2 fixed, one-loop or two-loop running (default %d)\n"
+        "      --tcut GEV2          shower cutoff in k_T^2, > 0 (default %g)\n"
+        "  -s, --seed S             random seed, 0..4294967295 (default %u)\n",
+        (long long)GAPS_MAX_EVENT_NUMBER, (long long)d.events, d.ecm, d.alphas_mz,
+        d.alphas_order, d.t_cut, d.seed);
+    fprintf(f,
+        "Output (FILE '-' is standard output, for at most one output):\n"
+        "  -o, --output FILE        YODA histograms, /_XSEC and /_EVTCOUNT (default gaps.yoda);\n"
+        "                           'none' writes no histograms (note: '-' used to mean none,\n"
+        "                           it now means standard output)\n"
+        "      --json FILE          run summary as JSON\n"
+        "      --observables-out FILE  one CSV line per event (event number order)\n"
+        "      --cycles-out FILE    CSV: veto cycle, events completed so far\n"
+        "      --hepmc FILE         every event (beams, Z/gamma*, final partons with colour\n"
+        "                           flow) in the HepMC3 ASCII format\n"
+        "  -q, --quiet              no summary and no progress\n"
+        "      --progress           show progress on standard error (default: only when it\n"
+        "                           is a terminal)\n"
+        "      --no-progress        never show progress\n"
+        "Checkpoints and merging:\n"
+        "      --state-out FILE     exact accumulators of the run, for gaps merge\n"
+        "      --checkpoint FILE    save the state of the run to FILE as it goes\n"
+        "      --checkpoint-every N events between checkpoints, 1..2^62 (default: chosen by\n"
+        "                           the backend; needs --checkpoint)\n"
+        "      --resume FILE        continue the run saved in the checkpoint FILE\n"
+        "  gaps merge -o OUT.yoda A.state B.state ...  adds the state files of several runs\n");
+    fprintf(f,
+        "Execution:\n"
+        "      --pool N             event slots in the pool, 1..%lld (2^28) (default: 128 per\n"
+        "                           CPU thread, 2^19 on a GPU)\n"
+        "      --max-partons N      event record capacity, 3..%d (default %d)\n"
+        "  -t, --threads N          OpenMP threads, 1..%d (openmp build; default: OpenMP's)\n"
+        "      --loops steps|fused  one loop per veto step (the paper's structure) or whole\n"
+        "                           cycles per loop (default %s)\n"
+        "      --cycles-per-launch K  veto cycles per fused launch, 1..%lld (2^20) (default %d\n"
+        "                           in this build)\n"
+        "      --no-refill          run the pool in batches instead of refilling free slots\n"
+        "      --allow-host         offload build: run on the host if no GPU is usable\n"
+        "      --energy             measure the GPU's energy during the run\n",
+        (long long)GAPS_MAX_SLOTS, GAPS_MAX_PARTONS, d.max_partons, GAPS_MAX_THREADS,
+        d.loop_mode == GAPS_LOOPS_FUSED ? "fused" : "steps",
+        (long long)GAPS_MAX_CYCLES_PER_LAUNCH, d.cycles_per_launch);
+    fprintf(f,
+        "Other:\n"
+        "  -c, --card FILE          read options from a run card: one 'key = value' a line,\n"
+        "                           key = a long option without '--' (events = 1e6,\n"
+        "                           no-refill = true); '#' starts a comment; options on the\n"
+        "                           command line win over the card\n"
+        "  -h, --help               this text\n"
+        "  -V, --version            version, backend and compiler\n"
+        "\n"
+        "Write options as --name VALUE or --name=VALUE, in full.  Numbers are decimal: an\n"
+        "integer may be written 1000000, 1e6 or 2.5e6 when its value is exact; no sign, no\n"
+        "hexadecimal, no inf or nan, no spaces.  Errors end the program with status 2.\n");
+}
+
+/* ------------------------------------------------------------------------------------------
+ * gaps merge
+ * ------------------------------------------------------------------------------------------ */
+
+static int merge_handler(void *vctx, const opt_def *d, const char *spelled, const char *val,
+                         char *msg, size_t len)
+{
+    (void)spelled;
+    gaps_merge_options *m = vctx;
+    if (!d) {
+        if (val[0] == '-' && val[1] == '\0')
+            return fail(msg, len, NULL, "merge reads state files by name: '-' (standard input) "
+                                        "is not supported");
+        m->inputs[m->n_inputs++] = val;
+        return 0;
+    }
+    if (d->kind == K_HELP) { gaps_merge_options_usage(stdout); return 1; }
+    if (d->kind == K_FLAG) { m->quiet = 1; return 0; }
+    value v;
+    char why[200];
+    if (parse_value(d, val, 0, &v, why, sizeof why) != 0)
+        return fail(msg, len, NULL, "invalid value '%s' for --%s: %s", show(val).s, d->name,
+                    why);
+    if (d->field == F_M_OUTPUT) m->output = strcmp(val, "none") ? val : NULL;
+    else if (d->field == F_M_JSON) m->json = val;
+    else m->state_out = val;
+    return 0;
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int gaps_merge_options_parse(int argc, char **argv, gaps_merge_options *m, char *msg,
+                             size_t len)
+{
+    memset(m, 0, sizeof *m);
+    m->output = "merged.yoda";
+    if (msg && len) msg[0] = '\0';
+    m->inputs = malloc((argc > 0 ? (size_t)argc : 1) * sizeof *m->inputs);
+    if (!m->inputs) return fail(msg, len, NULL, "out of memory");
+    int r = walk_argv(argc, argv, merge_table, merge_handler, m, msg, len);
+    if (r == 0 && m->n_inputs == 0)
+        r = fail(msg, len, NULL, "merge needs at least one state file (gaps merge -o OUT.yoda "
+                                 "A.state B.state ...)");
+    if (r == 0 && !m->output && !m->json && !m->state_out)
+        r = fail(msg, len, NULL, "merge has nothing to write: --output none and neither "
+                                 "--json nor --state-out");
+    if (r == 0) {
+        int n = 0;
+        const char *p[3] = { m->output, m->json, m->state_out };
+        for (int k = 0; k < 3; ++k) n += p[k] && !strcmp(p[k], "-");
+        if (n > 1)
+            r = fail(msg, len, NULL, "at most one of --output, --json and --state-out may be "
+                                     "'-' (standard output)");
+    }
+    if (r == 0 && m->n_inputs > 1) {
+        /* the same file twice would add its events twice */
+        const char **sorted = malloc((size_t)m->n_inputs * sizeof *sorted);
+        if (!sorted) {
+            r = fail(msg, len, NULL, "out of memory");
+        } else {
+            memcpy(sorted, m->inputs, (size_t)m->n_inputs * sizeof *sorted);
+            qsort(sorted, (size_t)m->n_inputs, sizeof *sorted, compare_strings);
+            for (int k = 1; k < m->n_inputs && r == 0; ++k)
+                if (!strcmp(sorted[k - 1], sorted[k]))
+                    r = fail(msg, len, NULL, "state file '%s' given twice: its events would "
+                                             "count twice", show(sorted[k]).s);
+            free(sorted);
+        }
+    }
+    if (r != 0) gaps_merge_options_free(m);
+    return r;
+}
+
+void gaps_merge_options_free(gaps_merge_options *m)
+{
+    if (!m) return;
+    free((void *)m->inputs);
+    m->inputs = NULL;
+    m->n_inputs = 0;
+}
+
+void gaps_merge_options_usage(FILE *f)
+{
+    fprintf(f,
+        "Usage: gaps merge [options] STATE...\n"
+        "Add the exact accumulators of runs written with --state-out (for example runs with\n"
+        "the same seed and adjacent --first-event ranges) and write the histograms of the\n"
+        "combined run: the same bytes as one run over all the events.\n"
+        "\n"
+        "  -o, --output FILE   merged YODA histograms (default merged.yoda; '-' standard\n"
+        "                      output; 'none' no histograms)\n"
+        "      --json FILE     summary of the merged run as JSON\n"
+        "      --state-out FILE  merged state, to merge again later\n"
+        "  -q, --quiet         no summary on standard output\n"
+        "  -h, --help          this text\n"
+        "At least one STATE file; each may be given once.  '--' ends the options.\n");
+}
