@@ -8,8 +8,9 @@
 #   share/doc/gaps/                          README.md and doc/
 #   libexec/gaps/fix_cuda_image.py           offload backend only (see below)
 #
-# Every installed file is free of build and source paths (tests/install/test_install.sh
-# checks this), so the installed tree can be moved or packaged.
+# No installed file names the build or source directory (tests/install/test_install.sh checks
+# this; one exception, the GPU bitcode module names in the offload backend's libgaps.a, is
+# explained there), so the installed tree can be moved or packaged.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -25,9 +26,9 @@ mark_as_advanced(GAPS_INSTALL_CMAKEDIR)
 #                     would even make clang compile all of a user's code for the GPU);
 #   GAPS_VERSION, GAPS_BACKEND_*   read only by src/ and offload/, never by include/gaps/;
 #   -foffload=disable (link)       GCC-only, guards gaps' own target regions;
-#   OpenMP::OpenMP_C               replaced by gapsConfig.cmake with the OpenMP of whichever
-#                                  language the user's project enabled (a C++-only project has
-#                                  no OpenMP::OpenMP_C).
+#   OpenMP::OpenMP_C               replaced by gapsConfig.cmake with the OpenMP runtime (link
+#                                  only) of whichever language the user's project enabled (a
+#                                  C++-only project has no OpenMP::OpenMP_C).
 # They are wrapped in $<BUILD_INTERFACE:...>: the build sees exactly what it saw before, the
 # exported target leaves them out.  Everything else (include directory, GAPS_USE_LIBM, the
 # offload link flags, libm, libdl) is exported as it is.
@@ -60,15 +61,17 @@ _gaps_build_only(gaps_physics INTERFACE_LINK_LIBRARIES "^OpenMP::")
 # --- The library that is installed ----------------------------------------------------------
 # serial, openmp: gaps_physics itself, a static library, named libgaps.a.
 # offload: gaps_physics is an OBJECT library (CMakeLists.txt says why); the same objects are
-# archived once more into libgaps.a.  A user links it with clang 19 and the offload link flags
-# (exported with the target), and must take the WHOLE archive: clang's offload linker
-# (clang-linker-wrapper) takes an archive member's device code only when it defines a symbol
-# that other device code needs, and the GPU kernels of gaps are reached from host code alone,
-# so a plain -lgaps links an executable whose GPU image lacks the kernels.  gapsConfig.cmake
-# adds the whole-archive linking ($<LINK_LIBRARY:WHOLE_ARCHIVE,...>, CMake 3.24), gaps.pc
-# writes -Wl,--whole-archive -lgaps -Wl,--no-whole-archive.  The executable must then be
-# post-processed as the build's own are (gaps_offload_executable() of gapsConfig.cmake runs
-# fix_cuda_image.py and sets the run path to LLVM 19's libomptarget).
+# archived once more into libgaps.a.  A program links it with clang 19 and the offload link
+# flags (exported with the target), and must take the WHOLE archive: clang's offload linker
+# (clang-linker-wrapper, LLVM 19) treats archive members as lazy and takes their GPU code only
+# when GPU code of the program asks for it.  A program whose own objects are compiled without
+# the offload flags (as gaps::gaps leaves them: see above) then gets no GPU image at all from
+# a plain -lgaps (measured: fix_cuda_image.py finds no CUDA image); linked with the whole
+# archive, its image has the same 7 kernels as the gaps program's and it ran on an H200 with
+# the CPU builds' cross section to the last digit.  gapsConfig.cmake links the whole archive,
+# gaps.pc writes -Wl,--whole-archive -lgaps -Wl,--no-whole-archive.  The executable must then be
+# post-processed as the build's own are: gaps_offload_executable() of gapsConfig.cmake runs
+# fix_cuda_image.py and puts LLVM 19's libraries on the run path.
 if(GAPS_BACKEND STREQUAL "offload")
   add_library(gaps_archive STATIC $<TARGET_OBJECTS:gaps_physics>)
   set_target_properties(gaps_archive PROPERTIES LINKER_LANGUAGE C EXPORT_NAME gaps_archive)
@@ -130,9 +133,9 @@ endif()
 # --- CMake package --------------------------------------------------------------------------
 install(EXPORT gapsTargets NAMESPACE gaps:: FILE gapsTargets.cmake
         DESTINATION ${GAPS_INSTALL_CMAKEDIR})
-# Values for gapsConfig.cmake.in.  The paths of Random123, LLVM and CUDA are those of the
-# machine gaps was built on; the config file uses them only as hints or says how to change them.
-# fix_cuda_image.py, relative to the directory of gapsConfig.cmake
+# Values for gapsConfig.cmake.in.  Random123's directory on the build machine serves only as a
+# search hint; LLVM's and CUDA's (offload backend) are those the library was built against.
+# fix_cuda_image.py, relative to the directory of gapsConfig.cmake:
 file(RELATIVE_PATH GAPS_CONFIG_FIX_CUDA_IMAGE "/p/${GAPS_INSTALL_CMAKEDIR}"
      "/p/${CMAKE_INSTALL_LIBEXECDIR}/gaps/fix_cuda_image.py")
 configure_package_config_file(cmake/gapsConfig.cmake.in
@@ -160,6 +163,7 @@ if(NOT RANDOM123_INCLUDE_DIR IN_LIST CMAKE_C_IMPLICIT_INCLUDE_DIRECTORIES)
 endif()
 # The library is static only, so `pkg-config --libs gaps` (without --static) must already
 # give everything it needs: its dependencies are in Libs, not Libs.private.
+set(GAPS_PC_OFFLOAD_VARIABLES "")
 if(GAPS_BACKEND STREQUAL "openmp")
   # The OpenMP runtime that the library was compiled for (-lgomp for GCC), not -fopenmp: in a
   # one-line `cc prog.c $(pkg-config --cflags --libs gaps)` -fopenmp would also compile the

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -90,9 +91,8 @@ static void format_duration(char *buf, size_t len, double s)
     else snprintf(buf, len, "%dh%02dm", (int)s / 3600, ((int)s % 3600) / 60);
 }
 
-static void progress_update(void *ctx, int64_t done, int64_t total)
+static void progress_update(progress *p, int64_t done, int64_t total)
 {
-    progress *p = ctx;
     if (!p->on) return;
     const double t = now(), elapsed = t - p->t0;
     if (elapsed < 2.0) return;   /* short runs stay silent */
@@ -172,6 +172,12 @@ static int write_checkpoint(program *pg, const gaps_state *state, const gaps_res
         return -1;
     }
     return 0;
+}
+
+static void hook_progress(void *ctx, int64_t done, int64_t total)
+{
+    program *pg = ctx;
+    progress_update(&pg->prog, done, total);
 }
 
 static int hook_events(void *ctx, const double *rows, const gaps_records *records, int n)
@@ -524,7 +530,7 @@ int main(int argc, char **argv)
     pg.prog.last_tenth = 0;
 
     gaps_hooks hooks = { &pg, pg.streaming ? hook_events : NULL,
-                         pg.checkpoint ? hook_checkpoint : NULL, progress_update, &stop_signal };
+                         pg.checkpoint ? hook_checkpoint : NULL, hook_progress, &stop_signal };
     gaps_run run;
     const int grc = gaps_generate_with(cfg, &hooks, o->resume ? &resume_state : NULL,
                                        o->resume ? &rp : NULL, &run, msg, sizeof msg);
@@ -539,9 +545,9 @@ int main(int argc, char **argv)
     if (run.interrupted) {
         const int sig = stop_signal;
         gaps_outfiles_discard(pg.out, N_OUTS);   /* FILE.part files stay for the resume */
-        fprintf(stderr, "gaps: stopped by %s after event %" PRId64 " of %" PRId64 "; checkpoint "
+        fprintf(stderr, "gaps: stopped by %s after %" PRId64 " of %" PRId64 " events; checkpoint "
                         "'%s' written: run the same command with --resume %s to continue\n",
-                signal_name(sig), run.next_event, cfg->first_event + cfg->events,
+                signal_name(sig), run.next_event - cfg->first_event, cfg->events,
                 pg.checkpoint, pg.checkpoint);
         if (pg.streaming) gaps_event_stream_free(&pg.stream);
         gaps_run_free(&run);
@@ -559,7 +565,10 @@ int main(int argc, char **argv)
     if ((f = gaps_outfile_stream(&pg.out[OUT_STATE])))
         bad |= gaps_state_write(f, run.state, NULL) != 0;
     if (bad) {
-        fprintf(stderr, "gaps: writing the outputs failed\n");
+        if (gaps_outfiles_error(pg.out, N_OUTS, msg, sizeof msg) != 0)
+            fprintf(stderr, "gaps: %s\n", msg);
+        else
+            fprintf(stderr, "gaps: writing the outputs failed\n");
         gaps_outfiles_discard(pg.out, N_OUTS);
         status = EXIT_RUN_FAILED;
     } else if (gaps_outfiles_commit(pg.out, N_OUTS, msg, sizeof msg) != 0) {
@@ -567,7 +576,9 @@ int main(int argc, char **argv)
         status = EXIT_RUN_FAILED;
     } else {
         /* the run is complete: its checkpoint is of no further use */
-        if (pg.checkpoint) unlink(pg.checkpoint);
+        struct stat st;
+        if (pg.checkpoint && lstat(pg.checkpoint, &st) == 0 && S_ISREG(st.st_mode))
+            unlink(pg.checkpoint);   /* a link the user made to it stays */
         if (!o->quiet) {
             print_summary(report, cfg, &run);
             if (fflush(report) != 0 || ferror(report)) {

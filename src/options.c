@@ -331,8 +331,8 @@ static int parse_value(const opt_def *d, const char *text, int in_card, value *v
             return -1;
         }
         if (text[0] == '-') {
-            snprintf(why, wlen, "expected a file name, not an option (write ./%s for a file "
-                                "whose name starts with '-')", show(text).s);
+            snprintf(why, wlen, "expected a file name, not an option (write a file name "
+                                "that starts with '-' as ./-name)");
             return -1;
         }
         return 0;
@@ -547,7 +547,7 @@ static int read_card(const char *path, char **text, size_t *size, char *msg, siz
 static int apply_card(gaps_ctx *ctx, char *msg, size_t len)
 {
     gaps_options *o = ctx->o;
-    size_t size;
+    size_t size = 0;
     int r = read_card(o->card, &o->card_text_, &size, msg, len);
     if (r) return r;
     o->card_size_ = size;

@@ -30,7 +30,7 @@ enum kind {
     K_ANON,     /* ATOMIC, anonymous O_TMPFILE file */
     K_NAMED,    /* ATOMIC, hidden fallback file */
     K_PART,     /* PARTIAL, DEST.part */
-    K_DEVICE,   /* character device, written in place */
+    K_DEVICE,   /* in place: a character device, or a descriptor reached through /proc */
     K_FIFO,     /* FIFO, written in place */
     K_STDOUT    /* "-" */
 };
@@ -538,7 +538,8 @@ static int check_one(gaps_outfile *o, const struct stat *null_st, int have_null,
     if (in->magic_fd >= 0) {
         int fd = fcntl(in->magic_fd, F_DUPFD_CLOEXEC, 0);
         int fl = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
-        if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY || fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+        if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY || fstat(fd, &st) != 0 ||
+            S_ISDIR(st.st_mode)) {
             if (fd >= 0) close(fd);
             errno = EBADF;   /* closed, or not open for writing */
             goto fail;
@@ -609,7 +610,8 @@ static int check_one(gaps_outfile *o, const struct stat *null_st, int have_null,
         if (name_max <= 0) name_max = NAME_MAX;
         if (blen + 5 > (size_t)name_max || strlen(o->path) + 5 >= PATH_MAX) {
             say(msg, len, "cannot write '%s' to '%s': the name of its partial file "
-                          "(with '.part' added) would be too long", label_of(o), shown(o->path, sb));
+                          "(with '.part' added) would be too long",
+                label_of(o), shown(o->path, sb));
             return -1;
         }
         in->part = malloc(blen + 6);
@@ -620,7 +622,8 @@ static int check_one(gaps_outfile *o, const struct stat *null_st, int have_null,
         if (fstatat(in->dirfd, in->part, &ps, AT_SYMLINK_NOFOLLOW) == 0) {
             if (!S_ISREG(ps.st_mode)) {
                 say(msg, len, "cannot write '%s' to '%s': '%s.part' exists and is not a "
-                              "regular file", label_of(o), shown(o->path, sb), shown(o->path, sb));
+                              "regular file",
+                    label_of(o), shown(o->path, sb), shown(o->path, sb));
                 return -1;
             }
             if (in->resume > (long long)ps.st_size) {
@@ -636,8 +639,8 @@ static int check_one(gaps_outfile *o, const struct stat *null_st, int have_null,
         } else if (errno != ENOENT) {
             goto fail;
         } else if (in->resume >= 0) {
-            say(msg, len, "cannot resume '%s' from '%s.part': %s", label_of(o), shown(o->path, sb),
-                strerror(ENOENT));
+            say(msg, len, "cannot resume '%s' from '%s.part': %s", label_of(o),
+                shown(o->path, sb), strerror(ENOENT));
             return -1;
         }
     }
@@ -706,7 +709,8 @@ int gaps_outfiles_prepare(gaps_outfile *set, int n, char *msg, size_t len)
                               "'%s'", label_of(&set[i]), label_of(&set[j]));
             else
                 say(msg, len, "cannot write '%s' to '%s': same file as '%s' ('%s')",
-                    label_of(&set[i]), shown(set[i].path, sb), label_of(&set[j]), shown(set[j].path, sb2));
+                    label_of(&set[i]), shown(set[i].path, sb), label_of(&set[j]),
+                    shown(set[j].path, sb2));
             goto fail;
         }
     /* 3. Create the files (anonymous ones are invisible; hidden and new .part files are
@@ -732,8 +736,8 @@ int gaps_outfiles_prepare(gaps_outfile *set, int n, char *msg, size_t len)
                             O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC,
                             0666);
             if (in->fd < 0) {
-                say(msg, len, "cannot write '%s' to '%s.part': %s", label_of(o), shown(o->path, sb),
-                    strerror(errno));
+                say(msg, len, "cannot write '%s' to '%s.part': %s", label_of(o),
+                    shown(o->path, sb), strerror(errno));
                 goto fail;
             }
             in->part_created = 1;
@@ -898,6 +902,19 @@ static void discard_one(gaps_outfile *o)
 void gaps_outfiles_discard(gaps_outfile *set, int n)
 {
     for (int i = 0; i < n; ++i) discard_one(&set[i]);
+}
+
+int gaps_outfiles_error(gaps_outfile *set, int n, char *msg, size_t len)
+{
+    char sb[SHOWN];
+    for (int i = 0; i < n; ++i) {
+        gaps_outfile *o = &set[i];
+        if (!gaps_outfile_stream(o) || stream_flush(&o->in) == 0) continue;
+        say(msg, len, "writing '%s' to '%s' failed: %s", label_of(o), shown(o->path, sb),
+            strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
 int gaps_outfiles_commit(gaps_outfile *set, int n, char *msg, size_t len)

@@ -55,7 +55,9 @@
  *
  * Not thread-safe: prepare, commit and discard belong to the main thread, outside parallel
  * regions.  A gaps_outfile must not move in memory between prepare and commit/discard (its
- * stream refers to it).  Linux with glibc or musl (O_TMPFILE, linkat, fopencookie).
+ * stream refers to it), and every prepared set must be committed or discarded before the
+ * program exits or the set goes out of scope: exit() flushes every open stdio stream.
+ * Linux with glibc or musl (O_TMPFILE, linkat, fopencookie).
  */
 #ifndef GAPS_OUTFILE_H
 #define GAPS_OUTFILE_H
@@ -159,6 +161,12 @@ long long gaps_outfile_tell(gaps_outfile *o);
  * checkpoint names them.  For a pipe or device the fsync is skipped where it does not apply.
  * 0, or -1 with errno set. */
 int gaps_outfile_sync(gaps_outfile *o);
+
+/* Flush the streams of set[0..n-1] and report the first output that has had a write error:
+ * -1 with msg as gaps_outfiles_commit would put it (e.g. "writing '--output' to '/dev/full'
+ * failed: No space left on device"), else 0.  Changes nothing else: for a program whose
+ * writer returned an error, to say why before it discards the set. */
+int gaps_outfiles_error(gaps_outfile *set, int n, char *msg, size_t len);
 
 /* Put every prepared output of set[0..n-1] in place, all or nothing as far as the file system
  * allows:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2086  # $flags and $srcs are word lists, split on purpose
 # Fuzz the command line and run card parsers (src/options.c, tests/fuzz_options.c) under
 # AddressSanitizer and UndefinedBehaviorSanitizer.
 #
@@ -16,7 +17,7 @@ cd "$(dirname "$0")/.."
 mode=standalone
 seconds=15
 seed=1
-build=build-fuzz
+build="build-fuzz"
 corpus=""
 while [ $# -gt 0 ]; do
     case $1 in

@@ -539,7 +539,7 @@ static void test_command_line(void)
         snprintf(want, sizeof want, "invalid value '' for --%s: expected a file name", files[i]);
         expect_error(parse(&o, e, (char *)NULL), want, (char *)NULL);
         expect_error(parse(&o, a, "--quiet", (char *)NULL), "'--quiet'", "not an option",
-                     "./--quiet", (char *)NULL);
+                     "./-name", (char *)NULL);
         snprintf(want, sizeof want, "option '--%s' needs a value", files[i]);
         expect_error(parse(&o, a, (char *)NULL), want, (char *)NULL);
     }

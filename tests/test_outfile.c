@@ -1,11 +1,13 @@
 /* test_outfile.c -- the output-file module (src/outfile.c) against real files, FIFOs and
- * devices.  Usage: test_outfile SCRATCH_DIR (created if missing; each case works in its own
- * subdirectory, which must not exist yet).  Returns non-zero if any check fails.
+ * devices.  Usage: test_outfile SCRATCH_DIR (created if missing).  Each run works in a new
+ * directory SCRATCH_DIR/run-XXXXXX, one subdirectory per case, removed when every check
+ * passed and kept for inspection otherwise.  Returns non-zero if any check fails.
  *
  * Every check looks at the file system afterwards (contents, file types, modes, inodes and
  * the full list of names in the directory), so a stray temporary file, a replaced FIFO or a
- * half-committed set fails it.  Built three ways (see build-outfile/build.sh): normally, with
- * the O_TMPFILE path disabled (hidden-file fallback) and with linking through /proc only.
+ * half-committed set fails it.  Built normally and with -DGAPS_OUTFILE_TEST_NO_TMPFILE (the
+ * hidden-file fallback, as on a file system without O_TMPFILE); also with
+ * -DGAPS_OUTFILE_TEST_NO_EMPTY_PATH (linking through /proc only).
  */
 #define _GNU_SOURCE
 #include "outfile.h"
@@ -22,6 +24,7 @@
 #include <string.h>
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/stat.h>
@@ -167,6 +170,7 @@ static void test_atomic_new(void)
     CHECK(access("out.json", F_OK) != 0, "destination exists before commit");
     CHECK(count_hidden_temps(".") == FALLBACK, "hidden temporaries: %s", listing("."));
     CHECK(gaps_outfile_tell(&o) == 9, "tell %lld", gaps_outfile_tell(&o));
+    CHECK(gaps_outfiles_error(&o, 1, msg, sizeof msg) == 0, "error without one: '%s'", msg);
     CHECK(gaps_outfile_sync(&o) == 0, "sync");
     CHECK(!gaps_outfile_is_direct(&o) && !gaps_outfile_is_stdout(&o), "kind");
     CHECK(gaps_outfiles_commit(&o, 1, msg, sizeof msg) == 0, "commit: %s", msg);
@@ -383,6 +387,7 @@ static void expect_same(const char *a, const char *b, const char *want_listing)
     snprintf(want, sizeof want, "cannot write '--hepmc' to '%s': same file as '--output' ('%s')",
              b, a);
     CHECK(r == -1 && !strcmp(msg, want), "'%s' and '%s': r=%d msg '%s'", a, b, r, msg);
+    if (r == 0) gaps_outfiles_discard(o, 3);
     CHECK(!strcmp(listing("."), want_listing), "'%s' '%s': listing '%s'", a, b, listing("."));
     CHECK(gaps_outfile_stream(&o[1]) == NULL, "unrelated output left open");
 }
@@ -394,7 +399,8 @@ static void test_same_file(void)
     expect_same("x", "./x", "");
     expect_same("x", "../same_file/x", "");
     put_file("y", "old\n", 0644);
-    if (symlink("y", "ly") || link("y", "hy") || symlink("n", "ln") || mkdir("d", 0777)) die("ln");
+    if (symlink("y", "ly") || link("y", "hy") || symlink("n", "ln") || mkdir("d", 0777))
+        die("ln");
     expect_same("y", "ly", "d,hy,ln,ly,y");
     expect_same("y", "hy", "d,hy,ln,ly,y");
     expect_same("ln", "n", "d,hy,ln,ly,y");    /* dangling link and the name it points to */
@@ -532,7 +538,8 @@ static void test_long_names(void)
     CHECK(prepare1(&o, "--json", ".gaps-AAAAAA", GAPS_OUTFILE_ATOMIC, msg, sizeof msg) == 0,
           "%s", msg);
     put(&o, "t\n");
-    CHECK(gaps_outfiles_commit(&o, 1, msg, sizeof msg) == 0 && !strcmp(slurp(".gaps-AAAAAA"), "t\n"),
+    CHECK(gaps_outfiles_commit(&o, 1, msg, sizeof msg) == 0 &&
+              !strcmp(slurp(".gaps-AAAAAA"), "t\n"),
           "temporary-looking name: %s", msg);
 }
 
@@ -608,6 +615,13 @@ static void test_commit_failure(void)
         for (int i = 0; i < 4; ++i) put(&o[i], text);
         free(text);
         if (big) CHECK(gaps_outfile_tell(&o[3]) == -1 && errno == ENOSPC, "tell on /dev/full");
+        /* gaps_outfiles_error names it (flushing the small case's buffer too), changing
+         * nothing: a second call says the same. */
+        for (int k = 0; k < 2; ++k)
+            CHECK(gaps_outfiles_error(o, 4, msg, sizeof msg) == -1 &&
+                      !strcmp(msg, "writing '--cycles-out' to '/dev/full' failed: No space "
+                                   "left on device"),
+                  "gaps_outfiles_error: '%s'", msg);
         CHECK(gaps_outfiles_commit(o, 4, msg, sizeof msg) == -1, "commit succeeded");
         CHECK(!strcmp(msg, "writing '--cycles-out' to '/dev/full' failed: No space left on "
                            "device"),
@@ -634,7 +648,31 @@ static void test_commit_failure(void)
     }
     int status;
     waitpid(pid, &status, 0);
-    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "stdout on /dev/full: status %d", status);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "stdout on /dev/full: status %d",
+          status);
+    CHECK(!strcmp(slurp("a"), "oldA\n") && !strcmp(listing("."), "a"), "changed: %s",
+          listing("."));
+
+    /* A regular output fails during the run (file size limit: EFBIG, in a child). */
+    pid = (fflush(stdout), fork());
+    if (pid == 0) {
+        struct rlimit rl = { 50000, 50000 };
+        signal(SIGXFSZ, SIG_IGN);
+        if (setrlimit(RLIMIT_FSIZE, &rl) != 0) _exit(3);
+        gaps_outfile o[2];
+        gaps_outfile_init(&o[0], "--output", "a", GAPS_OUTFILE_ATOMIC);
+        gaps_outfile_init(&o[1], "--hepmc", "big", GAPS_OUTFILE_ATOMIC);
+        if (gaps_outfiles_prepare(o, 2, msg, sizeof msg) != 0) _exit(4);
+        char *text = big_text(200000, 'e');
+        put(&o[0], "newA\n");
+        put(&o[1], text);
+        free(text);
+        int r = gaps_outfiles_commit(o, 2, msg, sizeof msg);
+        _exit(r == -1 && !strcmp(msg, "writing '--hepmc' to 'big' failed: File too large")
+                  ? 0 : 1);
+    }
+    waitpid(pid, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "file size limit: status %d", status);
     CHECK(!strcmp(slurp("a"), "oldA\n") && !strcmp(listing("."), "a"), "changed: %s",
           listing("."));
 
@@ -766,7 +804,8 @@ static void test_stdout(void)
             close(pfd[1]);
             char msg[512];
             gaps_outfile o;
-            if (prepare1(&o, "--output", paths[k], GAPS_OUTFILE_ATOMIC, msg, sizeof msg)) _exit(4);
+            if (prepare1(&o, "--output", paths[k], GAPS_OUTFILE_ATOMIC, msg, sizeof msg))
+                _exit(4);
             if (!gaps_outfile_is_direct(&o)) _exit(5);
             put(&o, "to stdout\n");
             _exit(gaps_outfiles_commit(&o, 1, msg, sizeof msg) ? 6 : 0);
@@ -784,27 +823,28 @@ static void test_stdout(void)
     /* stdout redirected to a file ('>>' and '>'): /dev/stdout writes after what the
      * program wrote to stdout before, and never replaces the file. */
     for (int append = 0; append < 2; ++append) {
-    put_file("so", "HEAD\n", 0644);
-    struct stat before, after;
-    stat("so", &before);
-    pid_t pid = (fflush(stdout), fork());
-    if (pid == 0) {
-        int fd = open("so", append ? O_WRONLY | O_APPEND : O_WRONLY | O_TRUNC);
-        if (fd < 0 || dup2(fd, 1) < 0) _exit(3);
-        if (!append) fputs("HEAD\n", stdout);
-        char msg[512];
-        gaps_outfile o;
-        if (prepare1(&o, "--output", "/dev/stdout", GAPS_OUTFILE_ATOMIC, msg, sizeof msg)) _exit(4);
-        put(&o, "BODY\n");
-        _exit(gaps_outfiles_commit(&o, 1, msg, sizeof msg) ? 6 : 0);
-    }
-    int status;
-    waitpid(pid, &status, 0);
-    stat("so", &after);
-    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0 && !strcmp(slurp("so"), "HEAD\nBODY\n") &&
-              before.st_ino == after.st_ino,
-          "/dev/stdout to a file: status %d content '%s'", status, slurp("so"));
-    CHECK(!strcmp(listing("."), "so"), "listing '%s'", listing("."));
+        put_file("so", "HEAD\n", 0644);
+        struct stat before, after;
+        stat("so", &before);
+        pid_t pid = (fflush(stdout), fork());
+        if (pid == 0) {
+            int fd = open("so", append ? O_WRONLY | O_APPEND : O_WRONLY | O_TRUNC);
+            if (fd < 0 || dup2(fd, 1) < 0) _exit(3);
+            if (!append) fputs("HEAD\n", stdout);
+            char msg[512];
+            gaps_outfile o;
+            if (prepare1(&o, "--output", "/dev/stdout", GAPS_OUTFILE_ATOMIC, msg, sizeof msg))
+                _exit(4);
+            put(&o, "BODY\n");
+            _exit(gaps_outfiles_commit(&o, 1, msg, sizeof msg) ? 6 : 0);
+        }
+        int status;
+        waitpid(pid, &status, 0);
+        stat("so", &after);
+        CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+                  !strcmp(slurp("so"), "HEAD\nBODY\n") && before.st_ino == after.st_ino,
+              "/dev/stdout to a file: status %d content '%s'", status, slurp("so"));
+        CHECK(!strcmp(listing("."), "so"), "listing '%s'", listing("."));
     }
     /* A descriptor open only for reading is refused. */
     char msg[512];
@@ -903,6 +943,22 @@ static void test_repeat_and_many(void)
     CHECK(!strcmp(name, "0"), "temporaries left: %s", listing("."));
 }
 
+/* Remove the tree below directory fd dir (any depth: names only, relative to descriptors). */
+static void remove_tree(int dir)
+{
+    DIR *d = fdopendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        if (unlinkat(dirfd(d), e->d_name, 0) == 0) continue;
+        int sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+        if (sub >= 0) remove_tree(sub);
+        unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+    }
+    closedir(d);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -910,7 +966,10 @@ int main(int argc, char **argv)
         return 2;
     }
     mkdir(argv[1], 0777);
-    if (!realpath(argv[1], scratch)) die(argv[1]);
+    char top[PATH_MAX];
+    if (!realpath(argv[1], top) || strlen(top) + 12 >= sizeof scratch) die(argv[1]);
+    snprintf(scratch, sizeof scratch, "%s/run-XXXXXX", top);
+    if (!mkdtemp(scratch)) die(scratch);
     umask(022);
     signal(SIGPIPE, SIG_IGN);
     test_atomic_new();
@@ -930,5 +989,13 @@ int main(int argc, char **argv)
     test_repeat_and_many();
     printf("test_outfile%s: %d checks, %d failed\n",
            FALLBACK ? " (fallback)" : "", checks, failures);
-    return failures ? 1 : 0;
+    if (chdir(top) != 0) die(top);
+    if (failures) {
+        printf("files kept in %s\n", scratch);
+        return 1;
+    }
+    int fd = open(scratch, O_RDONLY | O_DIRECTORY);
+    if (fd >= 0) remove_tree(fd);
+    rmdir(scratch);
+    return 0;
 }

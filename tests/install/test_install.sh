@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
     case $1 in
         --work) [ $# -ge 2 ] || usage; work=$2; shift 2 ;;
         --keep) keep=1; shift ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
         -*) usage ;;
         *) break ;;
     esac
@@ -81,8 +81,9 @@ if [ -f "$given/CMakeCache.txt" ]; then
     build=$given
     source=$(cache_value CMAKE_HOME_DIRECTORY)
 else
-    [ -f "$given/CMakeLists.txt" ] && grep -q 'project(gaps' "$given/CMakeLists.txt" \
-        || die "$given is neither a gaps build (CMakeCache.txt) nor the gaps source"
+    if ! grep -q 'project(gaps' "$given/CMakeLists.txt" 2>/dev/null; then
+        die "$given is neither a gaps build (CMakeCache.txt) nor the gaps source"
+    fi
     source=$given
     build=$work/build
     run "configure gaps" cmake -S "$source" -B "$build" -DBUILD_TESTING=OFF "$@"
@@ -122,7 +123,7 @@ for dir in "$source" "$build" "$work/staged"; do
     if [ "$backend" = offload ] && [ "$dir" = "$source" ]; then
         hits=$(echo "$hits" | grep -v '/libgaps\.a$' || true)
     fi
-    [ -z "$hits" ] || fail "installed files name $dir: $(echo $hits)"
+    [ -z "$hits" ] || fail "installed files name $dir: $(echo "$hits" | tr '\n' ' ')"
 done
 
 # --- the consumers ----------------------------------------------------------------------------

@@ -1,0 +1,176 @@
+#!/bin/sh
+# Runs of any size: streamed per-event output, event ranges, exact merge, checkpoint and resume,
+# progress.  Every promise is checked with cmp against one uninterrupted run.
+# Usage: test_runs.sh GAPS_BINARY WORKDIR
+gaps=$1
+work=$2
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+export KMP_WARNINGS=0
+fail=0
+ok() { echo "ok: $*"; }
+bad() { echo "FAIL: $*"; fail=1; }
+extra=""
+"$gaps" --version | grep -q "offload backend" && extra="--allow-host"
+run() { "$gaps" $extra --seed 5 --quiet "$@"; }
+N=24000
+
+# JSON minus the keys that describe how (not what) a run computed
+physics_json() {
+    python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+for k in ("backend", "device", "threads", "slots", "loops", "cycles_per_launch", "refill",
+          "launches", "veto_cycles", "time_s", "events_per_s", "merged_from"):
+    d.pop(k, None)
+print(json.dumps(d, sort_keys=True))' "$1"
+}
+same_physics_json() { [ "$(physics_json "$1")" = "$(physics_json "$2")" ]; }
+
+# ---- the reference: one uninterrupted run ----
+run --events $N --output full.yoda --json full.json --observables-out full.csv \
+    --hepmc full.hepmc --state-out full.state || bad "reference run"
+[ "$(wc -l <full.csv)" -eq $((N + 1)) ] || bad "reference CSV has $(wc -l <full.csv) lines"
+
+# ---- event ranges and merging ----
+run --events 8000 --state-out a.state --output none || bad "range a"
+run --events 8000 --first-event 8000 --state-out b.state --output none || bad "range b"
+run --events 8000 --first-event 16000 --state-out c.state --output none --observables-out c.csv \
+    || bad "range c"
+# the events of a range are those of the big run
+tail -n 8000 full.csv >c-from-full.csv
+tail -n 8000 c.csv | cmp -s - c-from-full.csv && ok "range [16000,24000) holds the big run's events" \
+    || bad "range c differs from the big run's events"
+for order in "a b c" "c a b" "b c a" "c b a"; do
+    set -- $order
+    "$gaps" merge -o m.yoda --json m.json --quiet "$1.state" "$2.state" "$3.state" \
+        || { bad "merge $order"; continue; }
+    grep -v '^Backend: ' m.yoda >m.phys; grep -v '^Backend: ' full.yoda >full.phys
+    cmp -s m.phys full.phys && same_physics_json m.json full.json \
+        && ok "merge $order == one run (YODA bytes, JSON physics)" || bad "merge $order differs"
+done
+# a merge of merges is the same
+"$gaps" merge -o ab.yoda --state-out ab.state --quiet a.state b.state \
+    && "$gaps" merge -o abc.yoda --quiet ab.state c.state && grep -v '^Backend: ' abc.yoda | cmp -s - full.phys \
+    && ok "merge of a merged state" || bad "merge of a merged state"
+# gaps in the ranges are allowed and reported
+"$gaps" merge -o ac.yoda a.state c.state 2>err.txt >/dev/null && grep -q "gaps" err.txt \
+    && ok "gap reported: $(cat err.txt)" || bad "gap in ranges not reported"
+
+# refusals: exit 2 and one line
+refuse() {   # refuse WORD ARGS...
+    word=$1; shift
+    "$gaps" merge -o r.yoda --quiet "$@" >out.txt 2>err.txt; rc=$?
+    if [ $rc -eq 2 ] && [ "$(wc -l <err.txt)" -eq 1 ] && grep -q -- "$word" err.txt && [ ! -e r.yoda ]; then
+        ok "merge $* refused: $(cat err.txt)"
+    else
+        bad "merge $* -> exit $rc, $(cat err.txt)"
+    fi
+}
+run --events 1000 --seed 6 --state-out seed6.state --output none
+run --events 1000 --ecm 50 --state-out ecm50.state --output none
+run --events 1000 --first-event 4000 --state-out over.state --output none
+refuse "parameters" a.state seed6.state
+refuse "parameters" a.state ecm50.state
+refuse "overlaps" a.state over.state
+refuse "twice" a.state a.state
+refuse "No such file" a.state missing.state
+head -c 2000 a.state >trunc.state
+refuse "corrupt" a.state trunc.state
+python3 -c 'import sys; d = bytearray(open("a.state","rb").read()); d[5000] ^= 1; open("flip.state","wb").write(d)'
+refuse "corrupt" flip.state
+# another version: rewrite the version field and the checksum (CRC-32 as zlib computes it)
+python3 -c 'import zlib
+d = bytearray(open("b.state","rb").read()[:-4]); d[16:48] = b"0.9.9".ljust(32, b"\0")
+open("old.state","wb").write(d + zlib.crc32(d).to_bytes(4, "little"))'
+refuse "made by gaps 0.9.9" a.state old.state
+printf 'not a state' >text.state
+refuse "not a gaps state" text.state
+
+# ---- streaming: standard output and a named pipe ----
+run --events 3000 --output none --hepmc - >stdout.hepmc || bad "--hepmc -"
+run --events 3000 --output none --hepmc h3.hepmc || bad "--hepmc file"
+cmp -s stdout.hepmc h3.hepmc && ok "--hepmc - writes the file's bytes to standard output" \
+    || bad "--hepmc - differs from the file"
+rm -f fifo && mkfifo fifo
+cat fifo >from-fifo.csv &
+reader=$!
+run --events 3000 --output none --observables-out fifo || bad "writing to a FIFO"
+wait $reader
+[ -p fifo ] && head -n 3001 full.csv | cmp -s - from-fifo.csv \
+    && ok "a FIFO consumer reads the events while they are made; the FIFO stays a FIFO" \
+    || bad "FIFO output"
+
+# ---- checkpoint, kill at random points, resume ----
+ckargs="--events $N --output r.yoda --json r.json --observables-out r.csv --hepmc r.hepmc \
+        --checkpoint r.ckpt --checkpoint-every 2000"
+# three random moments between 0.1 s and 1.2 s (printed, so that a failure can be repeated)
+delays=$(od -An -N6 -tu2 /dev/urandom | awk '{ for (i = 1; i <= NF; i++) printf "%.2f ", 0.1 + ($i % 1100) / 1000 }')
+for delay in $delays; do
+    rm -f r.*
+    "$gaps" $extra --seed 5 --quiet $ckargs &   # not through run(): $! must be gaps itself
+    pid=$!
+    sleep $delay
+    kill -KILL $pid 2>/dev/null
+    wait $pid 2>/dev/null
+    [ -e r.yoda ] && { ok "killed after ${delay}s: the run had already ended"; continue; }
+    part=$(ls r.* 2>/dev/null | tr '\n' ' ')
+    tries=0
+    while [ ! -e r.yoda ] && [ $tries -lt 20 ]; do
+        if [ -e r.ckpt ]; then run $ckargs --resume r.ckpt || { bad "resume"; break; }
+        else run $ckargs || { bad "restart"; break; }; fi
+        tries=$((tries + 1))
+    done
+    if cmp -s r.csv full.csv && cmp -s r.hepmc full.hepmc && cmp -s r.yoda full.yoda \
+        && same_physics_json r.json full.json && [ ! -e r.ckpt ] && [ -z "$(ls r.*.part 2>/dev/null)" ]; then
+        ok "SIGKILL after ${delay}s (left: $part) + resume == one run (YODA, JSON, CSV, HepMC3)"
+    else
+        bad "SIGKILL after ${delay}s + resume differs"
+    fi
+done
+for sig in INT TERM; do
+    rm -f r.*
+    "$gaps" $extra --seed 5 --quiet $ckargs --checkpoint-every 1000 2>err.txt &
+    pid=$!
+    sleep 0.6
+    kill -$sig $pid
+    wait $pid
+    rc=$?
+    want=130; [ $sig = TERM ] && want=143
+    if [ $rc -eq 0 ] && [ -e r.yoda ]; then ok "SIG$sig came after the end"; continue; fi
+    [ $rc -eq $want ] && grep -q -- "--resume r.ckpt" err.txt && [ -e r.ckpt ] && [ ! -e r.yoda ] \
+        && ok "SIG$sig: exit $rc, '$(cat err.txt)'" || bad "SIG$sig: exit $rc, $(cat err.txt)"
+    run $ckargs --resume r.ckpt && cmp -s r.csv full.csv && cmp -s r.yoda full.yoda \
+        && ok "resumed after SIG$sig == one run" || bad "resume after SIG$sig"
+done
+# a checkpoint only continues its own run
+"$gaps" $extra --seed 5 --quiet --events 5000 --output none --checkpoint x.ckpt --checkpoint-every 1000 &
+pid=$!; sleep 0.3; kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
+if [ -e x.ckpt ]; then
+    run --events 5000 --seed 9 --output none --resume x.ckpt 2>err.txt; rc=$?
+    [ $rc -eq 2 ] && grep -q "other physics" err.txt && ok "resume with another seed refused" \
+        || bad "resume with another seed: exit $rc, $(cat err.txt)"
+    run --events 6000 --output none --resume x.ckpt 2>err.txt; rc=$?
+    [ $rc -eq 2 ] && grep -q "belongs to a run of 5000" err.txt && ok "resume with another N refused" \
+        || bad "resume with another N: exit $rc, $(cat err.txt)"
+fi
+
+# ---- progress: a line per 10 % in a log, nothing with --quiet ----
+"$gaps" $extra --events 400000 --output none --progress 2>progress.txt >/dev/null
+lines=$(grep -c "events/s" progress.txt)
+[ "$lines" -ge 1 ] && [ "$lines" -le 10 ] && ok "progress in a log: $lines lines, e.g. '$(tail -n 1 progress.txt)'" \
+    || bad "progress lines: $lines"
+run --events 400000 --output none 2>quiet.txt
+[ ! -s quiet.txt ] && ok "--quiet prints nothing" || bad "--quiet printed: $(cat quiet.txt)"
+
+# ---- memory does not grow with the number of events ----
+if [ -x /usr/bin/time ]; then
+    rss() { /usr/bin/time -f %M "$gaps" $extra --quiet --output none --observables-out o.csv \
+                --hepmc o.hepmc --events "$1" 2>&1 >/dev/null | tail -n 1; }
+    small=$(rss 10000); big=$(rss 400000)
+    echo "   maximum resident size: $small kB at 10^4 events, $big kB at 4x10^5 events"
+    [ "$big" -le $((small * 12 / 10)) ] && ok "memory bounded with streamed outputs" \
+        || bad "memory grows: $small kB -> $big kB"
+else
+    echo "SKIPPED: memory bound (/usr/bin/time missing: apt-get install time)"
+    [ "${GAPS_STRICT:-0}" = 1 ] && fail=1
+fi
+exit $fail
