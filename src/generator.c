@@ -283,15 +283,17 @@ static void partition_free(partition *part)
     if (part->pool.counters) gaps_pool_destroy(&part->pool);
 }
 
-/* The run's state: what it resumed from, plus the device accumulators and counters. */
+/* The run's state: what it resumed from, plus the device accumulators and counters.  The
+ * accumulator copies are summed where they live; one copy travels to the host. */
 static int collect_state(const gaps_state *base, const gaps_histograms *hist,
-                         const uint64_t *acc_dev, uint64_t *acc_host, size_t hist_bytes,
-                         const partition *parts, int nparts, int64_t begin, int64_t end,
-                         gaps_state *out, char *msg, size_t len)
+                         uint64_t *words_dev, uint64_t *words_host, const partition *parts,
+                         int nparts, int64_t begin, int64_t end, gaps_state *out, char *msg,
+                         size_t len)
 {
     *out = *base;
-    gaps_device_to_host(acc_host, acc_dev, hist_bytes);
-    gaps_histograms_reduce(hist, acc_host, out->words);
+    gaps_histograms_launch_reduce(hist, words_dev);
+    gaps_device_to_host(words_host, words_dev, sizeof out->words);
+    gaps_histograms_accumulate(out->words, words_host, GAPS_HIST_TOTAL_BINS);
     for (int k = 0; k < nparts; ++k) {
         out->capacity_hits += parts[k].c[GAPS_COUNT_CAPACITY];
         out->invalid_events += parts[k].c[GAPS_COUNT_INVALID];
@@ -361,10 +363,12 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     gaps_histograms_layout(&hist, gaps_worker_count(), phys.me.w_max);
     const size_t hist_bytes = (size_t)gaps_histograms_words(&hist) * sizeof(uint64_t);
     hist.acc = gaps_device_alloc(hist_bytes);
-    uint64_t *acc_host = malloc(hist_bytes);
+    uint64_t *words_host = malloc(sizeof base->words);
+    uint64_t *words_dev = gaps_device_alloc(sizeof base->words);
     gaps_physics *phys_dev = gaps_device_copy(&phys, sizeof phys);
     gaps_histograms *hist_dev = hist.acc ? gaps_device_copy(&hist, sizeof hist) : NULL;
-    int ok = base && run->state && run->hist && parts && hist_dev && phys_dev && acc_host;
+    int ok = base && run->state && run->hist && parts && hist_dev && phys_dev && words_host
+             && words_dev;
     for (int k = 0; ok && k < nparts; ++k) {
         const int n = (int)(slots / nparts + (k < slots % nparts));
         ok = gaps_pool_create(&parts[k].pool, n, cfg->max_partons,
@@ -432,8 +436,8 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
             launches += parts[k].launches;
             if (parts[k].iterations * per_pass > cycles) cycles = parts[k].iterations * per_pass;
         }
-        if (collect_state(base, &hist, hist.acc, acc_host, hist_bytes, parts, nparts, start,
-                          done_end, run->state, msg, len) != 0) {
+        if (collect_state(base, &hist, words_dev, words_host, parts, nparts, start, done_end,
+                          run->state, msg, len) != 0) {
             ok = 0;
             break;
         }
@@ -480,7 +484,8 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     }
     for (int k = 0; parts && k < nparts; ++k) partition_free(&parts[k]);
     free(parts);
-    free(acc_host);
+    free(words_host);
+    gaps_device_free(words_dev);
     free(base);
     gaps_device_free(phys_dev);
     gaps_device_free(hist_dev);

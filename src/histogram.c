@@ -152,6 +152,29 @@ void gaps_histograms_reduce(const gaps_histograms *h, const uint64_t *acc, uint6
         gaps_histograms_accumulate(words, acc + c * copy_words, h->nbins_total);
 }
 
+void gaps_histograms_launch_reduce(const gaps_histograms *h, uint64_t *words)
+{
+    const uint64_t *acc = h->acc;
+    const int ncopies = h->ncopies;
+    const long copy_words = (long)h->nbins_total * GAPS_ACC_WORDS;
+    /* five sums per bin: four 128-bit accumulators and the entry count */
+    const int n = h->nbins_total * 5;
+    GAPS_PARALLEL_FOR(n)
+    for (int i = 0; i < n; ++i) {
+        const long at = (long)(i / 5) * GAPS_ACC_WORDS + (i % 5 < 4 ? 2 * (i % 5) : GAPS_ACC_COUNT);
+        const int wide = i % 5 < 4;
+        uint64_t lo = 0, hi = 0;
+        for (int c = 0; c < ncopies; ++c) {
+            const uint64_t *a = acc + c * copy_words + at;
+            const uint64_t old = lo;
+            lo += a[0];
+            if (wide) hi += a[1] + (lo < old ? 1u : 0u);
+        }
+        words[at] = lo;
+        if (wide) words[at + 1] = hi;
+    }
+}
+
 /* A 128-bit accumulator as a double in units of the fixed-point quantum. */
 static double fixed_value(const uint64_t *a)
 {

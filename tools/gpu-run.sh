@@ -9,6 +9,14 @@
 #       10^5 events with per-event output for the comparison with the CPU builds, then the
 #       benchmark (tools/benchmark.py: sizes 1e3..1e7, median of 3 after a warm-up, loop
 #       variants) and writes everything to OUT.
+#   tools/gpu-run.sh checkpoint DIR OUT [EVENTS] [KILL_AFTER_S]   (GPU node)
+#       the cost and the exactness of checkpoints: EVENTS (default 10^9) without checkpoints,
+#       with --checkpoint uninterrupted, and with --checkpoint killed by SIGKILL after
+#       KILL_AFTER_S seconds (default 15) and resumed; the three YODA files are compared with
+#       cmp and the times printed as a table.
+#   tools/gpu-run.sh memory DIR OUT   (GPU node)
+#       maximum resident size and GPU memory of runs with --hepmc and --observables-out at
+#       10^5 and 10^7 events (streamed outputs: memory must not grow with the run).
 #   tools/gpu-run.sh compare DIR OUT   (build machine)
 #       compares the GPU's per-event observables and histograms with the serial build's
 #       (OUT holds the files of `run`, or their archive gpu-results.tar).
@@ -62,6 +70,62 @@ run)
     # one archive: a GPU node's results travel as a single file
     (cd "$out" && tar -cf gpu-results.tar bench gpu.txt smoke.txt gpu_1e5.csv.xz gpu_1e5.yoda \
         gpu_1e6.yoda gpu_1e6.json $(ls identity_1e6.txt cpu_1e6.yoda 2>/dev/null))
+    ;;
+checkpoint)
+    dir=$2; out=$3; n=${4:-1000000000}; kill_after=${5:-15}
+    mkdir -p "$out" /tmp/gaps-rt /tmp/gaps-ck
+    [ -e /tmp/gaps-rt/lib/libomp.so.5 ] || tar -xJf "$dir/rt.tar.xz" -C /tmp/gaps-rt
+    export LD_LIBRARY_PATH=/tmp/gaps-rt/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    export OMP_TARGET_OFFLOAD=MANDATORY
+    gpu=$dir/gaps-offload
+    ck=/tmp/gaps-ck
+    rm -f $ck/*
+    "$gpu" --events 1000 --output none --quiet   # load the device image once
+    t0=$(date +%s.%N)
+    "$gpu" --events "$n" --output "$out/plain.yoda" --json "$out/plain.json" --quiet
+    t1=$(date +%s.%N)
+    "$gpu" --events "$n" --output "$out/ckpt.yoda" --json "$out/ckpt.json" --quiet \
+        --checkpoint $ck/a.ckpt
+    t2=$(date +%s.%N)
+    "$gpu" --events "$n" --output "$out/killed.yoda" --json "$out/killed-resumed.json" --quiet \
+        --checkpoint $ck/b.ckpt &
+    pid=$!
+    sleep "$kill_after"
+    kill -KILL $pid
+    wait $pid || true
+    t3=$(date +%s.%N)
+    ls -la $ck >"$out/after-kill.txt"
+    "$gpu" --events "$n" --output "$out/killed.yoda" --json "$out/killed-resumed.json" --quiet \
+        --checkpoint $ck/b.ckpt --resume $ck/b.ckpt
+    t4=$(date +%s.%N)
+    {
+        echo "| run of $n events | wall time (s) |"
+        echo "| --- | --- |"
+        echo "| no checkpoint | $(awk "BEGIN { printf \"%.2f\", $t1 - $t0 }") |"
+        echo "| --checkpoint (default interval), uninterrupted | $(awk "BEGIN { printf \"%.2f\", $t2 - $t1 }") |"
+        echo "| --checkpoint, killed after ${kill_after} s | $(awk "BEGIN { printf \"%.2f\", $t3 - $t2 }") |"
+        echo "| ... resumed | $(awk "BEGIN { printf \"%.2f\", $t4 - $t3 }") |"
+        cmp "$out/plain.yoda" "$out/ckpt.yoda" && echo "YODA with checkpoints: identical to the plain run"
+        cmp "$out/plain.yoda" "$out/killed.yoda" && echo "YODA killed and resumed: identical to the plain run"
+        grep -h '"total"' "$out/plain.json" "$out/ckpt.json"
+    } | tee "$out/checkpoint.md"
+    ;;
+memory)
+    dir=$2; out=$3
+    mkdir -p "$out" /tmp/gaps-rt
+    [ -e /tmp/gaps-rt/lib/libomp.so.5 ] || tar -xJf "$dir/rt.tar.xz" -C /tmp/gaps-rt
+    export LD_LIBRARY_PATH=/tmp/gaps-rt/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    export OMP_TARGET_OFFLOAD=MANDATORY
+    gpu=$dir/gaps-offload
+    for n in 100000 10000000; do
+        nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 200 >/tmp/gpumem.txt &
+        smi=$!
+        /usr/bin/time -f "%M kB maximum resident, %e s" -o /tmp/rss.txt "$gpu" --events $n \
+            --output none --quiet --hepmc /tmp/m.hepmc --observables-out /tmp/m.csv --json "$out/mem-$n.json"
+        kill $smi
+        echo "$n events: $(cat /tmp/rss.txt), GPU memory used at most $(sort -n /tmp/gpumem.txt | tail -1) MiB, HepMC3 $(du -m /tmp/m.hepmc | cut -f1) MB" | tee -a "$out/memory.txt"
+        rm -f /tmp/m.hepmc /tmp/m.csv
+    done
     ;;
 compare)
     dir=$2; out=$3
