@@ -100,6 +100,36 @@ int gaps_runtime_init(int allow_host, char *where, size_t where_len, char *msg, 
     return -1;
 }
 
+/* NVML, loaded at run time like the CUDA driver: nvmlDeviceGetTotalEnergyConsumption gives
+ * millijoules since the driver loaded (Volta and newer). */
+double gaps_runtime_energy_read(char *source, size_t len)
+{
+    typedef int (*init_fn)(void);
+    typedef int (*handle_fn)(unsigned, void **);
+    typedef int (*energy_fn)(void *, unsigned long long *);
+    static void *lib;
+    static energy_fn get_energy;
+    static void *device;
+    static int tried;
+    if (!tried) {
+        tried = 1;
+        lib = dlopen("libnvidia-ml.so.1", RTLD_LAZY | RTLD_LOCAL);
+        init_fn init = lib ? (init_fn)dlsym(lib, "nvmlInit_v2") : NULL;
+        handle_fn handle = lib ? (handle_fn)dlsym(lib, "nvmlDeviceGetHandleByIndex_v2") : NULL;
+        get_energy = lib ? (energy_fn)dlsym(lib, "nvmlDeviceGetTotalEnergyConsumption") : NULL;
+        if (!init || !handle || !get_energy || init() != 0
+            || handle((unsigned)omp_get_default_device(), &device) != 0)
+            get_energy = NULL;
+    }
+    unsigned long long mj = 0;
+    if (!get_energy || get_energy(device, &mj) != 0) {
+        snprintf(source, len, "no GPU energy counter (NVML not available)");
+        return -1.0;
+    }
+    snprintf(source, len, "GPU %d total-energy counter (NVML)", omp_get_default_device());
+    return 1e-3 * (double)mj;
+}
+
 #else /* host backends */
 
 void *gaps_device_alloc(size_t bytes) { return calloc(1, bytes ? bytes : 1); }
@@ -122,6 +152,30 @@ void gaps_runtime_set_threads(int n) { (void)n; }
 int gaps_runtime_threads(void) { return 1; }
 #endif
 int gaps_runtime_partitions(void) { return gaps_runtime_threads(); }
+
+/* RAPL package counters, summed over packages.  They wrap at max_energy_range_uj; a run
+ * longer than one wrap (minutes to hours) would be undercounted, so only differences over
+ * a run are meaningful, and the reading says where it came from. */
+double gaps_runtime_energy_read(char *source, size_t len)
+{
+    double joules = 0.0;
+    int found = 0;
+    for (int pkg = 0; pkg < 64; ++pkg) {
+        char path[96];
+        snprintf(path, sizeof path, "/sys/class/powercap/intel-rapl:%d/energy_uj", pkg);
+        FILE *f = fopen(path, "r");
+        if (!f) break;
+        unsigned long long uj;
+        if (fscanf(f, "%llu", &uj) == 1) joules += 1e-6 * (double)uj, ++found;
+        fclose(f);
+    }
+    if (!found) {
+        snprintf(source, len, "no CPU energy counter (RAPL not readable)");
+        return -1.0;
+    }
+    snprintf(source, len, "RAPL, %d CPU package%s", found, found == 1 ? "" : "s");
+    return joules;
+}
 
 int gaps_runtime_init(int allow_host, char *where, size_t where_len, char *msg, size_t msg_len)
 {

@@ -38,4 +38,11 @@ int gaps_runtime_partitions(void);
  * the host).  Other builds: always 0.  `where` receives a description of the device used. */
 int gaps_runtime_init(int allow_host, char *where, size_t where_len, char *msg, size_t msg_len);
 
+/* Energy used by the device the loops run on, for --energy.  gaps_runtime_energy_read()
+ * returns a counter in joules that only grows (the GPU's total-energy counter read through
+ * NVML in the offload build; the CPU packages' RAPL counters under /sys/class/powercap in
+ * the host builds), or a negative value when the machine does not expose one; `source`
+ * receives what was read.  The difference of two readings is the energy in between. */
+double gaps_runtime_energy_read(char *source, size_t len);
+
 #endif

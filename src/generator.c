@@ -119,6 +119,7 @@ typedef struct partition {
     gaps_pool *pool_dev;       /* the struct where the loops run */
     gaps_event_out out;        /* per-event output where the loops run (host copy) */
     gaps_event_out *out_dev;   /* the same struct where the loops run, or NULL */
+    int out_capacity;          /* events the output buffers hold */
     double *rows_host;         /* host copies of the first `done` entries of out */
     gaps_records records_host;
     double time_me, time_shower, time_analysis;
@@ -208,9 +209,17 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
         part->time_shower += t1 - t0;
         const int done = (int)c[GAPS_COUNT_DONE];
         if (done > 0) {
-            gaps_analysis_launch(pool, phys, sh->hist_dev, part->out_dev, done);
-            part->launches++;
-            if (part->out_dev && !part->failed) deliver_events(part, sh, done);
+            gaps_analysis_launch_sort(pool, done);
+            part->launches += 3;
+            /* with per-event output, at most out_capacity events per analysis launch: the
+             * output buffers stay small whatever the pool size */
+            const int chunk = part->out_dev ? part->out_capacity : done;
+            for (int first = 0; first < done; first += chunk) {
+                const int m = done - first < chunk ? done - first : chunk;
+                gaps_analysis_launch(pool, phys, sh->hist_dev, part->out_dev, first, m);
+                part->launches++;
+                if (part->out_dev && !part->failed) deliver_events(part, sh, m);
+            }
             part->analysed += done;
             GAPS_ATOMIC_UPDATE
             sh->analysed += done;
@@ -249,9 +258,15 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
 }
 
 /* Per-event output buffers of a partition: where the loops write, and the host copies. */
+/* Events whose per-event output one analysis launch writes at most: 2^16 records of the
+ * largest capacity are 92 MB on each side; more would only grow memory with the pool. */
+#define GAPS_EVENT_OUT_CHUNK 65536
+
 static int partition_alloc_output(partition *part, const gaps_config *cfg)
 {
-    const int n = part->pool.nslots;
+    const int n = part->pool.nslots < GAPS_EVENT_OUT_CHUNK ? part->pool.nslots
+                                                           : GAPS_EVENT_OUT_CHUNK;
+    part->out_capacity = n;
     if (!cfg->keep_rows && !cfg->keep_records) return 0;
     memset(&part->out, 0, sizeof part->out);
     if (cfg->keep_rows) {
@@ -400,6 +415,10 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     const int per_pass = cfg->loop_mode == GAPS_LOOPS_FUSED ? cfg->cycles_per_launch : 1;
     const int64_t every = cfg->checkpoint_every > 0 ? cfg->checkpoint_every : cfg->events;
     int64_t segment_start = start, done_end = start;
+    run->energy_j = -1.0;
+    const double e_start = cfg->measure_energy
+                           ? gaps_runtime_energy_read(run->energy_source, sizeof run->energy_source)
+                           : -1.0;
     const double t_start = now();
     while (ok) {
         /* A segment: event numbers [segment_start, segment_end), then a checkpoint.  The
@@ -462,6 +481,11 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
         segment_start = done_end;
     }
     run->time_total = now() - t_start;
+    if (e_start >= 0.0) {
+        const double e_end = gaps_runtime_energy_read(run->energy_source,
+                                                      sizeof run->energy_source);
+        if (e_end >= e_start) run->energy_j = e_end - e_start;
+    }
     if (ok) {
         gaps_state_result(run->state, run->hist);
         gaps_histograms_sigma(run->hist, &run->sigma, &run->sigma_err);

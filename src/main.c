@@ -3,11 +3,18 @@
  *
  * Exit statuses (README "Exit statuses"):
  *   0    success
- *   1    the run failed (device, memory, a write error); no output was committed
- *   2    bad input: an option, a run card, an output path, a state or checkpoint file
- *   3    the run finished, but some events failed the built-in checks (outputs written)
- *   128 + signal   stopped by SIGINT (130), SIGTERM (143) or SIGHUP (129); with --checkpoint
- *        a last checkpoint was written and the run can be resumed
+ *   1    the run failed (device, memory, a write error); no output was committed.  One
+ *        exception: when only the summary cannot be written to standard output, the outputs
+ *        were committed before it and the message says so.  Also: --help or --version could
+ *        not be written.
+ *   2    bad input: an option, a run card, an output path, a state or checkpoint file;
+ *        nothing was created or changed
+ *   3    the run (or merge) finished, but some events failed the built-in checks (outputs
+ *        written)
+ *   128 + signal   killed by a signal.  SIGINT (130), SIGTERM (143) and SIGHUP (129) with
+ *        --checkpoint: a last checkpoint was written and the run can be resumed; without it,
+ *        and for SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM and SIGKILL, no output appears (a
+ *        checkpointed run keeps its FILE.part files and last checkpoint for --resume)
  */
 #define _POSIX_C_SOURCE 200809L
 #include "gaps/generator.h"
@@ -20,6 +27,7 @@
 #include "outfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
@@ -71,8 +79,36 @@ static void install_signal_handlers(void)
     const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM };
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; ++i) sigaction(sigs[i], &sa, NULL);
     /* a reader that goes away makes writes fail with EPIPE, reported as a write error,
-     * instead of killing the program before it can clean up */
+     * instead of killing the program before it can clean up; likewise a file that grows past
+     * `ulimit -f` fails with EFBIG ("File too large") instead of raising SIGXFSZ */
     signal(SIGPIPE, SIG_IGN);
+    signal(SIGXFSZ, SIG_IGN);
+}
+
+/* Descriptors 0-2 that the caller closed (`gaps ... >&-`) would be taken by the first files
+ * the program opens, and text meant for standard output or error would go into them.  Each
+ * closed one is occupied by /dev/null opened read-only: writes to it still fail (EBADF), as
+ * they would on the closed descriptor, but no output file can land there. */
+static void occupy_standard_descriptors(void)
+{
+    for (int fd = 0; fd <= 2; ++fd) {
+        if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF) continue;
+        const int n = open("/dev/null", O_RDONLY | O_NOCTTY);
+        if (n >= 0 && n != fd) {
+            dup2(n, fd);
+            close(n);
+        }
+    }
+}
+
+/* --help and --version: their text must reach standard output, or the exit status says not. */
+static int finish_stdout(void)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "gaps: writing to standard output failed: %s\n", strerror(errno));
+        return EXIT_RUN_FAILED;
+    }
+    return 0;
 }
 
 /* ---- progress on standard error ---- */
@@ -235,6 +271,9 @@ static void write_json(FILE *f, const gaps_config *cfg, const gaps_run *run)
     fprintf(f, "  \"time_s\": {\"me\": %.9g, \"shower\": %.9g, \"analysis\": %.9g, "
                "\"total\": %.9g},\n",
             run->time_me, run->time_shower, run->time_analysis, run->time_total);
+    if (cfg->measure_energy)
+        fprintf(f, "  \"energy_j\": %.9g,\n  \"energy_source\": \"%s\",\n",
+                run->energy_j, run->energy_source);
     fprintf(f, "  \"events_per_s\": %.9g\n}\n",
             run->time_total > 0 ? (run->next_event - cfg->first_event) / run->time_total : 0.0);
 }
@@ -267,6 +306,15 @@ static void print_summary(FILE *out, const gaps_config *cfg, const gaps_run *run
     fprintf(out, "        total          %9.4f s   (%.3g events/s, %.3f us/event)\n",
             run->time_total, run->time_total > 0 ? generated / run->time_total : 0.0,
             generated > 0 ? 1e6 * run->time_total / generated : 0.0);
+    if (cfg->measure_energy) {
+        if (run->energy_j >= 0.0)
+            fprintf(out, "  energy            %.4g J   (%.4g uJ/event, mean %.4g W; %s)\n",
+                    run->energy_j, generated > 0 ? 1e6 * run->energy_j / generated : 0.0,
+                    run->time_total > 0 ? run->energy_j / run->time_total : 0.0,
+                    run->energy_source);
+        else
+            fprintf(out, "  energy            unknown: %s\n", run->energy_source);
+    }
 }
 
 static void write_cycle_log(FILE *f, const gaps_run *run)
@@ -283,14 +331,18 @@ static int run_merge(int argc, char **argv)
     gaps_merge_options m;
     char msg[1024];
     int rc = gaps_merge_options_parse(argc, argv, &m, msg, sizeof msg);
-    if (rc == 1) return 0;
+    if (rc == 1) return finish_stdout();
     if (rc != 0) {
         fprintf(stderr, "gaps: %s\n", msg);
         return EXIT_USAGE;
     }
     gaps_state *total = malloc(sizeof *total), *next = malloc(sizeof *next);
     if (!total || !next) {
-        fprintf(stderr, "gaps: out of memory\n");
+        fprintf(stderr, "gaps: merge: cannot allocate two states of %.1f MB: out of memory\n",
+                sizeof *total / 1e6);
+        free(total);
+        free(next);
+        gaps_merge_options_free(&m);
         return EXIT_RUN_FAILED;
     }
     int status = 0;
@@ -348,6 +400,17 @@ static int run_merge(int argc, char **argv)
             fprintf(o, "gaps merge: %d states, %" PRIu64 " events in %d range%s, cross section "
                        "%.10g +- %.3g pb\n", m.n_inputs, total->events, total->n_ranges,
                     total->n_ranges == 1 ? "" : "s", sigma, err);
+            if (fflush(o) != 0 || ferror(o)) {
+                fprintf(stderr, "gaps: merge: writing the summary failed: %s (the outputs are "
+                                "written)\n", strerror(errno));
+                status = EXIT_RUN_FAILED;
+            }
+        }
+        if (status == 0 && total->invalid_events > 0) {
+            fprintf(stderr, "gaps: merge: %" PRIu64 " of the merged events failed the built-in "
+                            "checks (momentum, masses, colour); the outputs are written, but "
+                            "this is a bug: please report it\n", total->invalid_events);
+            status = EXIT_BAD_EVENTS;
         }
     }
     free(total);
@@ -411,12 +474,13 @@ static const char *signal_name(int sig)
 
 int main(int argc, char **argv)
 {
+    occupy_standard_descriptors();
     if (argc > 1 && strcmp(argv[1], "merge") == 0) return run_merge(argc - 1, argv + 1);
 
     static program pg;
     char msg[1024];
     const int prc = gaps_options_parse(argc, argv, &pg.opt, msg, sizeof msg);
-    if (prc == 1) return 0;
+    if (prc == 1) return finish_stdout();
     if (prc != 0) {
         fprintf(stderr, "gaps: %s\n", msg);
         return EXIT_USAGE;
@@ -426,6 +490,7 @@ int main(int argc, char **argv)
     cfg->keep_rows = o->observables_out != NULL;
     cfg->keep_records = o->hepmc != NULL;
     cfg->keep_cycle_log = o->cycles_out != NULL;
+    cfg->measure_energy = o->energy;
     pg.checkpoint = o->checkpoint ? o->checkpoint : o->resume;
     int status = 0;
 
@@ -536,7 +601,17 @@ int main(int argc, char **argv)
                                        o->resume ? &rp : NULL, &run, msg, sizeof msg);
     progress_end(&pg.prog);
     if (grc != 0) {
-        fprintf(stderr, "gaps: %s\n", msg);
+        /* A per-event output that failed: say which and why, rather than the generator's
+         * "the per-event output failed".  Without a write error it was memory. */
+        char why[1024];
+        if (pg.streaming && pg.stream.error && gaps_outfiles_error(pg.out, N_OUTS, why,
+                                                                   sizeof why) != 0)
+            fprintf(stderr, "gaps: %s\n", why);
+        else if (pg.streaming && pg.stream.error)
+            fprintf(stderr, "gaps: out of memory holding %" PRId64 " events for in-order "
+                            "per-event output; the run was stopped\n", pg.stream.pending);
+        else
+            fprintf(stderr, "gaps: %s\n", msg);
         gaps_outfiles_discard(pg.out, N_OUTS);
         if (pg.streaming) gaps_event_stream_free(&pg.stream);
         gaps_options_free(o);
@@ -555,6 +630,16 @@ int main(int argc, char **argv)
         return 128 + sig;
     }
 
+    if (o->cycles_out && !run.completed_per_cycle) {
+        /* the generator could not assemble the log: an empty table would look complete */
+        fprintf(stderr, "gaps: cannot allocate the --cycles-out table (%ld veto cycles): out "
+                        "of memory\n", run.veto_cycles);
+        gaps_outfiles_discard(pg.out, N_OUTS);
+        if (pg.streaming) gaps_event_stream_free(&pg.stream);
+        gaps_run_free(&run);
+        gaps_options_free(o);
+        return EXIT_RUN_FAILED;
+    }
     int bad = 0;
     if (pg.streaming) bad |= gaps_event_stream_finish(&pg.stream) != 0;
     FILE *f;
@@ -582,7 +667,8 @@ int main(int argc, char **argv)
         if (!o->quiet) {
             print_summary(report, cfg, &run);
             if (fflush(report) != 0 || ferror(report)) {
-                fprintf(stderr, "gaps: writing the summary failed: %s\n", strerror(errno));
+                fprintf(stderr, "gaps: writing the summary failed: %s (the outputs are "
+                                "written)\n", strerror(errno));
                 status = EXIT_RUN_FAILED;
             }
         }

@@ -85,6 +85,15 @@ refuse "made by gaps 0.9.9" a.state old.state
 printf 'not a state' >text.state
 refuse "not a gaps state" text.state
 
+# ---- more events finish in one launch than the output buffers hold (65536): analysed in
+# chunks, same bytes ----
+run --events 150000 --output big1.yoda --observables-out big1.csv --hepmc big1.hepmc || bad "big run"
+run --events 150000 --pool 150000 --cycles-per-launch 64 --output big2.yoda --observables-out big2.csv \
+    --hepmc big2.hepmc || bad "big run in chunks"
+cmp -s big1.csv big2.csv && cmp -s big1.hepmc big2.hepmc && cmp -s big1.yoda big2.yoda \
+    && ok "analysis in chunks of the output buffers gives the same bytes" || bad "chunked analysis differs"
+rm -f big1.* big2.*
+
 # ---- streaming: standard output and a named pipe ----
 run --events 3000 --output none --hepmc - >stdout.hepmc || bad "--hepmc -"
 run --events 3000 --output none --hepmc h3.hepmc || bad "--hepmc file"

@@ -17,6 +17,12 @@
 #   tools/gpu-run.sh memory DIR OUT   (GPU node)
 #       maximum resident size and GPU memory of runs with --hepmc and --observables-out at
 #       10^5 and 10^7 events (streamed outputs: memory must not grow with the run).
+#   tools/gpu-run.sh profile DIR OUT   (GPU node)
+#       Nsight Compute (ncu) over a 10^6-event run: time, registers, occupancy, active threads
+#       per warp and stall reasons of the shower, analysis and refill kernels.
+#   tools/gpu-run.sh scaling DIR OUT [EVENTS]   (GPU node)
+#       the multicore build on the node's CPU with 1, 2, 4, 8 and 16 threads (default 2x10^6
+#       events), with and without OMP_PROC_BIND=close OMP_PLACES=cores.
 #   tools/gpu-run.sh compare DIR OUT   (build machine)
 #       compares the GPU's per-event observables and histograms with the serial build's
 #       (OUT holds the files of `run`, or their archive gpu-results.tar).
@@ -33,6 +39,9 @@ prepare)
     cmake -S "$here" -B "$here/build-serial" -DGAPS_BACKEND=serial -DBUILD_TESTING=OFF >/dev/null
     cmake --build "$here/build-serial" -j >/dev/null
     cp "$here/build-serial/gaps" "$dir/gaps-serial"
+    cmake -S "$here" -B "$here/build-openmp" -DGAPS_BACKEND=openmp -DBUILD_TESTING=OFF >/dev/null
+    cmake --build "$here/build-openmp" -j >/dev/null
+    cp "$here/build-openmp/gaps" "$dir/gaps-openmp"
     [ -e "$dir/rt.tar.xz" ] || sh "$here/tools/bundle-offload-runtime.sh" "$dir/rt.tar.xz"
     echo "prepared $dir: $(du -sh "$dir" | cut -f1)"
     ;;
@@ -82,7 +91,8 @@ checkpoint)
     rm -f $ck/*
     "$gpu" --events 1000 --output none --quiet   # load the device image once
     t0=$(date +%s.%N)
-    "$gpu" --events "$n" --output "$out/plain.yoda" --json "$out/plain.json" --quiet
+    "$gpu" --events "$n" --output "$out/plain.yoda" --json "$out/plain.json" --energy \
+        | tee "$out/plain-summary.txt"
     t1=$(date +%s.%N)
     "$gpu" --events "$n" --output "$out/ckpt.yoda" --json "$out/ckpt.json" --quiet \
         --checkpoint $ck/a.ckpt
@@ -126,6 +136,53 @@ memory)
         echo "$n events: $(cat /tmp/rss.txt), GPU memory used at most $(sort -n /tmp/gpumem.txt | tail -1) MiB, HepMC3 $(du -m /tmp/m.hepmc | cut -f1) MB" | tee -a "$out/memory.txt"
         rm -f /tmp/m.hepmc /tmp/m.csv
     done
+    ;;
+profile)
+    dir=$2; out=$3
+    mkdir -p "$out" /tmp/gaps-rt
+    [ -e /tmp/gaps-rt/lib/libomp.so.5 ] || tar -xJf "$dir/rt.tar.xz" -C /tmp/gaps-rt
+    export LD_LIBRARY_PATH=/tmp/gaps-rt/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    export OMP_TARGET_OFFLOAD=MANDATORY
+    ncu=/usr/local/cuda/bin/ncu
+    [ -x $ncu ] || ncu=$(command -v ncu)
+    "$dir/gaps-offload" --events 1000000 --output none --json "$out/profiled-run.json" --quiet
+    $ncu --kernel-name regex:'launch_cycles|analysis_launch|refill_done|launch_step' \
+        --launch-skip 12 --launch-count 8 --section SpeedOfLight --section Occupancy \
+        --section LaunchStats --section WarpStateStats --section SchedulerStats \
+        --csv --page details "$dir/gaps-offload" --events 1000000 --output none --quiet \
+        >"$out/ncu.csv" 2>"$out/ncu.err" || tail -5 "$out/ncu.err"
+    python3 - "$out/ncu.csv" <<'PY' | tee "$out/ncu-summary.txt"
+import csv, sys, collections
+rows = list(csv.DictReader(open(sys.argv[1])))
+want = ["Duration", "Registers Per Thread", "Achieved Occupancy", "Theoretical Occupancy",
+        "Avg. Active Threads Per Warp", "Avg. Not Predicated Off Threads Per Warp",
+        "Compute (SM) Throughput", "Memory Throughput", "DRAM Throughput", "Warp Cycles Per Issued Instruction",
+        "Local Memory Spilling Requests", "Block Limit Registers"]
+per = collections.OrderedDict()
+for r in rows:
+    k = r.get("Kernel Name", "")[-40:] + " #" + r.get("ID", "")
+    if r.get("Metric Name") in want:
+        per.setdefault(k, {})[r["Metric Name"]] = r["Metric Value"] + " " + r.get("Metric Unit", "")
+for k, m in per.items():
+    print(k)
+    for w in want:
+        if w in m: print("   %-45s %s" % (w, m[w]))
+PY
+    ;;
+scaling)
+    dir=$2; out=$3; n=${4:-2000000}
+    mkdir -p "$out"
+    lscpu >"$out/lscpu.txt" 2>/dev/null || true
+    for bind in none close; do
+        for t in 1 2 4 8 16; do
+            if [ $bind = close ]; then
+                OMP_PROC_BIND=close OMP_PLACES=cores "$dir/gaps-openmp" --threads $t --events $n --output none --quiet --json /tmp/s.json
+            else
+                "$dir/gaps-openmp" --threads $t --events $n --output none --quiet --json /tmp/s.json
+            fi
+            echo "$bind $t $(python3 -c 'import json; d = json.load(open("/tmp/s.json")); print(d["time_s"]["total"])')"
+        done
+    done | tee "$out/scaling.txt"
     ;;
 compare)
     dir=$2; out=$3

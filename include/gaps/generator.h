@@ -45,6 +45,7 @@ typedef struct gaps_config {
     int keep_records;        /* hand each event's complete final state to hooks->events */
     int keep_cycle_log;      /* record the events completed after each veto cycle */
     int64_t checkpoint_every;/* events between checkpoints (hooks->checkpoint); 0 = none */
+    int measure_energy;      /* read the device's energy counter before and after the run */
 } gaps_config;
 
 /* What the caller sees while a run goes; every member may be NULL. */
@@ -79,6 +80,8 @@ typedef struct gaps_run {
     int64_t *completed_per_cycle; /* events completed in the whole run after veto cycle
                                      (i + 1) * cycle_log_stride (heap) */
     int cycle_log_stride;    /* veto cycles per entry: cycles_per_launch when fused, else 1 */
+    double energy_j;         /* energy of the device over the run (J), < 0 if unknown */
+    char energy_source[96];  /* what the energy was read from, or why it is unknown */
     int slots, threads;
     char backend[16];
     char device[192];

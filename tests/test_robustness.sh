@@ -1,0 +1,629 @@
+#!/bin/sh
+# Hostile input and faults: whatever the user types or the system does, gaps must not crash,
+# hang, or clobber a file.  Each class is tried with several generated values (boundaries
+# computed from the program's own limits and messages, random values from a printed seed);
+# every command runs under `timeout`, so a hang is a failure; and each check looks at
+#   - the exit status (0 success, 1 run failed, 2 bad input, 3 events failed the built-in
+#     checks, 128 + signal),
+#   - standard error: exactly one line, "gaps: ...", naming the problem,
+#   - the watched directory: the same entries, types, modes and checksums before and after a
+#     command that fails (no stray temporary file, no pre-existing file changed).
+# Usage: test_robustness.sh GAPS_BINARY WORKDIR
+# Environment: SEED (random values; default from the clock, printed first), TIMEOUT (seconds
+# per command, default 60).  Needs python3, timeout, find, sha256sum, mkfifo; chattr, mount,
+# /usr/bin/time and `ulimit -v` are used where they work, otherwise that check says "skip:".
+gaps=$1
+work=$2
+[ -n "$gaps" ] && [ -n "$work" ] || { echo "usage: test_robustness.sh GAPS_BINARY WORKDIR"; exit 2; }
+case $gaps in /*) ;; *) gaps=$(pwd)/$gaps ;; esac
+here=$(cd "$(dirname "$0")" && pwd)
+values="python3 $here/robustness/values.py"
+rm -rf "$work" && mkdir -p "$work/sb" "$work/tmp" || exit 1
+work=$(cd "$work" && pwd)
+sb=$work/sb     # where gaps runs and writes: watched by snap()
+tmp=$work/tmp   # captured output and reference files: not watched
+TMO=${TIMEOUT:-60}
+SEED=${SEED:-$(date +%s)}
+echo "SEED=$SEED (SEED=$SEED sh $0 ... repeats these random values)"
+export KMP_WARNINGS=0 LC_ALL=C
+ulimit -c 0   # SIGQUIT must not leave a core file behind
+fail=0
+ok() { echo "ok: $*"; }
+bad() { echo "FAIL: $*"; fail=1; }
+skip() { echo "skip: $*"; }
+for tool in python3 timeout find sha256sum mkfifo; do
+    command -v $tool >/dev/null 2>&1 || { echo "FAIL: $tool is needed"; exit 1; }
+done
+
+extra=""
+"$gaps" --version | grep -q "offload backend" && extra="--allow-host"
+openmp=0
+"$gaps" --version | grep -q "openmp backend" && openmp=1
+# A sanitized build cannot run under `ulimit -v`, and its memory use says nothing about ours.
+sanitized=0
+ASAN_OPTIONS=help=1 "$gaps" --version 2>&1 | grep -q "AddressSanitizer" && sanitized=1
+[ $sanitized = 1 ] && echo "(sanitized build: the memory-size checks are skipped)"
+# A huge request must come back as NULL under the sanitizer too, as it does without it.
+export ASAN_OPTIONS="allocator_may_return_null=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+nl='
+'
+
+# ---- helpers ----
+# The watched directory: every entry with its type, mode, size and link target, and the
+# checksum of every regular file (FIFOs and devices are never opened).
+snap() {
+    (cd "$sb" && find . -mindepth 1 -printf '%p %y %m %s %l\n' | sort \
+        && find . -type f -exec sha256sum {} + | sort -k2)
+}
+show() { printf '%s ' "$@" | tr -c '[:print:]' '?' | cut -c1-150; }
+
+# Checks of a group are counted; a group prints one "ok:" line, and a "FAIL:" line per failure.
+n_ok=0
+group_ok() { ok "$* ($n_ok checks)"; n_ok=0; }
+
+# expect STATUS 'WORD|WORD...' ARGS...: run gaps in $sb; want exit STATUS, one line on
+# standard error that starts with "gaps: " and contains every WORD (fixed strings), and, for
+# STATUS != 0, an unchanged directory.  Standard output goes to $tmp/out.
+expect() {
+    want=$1 words=$2
+    shift 2
+    before=$(snap)
+    (cd "$sb" && exec timeout -k 5 "$TMO" "$gaps" $extra "$@") >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    check_result "$want" "$words" "$before" "$@"
+}
+# check_result STATUS WORDS BEFORE ARGS...: the checks of expect for a command already run
+# ($rc, $tmp/err).
+check_result() {
+    want=$1 words=$2 before=$3
+    shift 3
+    after=$(snap)
+    err=$(head -c 300 "$tmp/err" | tr -c '[:print:]\n' '?')
+    lines=$(wc -l <"$tmp/err")
+    why=""
+    if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then why="hung (killed after ${TMO}s)"
+    elif [ $rc -ne "$want" ]; then why="exit $rc, expected $want"
+    elif [ "$lines" -ne 1 ] || [ "$(wc -c <"$tmp/err")" -ne "$(head -n 1 "$tmp/err" | wc -c)" ]; then
+        why="$lines lines on stderr"
+    elif ! head -n 1 "$tmp/err" | grep -q '^gaps: '; then why="stderr does not start with 'gaps: '"
+    fi
+    if [ -z "$why" ]; then
+        oldifs=$IFS
+        IFS='|'
+        for w in $words; do grep -qF -- "$w" "$tmp/err" || why="${why}no '$w' in the message; "; done
+        IFS=$oldifs
+    fi
+    if [ -z "$why" ] && [ "$want" -ne 0 ] && [ "$before" != "$after" ]; then
+        printf '%s\n' "$before" >"$tmp/before"
+        printf '%s\n' "$after" >"$tmp/after"
+        why="the directory changed: $(diff "$tmp/before" "$tmp/after" | grep '^[<>]' | head -n 4 | tr '\n' ' ')"
+    fi
+    if [ -z "$why" ]; then
+        n_ok=$((n_ok + 1))
+        return 0
+    fi
+    bad "$(show "$@")-> $why; stderr: $err"
+    return 1
+}
+
+# runs STATUS ARGS...: a quiet run in $sb that must end with STATUS and print nothing.
+runs() {
+    want=$1
+    shift
+    (cd "$sb" && exec timeout -k 5 "$TMO" "$gaps" $extra --quiet "$@") >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc -eq "$want" ] && { [ "$want" -ne 0 ] || [ ! -s "$tmp/err" ]; }; then
+        n_ok=$((n_ok + 1))
+        return 0
+    fi
+    bad "$(show "$@")-> exit $rc (expected $want)$([ $rc -eq 124 ] && echo ', hung'): $(head -c 300 "$tmp/err")"
+    return 1
+}
+json() { $values json "$1" "$2" 2>/dev/null; }
+
+# A run's physics is sound: exit 0, no event failed the built-in checks, a finite positive
+# cross section in valid JSON.
+sound_run() {
+    rm -f "$sb/j.json"
+    runs 0 --events 200 --max-partons 64 --output none --json j.json "$@" || return 1
+    inv=$(json "$sb/j.json" invalid_events)
+    sig=$(json "$sb/j.json" sigma_pb)
+    if [ "$inv" = 0 ] && python3 -c "import math,sys; v=float(sys.argv[1]); sys.exit(not (v > 0 and math.isfinite(v)))" "$sig"; then
+        rm -f "$sb/j.json"
+        return 0
+    fi
+    bad "$(show "$@")-> $inv events failed the checks, sigma $sig pb"
+    n_ok=$((n_ok - 1))
+    rm -f "$sb/j.json"
+    return 1
+}
+
+precious() { for f in "$@"; do printf 'precious %s\n' "$f" >"$sb/$f"; done; }
+clean_sb() { chattr -R -i "$sb" 2>/dev/null; rm -rf "$sb" && mkdir -p "$sb"; }
+
+# ============================================================================================
+echo "=== integers: exact values within the range, nothing else"
+# name lo hi extra-options.  An accepted value is shown to pass the parser and the
+# configuration check by the refusal that follows them (a missing output directory).
+while read -r name lo hi more; do
+    [ "$more" = - ] && more=""
+    mid=$($values uniform "$lo" "$hi" 1 "$SEED")
+    for v in "$lo" "$hi" "$mid"; do
+        for form in "$v" "$v.0" "${v}e0" "${v}000e-3" "$v.000" "0$v"; do
+            expect 2 "no/such/dir/x.yoda|No such file or directory" --"$name" "$form" $more \
+                --output no/such/dir/x.yoda
+        done
+        [ "${v%0}" != "$v" ] && [ "$v" != 0 ] && expect 2 "no/such/dir/x.yoda" --"$name" "${v%0}e1" $more --output no/such/dir/x.yoda
+    done
+    above=$(python3 -c "print($hi + 1)")
+    below=$(python3 -c "print($lo - 1)")
+    hex=$(python3 -c "print(hex($mid))")
+    for v in "$above" "$below" "${hi}0" " $mid" "$mid " "+$mid" "$hex" "${mid}.5" "${mid}e" "${mid}e-" \
+             "${mid}x" "1e19" "18446744073709551617" "99999999999999999999999999999999" "" "inf" \
+             "nan" "0x10" "1,0" "$mid$mid$mid$mid$mid" "$mid${nl}" "	$mid" "1e-1" "${mid}e99999999999999999999" \
+             "e5" "." "-0" "${mid}E-${#mid}9"; do
+        [ "$v" = -1 ] && [ "$lo" != 0 ] && continue   # lo - 1 = 0 for lo = 1 is tested as "0"
+        expect 2 "--$name|expected an integer from $lo to $hi" --"$name" "$v" $more
+    done
+    group_ok "--$name: $lo..$hi exact in every notation, everything else refused with the range"
+done <<EOF
+events 1 4611686018427387904 -
+first-event 0 4611686018427387903 --events=1
+seed 0 4294967295 -
+pool 1 268435456 -
+max-partons 3 64 -
+threads 1 4096 -
+cycles-per-launch 1 1048576 -
+checkpoint-every 1 4611686018427387904 --checkpoint=ck
+alphas-order 0 2 -
+EOF
+# the sum of two limits
+expect 2 "--first-event|--events|4611686018427387904" --events 4611686018427387904 --first-event 1
+expect 2 "--first-event|--events" --events 2 --first-event 4611686018427387903
+group_ok "--first-event + --events beyond 2^62 refused"
+
+echo "=== real numbers: finite decimals only"
+for name in ecm tcut alphas-mz; do
+    for v in "0x1p3" "0x5B" "inf" "-inf" "infinity" "nan" "NAN" "-1" "+91" " 91" "91 " "1e" "." "e5" \
+             "1e400" "1e99999999999999999999" "0" "0.0" "-0" "1e-400" "91,2" "" "91${nl}" "1..2" "1e+-2" "--5"; do
+        expect 2 "--$name|expected" --"$name" "$v"
+    done
+    group_ok "--$name: hexadecimal, inf, nan, signs, spaces, overflow, underflow refused"
+done
+expect 2 "--alphas-mz" --alphas-mz 1
+expect 2 "--alphas-mz" --alphas-mz 1.0
+expect 2 "no/such/dir" --alphas-mz 0.9999999999999999 --output no/such/dir/x
+expect 2 "no/such/dir" --alphas-mz 1e-300 --output no/such/dir/x
+group_ok "--alphas-mz: 0 < X < 1"
+
+echo "=== option names: no abbreviations, an unknown option is named wherever it stands"
+names="events first-event ecm alphas-mz alphas-order tcut seed output json observables-out
+cycles-out hepmc quiet progress no-progress state-out checkpoint checkpoint-every resume pool
+max-partons threads loops cycles-per-launch no-refill allow-host energy card help version"
+for n in $names; do
+    short=${n%?}
+    case " $(echo $names) " in *" $short "*) ;; *)
+        expect 2 "unknown option '--$short'" --events 10 --output none --"$short" ;;
+    esac
+    expect 2 "unknown option '--${n}x'" --events 10 --output none --"${n}x"
+    up=$(echo "$n" | tr a-z A-Z)
+    expect 2 "unknown option '--$up'" --"$up" 1
+done
+for n in $names; do
+    case $n in quiet|progress|no-progress|no-refill|allow-host|energy|help|version) continue ;; esac
+    expect 2 "--$n|needs a value" --events 10 --"$n"
+done
+for junk in --frobnicate -x -Z "--=" "--events10" "---events" "-events"; do
+    expect 2 "unknown option" --events 10 --output none "$junk"
+done
+expect 2 "unexpected argument" --events 10 stray
+expect 2 "takes no value" --quiet=yes
+group_ok "unknown, abbreviated and valueless options refused by name"
+
+echo "=== run card: line and size limits"
+python3 - "$tmp" <<'PYEOF'
+import sys
+d = sys.argv[1]
+for n in (4095, 4096, 4097, 9000):
+    line = "events = 10 #"
+    open(f"{d}/card{n}", "w").write(line + "x" * (n - len(line)) + "\n")
+body = "output = none\n"
+pad = "#" + "y" * 4000 + "\n"
+while len(body) + len(pad) <= (1 << 20):
+    body += pad
+body += "#" * ((1 << 20) - len(body) - 1) + "\n"
+open(f"{d}/card1M", "w").write(body)
+open(f"{d}/card1M+1", "w").write(body + "\n")
+open(f"{d}/cardnul", "wb").write(b"events = 10\0\n")
+PYEOF
+for n in 4095 4096; do runs 0 --card "$tmp/card$n" --output none; done
+for n in 4097 9000; do expect 2 "card$n:1:|line longer than 4096 characters" --card "$tmp/card$n"; done
+runs 0 --card "$tmp/card1M" --events 10
+expect 2 "card1M+1|larger than 1048576 bytes" --card "$tmp/card1M+1"
+expect 2 "NUL" --card "$tmp/cardnul"
+expect 2 "larger than 1048576 bytes" --card /dev/zero
+mkdir -p "$tmp/carddir"
+expect 2 "carddir|Is a directory" --card "$tmp/carddir"
+group_ok "card lines up to 4096 characters and cards up to 1 MiB; beyond refused"
+
+# ============================================================================================
+echo "=== physics limits: the largest and smallest accepted values run correctly"
+# The --ecm range as the program states it: "from A to B GeV" (or, lacking a lower limit,
+# "up to B GeV").
+expect 2 "--ecm" --ecm 1e300
+ecm_msg=$err
+ecm_hi=$(echo "$ecm_msg" | sed -n 's/.* to \([0-9.e+]*\) GeV.*/\1/p')
+ecm_lo=$(echo "$ecm_msg" | sed -n 's/.*from \([0-9.e+-]*\) to .*/\1/p')
+[ -n "$ecm_hi" ] || ecm_hi=$(echo "$ecm_msg" | sed -n 's/.*up to \([0-9.e+]*\) GeV.*/\1/p')
+[ -n "$ecm_hi" ] || { bad "no --ecm range in '$ecm_msg'"; ecm_hi=1e5; }
+echo "   --ecm range: ${ecm_lo:-(no lower limit)} to $ecm_hi GeV ('$ecm_msg')"
+for e in "$ecm_hi" $($values next "$ecm_hi" down) $($values loguniform 91.2 "$ecm_hi" 2 "$SEED"); do
+    sound_run --ecm "$e"
+done
+for e in $($values next "$ecm_hi" up) $(python3 -c "print(repr(2*$ecm_hi))") 1e100 1e155 1e300 1.7976931348623157e308; do
+    expect 2 "--ecm|$ecm_hi" --ecm "$e"
+done
+if [ -n "$ecm_lo" ]; then
+    for e in "$ecm_lo" $($values next "$ecm_lo" up); do sound_run --ecm "$e" --tcut "$($values tmax "$e")" --alphas-order 0; done
+    for e in $($values next "$ecm_lo" down) $(python3 -c "print(repr($ecm_lo/2))") 1e-40 1e-300 5e-324; do
+        expect 2 "--ecm|$ecm_lo" --ecm "$e"
+    done
+else
+    bad "--ecm has no lower limit: tiny energies must be refused or run correctly, see below"
+fi
+# Tiny energies, each with the smallest and the largest t_cut the ratio limits allow: refused
+# with one line, or a sound run; never a hang or an event that fails the checks.
+for e in 1e-3 1e-20 1e-35 1e-40 1e-60 $($values loguniform 1e-100 1 2 "$SEED"); do
+    for t in $($values tmax "$e") $(python3 -c "print(repr($e*$e/1e12*1.0000001))"); do
+        (cd "$sb" && exec timeout -k 5 20 "$gaps" $extra --quiet --ecm "$e" --tcut "$t" --alphas-order 0 \
+            --events 200 --output none --json j.json) >"$tmp/out" 2>"$tmp/err"
+        rc=$?
+        if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]; then n_ok=$((n_ok + 1))
+        elif [ $rc -eq 0 ] && [ "$(json "$sb/j.json" invalid_events)" = 0 ]; then n_ok=$((n_ok + 1))
+        else bad "--ecm $e --tcut $t --alphas-order 0 -> exit $rc$([ $rc -eq 124 ] && echo ' (hung)'), $(json "$sb/j.json" invalid_events) events failed the checks: $(head -c 200 "$tmp/err")"
+        fi
+        rm -f "$sb/j.json"
+    done
+done
+group_ok "--ecm limits"
+
+# s / t_cut: the ratio limit from the message, then the exact boundary for several energies.
+expect 2 "--tcut|s / t_cut" --tcut 1e-30
+ratio=$(echo "$err" | sed -n 's/.*s \/ t_cut <= \([0-9.e+]*\).*/\1/p')
+[ -n "$ratio" ] || { bad "no s / t_cut limit in '$err'"; ratio=1e12; }
+for e in "$ecm_hi" 91.2 $($values loguniform 10 "$ecm_hi" 2 "$((SEED + 1))"); do
+    t=$($values tmin "$e" "$ratio")
+    sound_run --ecm "$e" --tcut "$t" --alphas-order 0
+    expect 2 "--tcut|s / t_cut <= $ratio" --ecm "$e" --tcut "$($values next "$t" down)" --alphas-order 0
+    t=$($values tmax "$e")
+    sound_run --ecm "$e" --tcut "$t"
+    expect 2 "--ecm|need s > 4 t_cut" --ecm "$e" --tcut "$($values next "$t" up)"
+done
+expect 2 "Landau" --tcut 0.01 --alphas-order 2
+expect 2 "Landau" --tcut 0.001 --alphas-order 1
+group_ok "s / t_cut <= $ratio and s > 4 t_cut: both boundaries run, one step beyond refused"
+
+# Random parameters inside the limits: a sound run or a one-line refusal (Landau pole).
+python3 - "$SEED" "$ecm_hi" "$ratio" >"$tmp/combos" <<'PYEOF'
+import math, random, sys
+rng = random.Random(int(sys.argv[1]))
+hi, ratio = float(sys.argv[2]), float(sys.argv[3])
+for _ in range(10):
+    e = math.exp(rng.uniform(0, math.log(hi)))
+    lo_t, hi_t = math.log(e * e / ratio * 1.000001), math.log(e * e / 4 * 0.999999)
+    t = math.exp(rng.uniform(lo_t, hi_t))
+    a = rng.choice([math.exp(rng.uniform(math.log(1e-300), math.log(0.1))), rng.uniform(0.01, 0.99),
+                    1 - 10 ** rng.uniform(-16, -2)])
+    print(repr(e), repr(t), repr(a), rng.randint(0, 2), rng.randint(3, 64))
+PYEOF
+while read -r e t a order mp; do
+    (cd "$sb" && exec timeout -k 5 "$TMO" "$gaps" $extra --quiet --ecm "$e" --tcut "$t" --alphas-mz "$a" \
+        --alphas-order "$order" --max-partons "$mp" --events 200 --output none --json j.json) >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc -eq 2 ] && grep -q Landau "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ]; then n_ok=$((n_ok + 1))
+    elif [ $rc -eq 0 ] && [ "$(json "$sb/j.json" invalid_events)" = 0 ]; then n_ok=$((n_ok + 1))
+    else bad "--ecm $e --tcut $t --alphas-mz $a --alphas-order $order --max-partons $mp -> exit $rc: $(head -c 200 "$tmp/err")"
+    fi
+    rm -f "$sb/j.json"
+done <"$tmp/combos"
+group_ok "random parameters within the limits: sound runs"
+
+# ============================================================================================
+echo "=== exit status 3: events that failed the built-in checks"
+# No test switch in the generator: a checkpoint whose state already counts K failed events
+# (written from a real --state-out by tests/robustness/values.py) is resumed; the run must
+# finish, write its outputs, say so on one line and end with status 3.
+runs 0 --events 1000 --seed 5 --output none --state-out half.state
+runs 0 --events 2000 --seed 5 --output "$tmp/full.yoda"
+for k in 1 $($values uniform 2 1000000 1 "$SEED") 4611686018427387904; do
+    $values failing-checkpoint "$sb/half.state" "$sb/k.ckpt" 0 2000 1000 "$k" || bad "crafting a checkpoint"
+    precious k.yoda
+    before=$(snap)
+    expect 3 "$k events failed the built-in checks" --events 2000 --seed 5 --resume k.ckpt \
+        --output k.yoda --json k.json --quiet
+    if [ "$(json "$sb/k.json" invalid_events)" = "$k" ] && [ ! -e "$sb/k.ckpt" ] \
+        && grep -v '^Backend' "$sb/k.yoda" | cmp -s - "$tmp/full.yoda.phys" 2>/dev/null \
+        || { grep -v '^Backend' "$tmp/full.yoda" >"$tmp/full.yoda.phys"; grep -v '^Backend' "$sb/k.yoda" | cmp -s - "$tmp/full.yoda.phys"; }; then
+        n_ok=$((n_ok + 1))
+    else
+        bad "exit 3 run with $k failures: outputs not as expected (JSON invalid_events $(json "$sb/k.json" invalid_events))"
+    fi
+    rm -f "$sb/k.yoda" "$sb/k.json"
+    $values failing-state "$sb/half.state" "$sb/k.state" "$k"
+    expect 3 "merge|$k of the merged events failed" merge -o k.yoda --quiet k.state
+    rm -f "$sb/k.yoda" "$sb/k.state"
+done
+group_ok "K failed events: outputs written, one line, exit 3 (run and merge)"
+
+# ============================================================================================
+echo "=== outputs that collide: refused before the run, nothing touched"
+clean_sb
+precious x x.part
+mkdir -p "$sb/sub"
+ln -s x "$sb/lnk"
+ln "$sb/x" "$sb/hl"
+labels="output json observables-out hepmc cycles-out state-out checkpoint"
+for a in $labels; do
+    for b in $labels; do
+        [ "$a" \< "$b" ] || continue
+        for pair in "x x" "x ./x" "sub/../x x" "lnk x" "x hl" "$sb/x x" "new ./new"; do
+            set -- $pair
+            expect 2 "same file" --events 10 --"$a" "$1" --"$b" "$2"
+        done
+    done
+done
+expect 2 "same file" --events 10 --checkpoint ck --observables-out y --json y.part
+expect 2 "same file" --events 10 --checkpoint ck --hepmc y --state-out ./y.part
+expect 2 "standard output" --events 10 --output - --json -
+expect 2 "standard output" --events 10 --hepmc - --observables-out -
+group_ok "two outputs on one file (names, ./, .., symbolic and hard links, FILE.part, '-')"
+
+echo "=== destinations that cannot be written: refused before the run with the system's reason"
+clean_sb
+precious f imm
+mkdir -p "$sb/d" "$sb/immd"
+ln -s d "$sb/dlink"
+ln -s loopb "$sb/loopa"
+ln -s loopa "$sb/loopb"
+ln -s missing/target "$sb/dangling-dir"
+python3 -c "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])" "$sb/sock"
+name256=$(python3 -c "print('n' * 256)")
+longpath=$(python3 -c "print('/'.join(['p' * 200] * 21) + '/x')")
+have_chattr=0
+chattr +i "$sb/imm" "$sb/immd" 2>/dev/null && lsattr -d "$sb/immd" 2>/dev/null | grep -q '^....i' && have_chattr=1
+[ $have_chattr = 1 ] || skip "immutable files (chattr +i does not work here)"
+while IFS='|' read -r path words; do
+    case $path in
+        NAME256) path=$name256 ;;
+        LONGPATH) path=$longpath ;;
+        NEWLINE) path="no${nl}such/x" ;;
+        imm|immd/x) [ $have_chattr = 1 ] || continue ;;
+    esac
+    for label in $labels; do
+        expect 2 "$words" --events 10 --"$label" "$path"
+    done
+done <<'EOF'
+|expected a file name
+d/|ends in '/'
+f/|ends in '/'
+/|ends in '/'
+nodir/|ends in '/'
+.|Is a directory
+..|Is a directory
+d|Is a directory
+dlink|Is a directory
+nodir/x|No such file or directory
+dangling-dir|No such file or directory
+f/x|Not a directory
+NAME256|File name too long
+LONGPATH|File name too long
+loopa|Too many levels of symbolic links
+sock|not a regular file
+NEWLINE|No such file or directory
+-x|not an option
+imm|Operation not permitted
+immd/x|Operation not permitted
+EOF
+expect 2 "--checkpoint|not allowed" --events 10 --checkpoint -
+expect 2 "--output|'-'" --events 10 --output - >&-
+group_ok "bad destinations refused, the directory unchanged"
+[ $have_chattr = 1 ] && chattr -i "$sb/imm" "$sb/immd"
+
+echo "=== destinations that can be written"
+clean_sb
+# a 255-byte name, a path near PATH_MAX; a partial file's name must fit too
+name255=$(python3 -c "print('n' * 255)")
+near=$(python3 -c "print('/'.join(['q' * 250] * 15) + '/' + 'r' * 200)")   # about 3970 bytes
+mkdir -p "$sb/${near%/*}"
+runs 0 --events 200 --output none --json "$name255" && [ "$(json "$sb/$name255" events)" = 200 ] \
+    || bad "255-byte file name"
+runs 0 --events 200 --output "$near" && grep -q "END YODA" "$sb/$near" || bad "path of ${#near} bytes"
+expect 2 "too long" --events 200 --output none --checkpoint ck --observables-out "$name255"
+# symbolic links are written through and stay links; the old file's mode stays
+echo old >"$sb/target"
+ln -s target "$sb/link"
+ln -s "$sb/new-target" "$sb/dangling"
+for mode in 600 640 604 444 755 $($values uniform 256 511 2 "$SEED" | while read -r m; do printf '%o ' "$m"; done); do
+    chmod "$mode" "$sb/target"
+    runs 0 --events 200 --output none --json link --state-out dangling
+    if [ -L "$sb/link" ] && [ -L "$sb/dangling" ] && [ "$(json "$sb/target" events)" = 200 ] \
+        && [ "$(stat -c %a "$sb/target")" = "$mode" ] && [ -s "$sb/new-target" ]; then
+        n_ok=$((n_ok + 1))
+    else
+        bad "symbolic link or mode $mode: $(ls -l "$sb" | tr '\n' ' ')"
+    fi
+    rm -f "$sb/new-target"
+done
+# the null device stays the null device (root may replace files anywhere)
+runs 0 --events 200 --output /dev/null --json /dev/null --hepmc /dev/null --observables-out /dev/null \
+    --state-out /dev/null
+[ -c /dev/null ] && [ "$(stat -c '%t:%T' /dev/null)" = "1:3" ] && n_ok=$((n_ok + 1)) \
+    || bad "/dev/null is no longer the null device: $(ls -l /dev/null)"
+# a FIFO is written in place and its reader gets every event
+runs 0 --events 500 --seed 3 --output none --hepmc "$tmp/ref.hepmc"
+mkfifo "$sb/events.fifo"
+cat "$sb/events.fifo" >"$tmp/from-fifo.hepmc" &
+reader=$!
+runs 0 --events 500 --seed 3 --output none --hepmc events.fifo
+wait $reader
+[ -p "$sb/events.fifo" ] && cmp -s "$tmp/ref.hepmc" "$tmp/from-fifo.hepmc" && n_ok=$((n_ok + 1)) \
+    || bad "--hepmc to a FIFO: the reader did not get the file's events"
+group_ok "255-byte names, long paths, links kept, modes kept, /dev/null, FIFO"
+
+# ============================================================================================
+echo "=== signals: no stray file, old files intact"
+clean_sb
+outs="p.yoda p.json p.csv p.hepmc p.state p.cyc"
+precious $outs
+slow="--ecm 1e5 --max-partons 64"   # about 1 ms an event: outputs grow slowly
+set -- $($values uniform 50 700 9 "$SEED")
+for sig in QUIT USR1 USR2 ALRM HUP INT TERM KILL PIPE; do
+    delay=$(python3 -c "print($1 / 1000)")
+    shift
+    before=$(snap)
+    (cd "$sb" && exec "$gaps" $extra --quiet $slow --events 4611686018427387904 --output p.yoda --json p.json \
+        --observables-out p.csv --hepmc p.hepmc --state-out p.state --cycles-out p.cyc) 2>"$tmp/err" &
+    pid=$!
+    sleep "$delay"
+    kill -s "$sig" $pid
+    [ $sig = PIPE ] && { sleep 0.2; kill -s TERM $pid; sig=TERM; }   # SIGPIPE is ignored
+    (sleep "$TMO"; kill -s KILL $pid 2>/dev/null) &
+    watchdog=$!
+    wait $pid
+    rc=$?
+    kill $watchdog 2>/dev/null
+    want=$((128 + $(kill -l "$sig")))
+    after=$(snap)
+    if [ $rc -eq $want ] && [ "$before" = "$after" ] && [ ! -s "$tmp/err" ]; then
+        n_ok=$((n_ok + 1))
+    else
+        bad "SIG$sig after ${delay}s: exit $rc (expected $want), stderr '$(head -c 200 "$tmp/err")', changes: $(printf '%s\n' "$before" >"$tmp/b"; printf '%s\n' "$after" | diff "$tmp/b" - | grep '^[<>]' | head -n 3 | tr '\n' ' ')"
+    fi
+done
+group_ok "SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGHUP, SIGINT, SIGTERM, SIGKILL, SIGPIPE at random moments"
+
+echo "=== one output fails during the run: nothing committed, old files intact"
+for label in output json observables-out hepmc state-out cycles-out; do
+    set -- --output p.yoda --json p.json --observables-out p.csv --hepmc p.hepmc --state-out p.state \
+        --cycles-out p.cyc
+    args=""
+    while [ $# -gt 0 ]; do
+        if [ "$1" = "--$label" ]; then args="$args $1 /dev/full"; else args="$args $1 $2"; fi
+        shift 2
+    done
+    expect 1 "--$label|/dev/full|No space left on device" --events 2000 $args
+done
+# a file that grows past `ulimit -f` (File too large), at several limits
+for blocks in 1 $($values uniform 2 2000 4 "$SEED"); do
+    before=$(snap)
+    (ulimit -f "$blocks" && cd "$sb" && exec timeout -k 5 "$TMO" "$gaps" $extra --events 3000 --output p.yoda \
+        --json p.json --observables-out p.csv --hepmc p.hepmc --state-out p.state --cycles-out p.cyc) \
+        >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    check_result 1 "File too large" "$before" "ulimit -f $blocks;" --events 3000 ...
+done
+# a full file system, where a small tmpfs can be mounted here
+mkdir -p "$sb/small"
+if mount -t tmpfs -o size=256k tmpfs "$sb/small" 2>/dev/null; then
+    trap 'umount "$sb/small" 2>/dev/null' EXIT
+    echo old >"$sb/small/p.yoda"
+    expect 1 "No space left on device" --events 3000 --output small/p.yoda --hepmc small/p.hepmc
+    expect 1 "No space left on device" --events 3000 --output small/p.yoda --json small/p.json \
+        --checkpoint small/ck --observables-out p.csv --state-out small/p.state
+    umount "$sb/small" && trap - EXIT
+else
+    skip "full file system (cannot mount a tmpfs here)"
+fi
+rmdir "$sb/small"
+group_ok "/dev/full, ulimit -f and a full file system fail the run with the reason"
+
+echo "=== standard output that cannot be written"
+clean_sb
+before=$(snap)
+(cd "$sb" && exec timeout "$TMO" "$gaps" $extra --events 200 --output none) >/dev/full 2>"$tmp/err"
+rc=$?; check_result 1 "writing the summary failed|No space left on device" "$before" "--events 200 >/dev/full"
+(cd "$sb" && exec timeout "$TMO" "$gaps" $extra --events 200 --output -) >/dev/full 2>"$tmp/err"
+rc=$?; check_result 1 "'--output' to '-'|No space left on device" "$before" "--output - >/dev/full"
+(cd "$sb" && exec timeout "$TMO" "$gaps" $extra --events 20000 --output none --hepmc -) >/dev/full 2>"$tmp/err"
+rc=$?; check_result 1 "'--hepmc' to '-'|No space left on device" "$before" "--hepmc - >/dev/full"
+for a in --help --version "merge --help"; do
+    (cd "$sb" && exec timeout "$TMO" "$gaps" $a) >/dev/full 2>"$tmp/err"
+    rc=$?; check_result 1 "standard output|No space left on device" "$before" "$a >/dev/full"
+done
+# closed standard output: the summary fails, and never lands in an output file
+(cd "$sb" && exec timeout "$TMO" "$gaps" $extra --events 200 --output c.yoda --json c.json) >&- 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q "summary" "$tmp/err" && head -n 1 "$sb/c.yoda" | grep -q '^BEGIN YODA' \
+    && ! grep -q "cross section" "$sb/c.yoda" "$sb/c.json"; then n_ok=$((n_ok + 1))
+else bad "closed standard output: exit $rc, $(head -c 200 "$tmp/err")"; fi
+# closed standard error: progress lines never land in an output file
+(cd "$sb" && exec timeout "$TMO" "$gaps" $extra --events 300000 --output e.yoda --json e.json --progress --quiet) 2>&-
+rc=$?
+[ $rc -eq 0 ] && ! grep -q "events/s" "$sb/e.yoda" "$sb/e.json" && n_ok=$((n_ok + 1)) \
+    || bad "closed standard error: exit $rc"
+group_ok "a failed write to standard output is exit 1 with the reason"
+
+# ============================================================================================
+echo "=== memory"
+if [ $sanitized = 1 ]; then
+    skip "allocation failures and memory bounds (sanitized build)"
+elif ! (ulimit -v 4000000 && "$gaps" --version) >/dev/null 2>&1; then
+    skip "allocation failures (ulimit -v does not work here)"
+else
+    for pool in 268435456 $($values uniform 30000000 200000000 2 "$SEED"); do
+        before=$(snap)
+        (ulimit -v 2000000 && cd "$sb" && exec timeout "$TMO" "$gaps" $extra --pool "$pool" --events 1e9 --output none --quiet) \
+            >"$tmp/out" 2>"$tmp/err"
+        rc=$?; check_result 1 "cannot allocate a pool of $pool slots" "$before" "ulimit -v; --pool $pool"
+    done
+    group_ok "an allocation that fails names what it was for"
+fi
+if [ $sanitized = 0 ] && [ -x /usr/bin/time ]; then
+    rss() { (cd "$sb" && /usr/bin/time -f %M "$gaps" $extra --quiet --output none --events "$1" 2>&1 >/dev/null | tail -n 1); }
+    small=$(rss 20000)
+    big=$(rss 400000)
+    [ "$big" -le $((small * 12 / 10 + 512)) ] && ok "no per-event output: $small kB at 2x10^4 events, $big kB at 4x10^5" \
+        || bad "memory grows with N without per-event output: $small kB -> $big kB"
+    # 2^62 events streamed: the resident size levels off
+    (cd "$sb" && exec "$gaps" $extra --quiet --events 4611686018427387904 --output none --observables-out /dev/null \
+        --hepmc /dev/null) &
+    pid=$!
+    sleep 0.7; early=$(awk '/VmHWM/ { print $2 }' /proc/$pid/status)
+    sleep 2; late=$(awk '/VmHWM/ { print $2 }' /proc/$pid/status)
+    kill $pid; wait $pid
+    [ -n "$early" ] && [ "$late" -le $((early * 5 / 4 + 1024)) ] \
+        && ok "2^62 events streamed: $early kB after 0.7 s, $late kB after 2.7 s" \
+        || bad "2^62 events streamed: resident size $early kB -> $late kB"
+elif [ $sanitized = 0 ]; then
+    skip "memory bounds (/usr/bin/time missing: apt-get install time)"
+fi
+
+# ============================================================================================
+echo "=== the summary and the JSON report what happened"
+clean_sb
+if [ $openmp = 1 ]; then
+    for t in 1 2 3 $($values uniform 4 9 1 "$SEED"); do
+        runs 0 --threads "$t" --events 2000 --output none --json t.json
+        [ "$(json "$sb/t.json" threads)" = "$t" ] && n_ok=$((n_ok + 1)) \
+            || bad "--threads $t: JSON says $(json "$sb/t.json" threads) threads"
+    done
+    # OpenMP may give fewer threads than asked: the report must say how many ran
+    OMP_THREAD_LIMIT=2 runs 0 --threads 3 --events 2000 --output none --json t.json
+    [ "$(json "$sb/t.json" threads)" = 2 ] && n_ok=$((n_ok + 1)) \
+        || bad "OMP_THREAD_LIMIT=2 --threads 3: JSON says $(json "$sb/t.json" threads) threads, 2 ran"
+    group_ok "JSON threads is the number of threads that ran"
+fi
+# a small cross-section error is printed with its digits, never as 0
+for e in "$ecm_hi" $($values loguniform 1000 "$ecm_hi" 1 "$SEED"); do
+    (cd "$sb" && exec timeout "$TMO" "$gaps" $extra --ecm "$e" --events 300 --max-partons 64 --output none \
+        --json x.json) >"$tmp/out" 2>"$tmp/err"
+    line=$(grep "cross section" "$tmp/out")
+    shown=$(echo "$line" | sed -n 's/.*+- *\([^ ]*\) pb.*/\1/p')
+    if python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); sys.exit(not (a > 0 and abs(a - b) <= 5e-3 * b))" \
+        "$shown" "$(json "$sb/x.json" sigma_err_pb)" 2>/dev/null; then n_ok=$((n_ok + 1))
+    else bad "--ecm $e: summary '$line', JSON error $(json "$sb/x.json" sigma_err_pb)"; fi
+done
+group_ok "the summary's cross-section error keeps its digits"
+
+[ $fail -eq 0 ] && echo "robustness: all checks passed" || echo "robustness: SOME CHECKS FAILED"
+exit $fail
