@@ -143,16 +143,17 @@ size_t gaps_records_carve(gaps_records *r, void *base, size_t count, int maxp)
  * outputs do not depend on the order of the analysis. */
 void gaps_analysis_launch_sort(gaps_pool *pool, int n)
 {
-    unsigned long long *bins = pool->sort_bins;   /* counts, then offsets */
+    /* pool points where the loops run: it is read inside the loops only */
     GAPS_PARALLEL_FOR(n)
     for (int i = 0; i < n; ++i) {
+        unsigned long long *bins = pool->sort_bins;   /* counts, then offsets */
         const int m = pool->n[pool->done_list[i]];
         GAPS_ATOMIC_UPDATE
         bins[m] += 1u;
     }
     GAPS_PARALLEL_FOR(1)
     for (int one = 0; one < 1; ++one) {
-        unsigned long long at = 0;
+        unsigned long long *bins = pool->sort_bins, at = 0;
         for (int m = 0; m < GAPS_SORT_BINS; ++m) {
             bins[GAPS_SORT_BINS + m] = at;
             at += bins[m];
@@ -164,8 +165,8 @@ void gaps_analysis_launch_sort(gaps_pool *pool, int n)
     }
     GAPS_PARALLEL_FOR(n)
     for (int i = 0; i < n; ++i) {
+        unsigned long long *bins = pool->sort_bins, at;
         const int e = pool->done_list[i];
-        unsigned long long at;
         GAPS_ATOMIC_CAPTURE
         at = bins[GAPS_SORT_BINS + pool->n[e]]++;
         pool->done_sorted[at] = e;
