@@ -135,48 +135,15 @@ size_t gaps_records_carve(gaps_records *r, void *base, size_t count, int maxp)
     return off;
 }
 
-/* Why sort: the analysis of an event costs a steep function of its parton count (thrust by
- * enumeration of 2^(n-1) hemisphere assignments up to 12 partons, Durham clustering n^3), and
- * the lanes of a GPU warp move together, so an unsorted warp runs as long as its largest
- * event.  Measured on an H200 (doc/benchmarks.md): 8-10 of 32 lanes active in the unsorted
- * analysis.  A counting sort costs three short launches; the histograms and the streamed
- * outputs do not depend on the order of the analysis. */
-void gaps_analysis_launch_sort(gaps_pool *pool, int n)
-{
-    /* pool points where the loops run: it is read inside the loops only */
-    GAPS_PARALLEL_FOR(n)
-    for (int i = 0; i < n; ++i) {
-        unsigned long long *bins = pool->sort_bins;   /* counts, then offsets */
-        const int m = pool->n[pool->done_list[i]];
-        GAPS_ATOMIC_UPDATE
-        bins[m] += 1u;
-    }
-    GAPS_PARALLEL_FOR(1)
-    for (int one = 0; one < 1; ++one) {
-        unsigned long long *bins = pool->sort_bins, at = 0;
-        for (int m = 0; m < GAPS_SORT_BINS; ++m) {
-            bins[GAPS_SORT_BINS + m] = at;
-            at += bins[m];
-            bins[m] = 0;   /* ready for the next sort */
-        }
-        /* the done list is read by index from here on (this sort, the analysis, the
-         * refill); the next shower launch appends from zero */
-        pool->counters[GAPS_COUNT_DONE] = 0;
-    }
-    GAPS_PARALLEL_FOR(n)
-    for (int i = 0; i < n; ++i) {
-        unsigned long long *bins = pool->sort_bins, at;
-        const int e = pool->done_list[i];
-        GAPS_ATOMIC_CAPTURE
-        at = bins[GAPS_SORT_BINS + pool->n[e]]++;
-        pool->done_sorted[at] = e;
-    }
-}
-
 void gaps_analysis_launch(gaps_pool *pool, const gaps_physics *phys,
                           const gaps_histograms *hist, const gaps_event_out *out, int first,
                           int n)
 {
     GAPS_PARALLEL_FOR(n)
-    for (int i = 0; i < n; ++i) finish(pool, phys, hist, out, i, pool->done_sorted[first + i]);
+    for (int i = 0; i < n; ++i) {
+        finish(pool, phys, hist, out, i, pool->done_list[first + i]);
+        /* the list is read by index, not through its counter: resetting it here is safe, and
+         * the next shower launch appends from zero */
+        if (first == 0 && i == 0) pool->counters[GAPS_COUNT_DONE] = 0;
+    }
 }

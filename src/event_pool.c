@@ -19,7 +19,7 @@ static double per_slot_bytes(int maxp)
 
 double gaps_pool_bytes(int nslots, int maxp)
 {
-    return (double)nslots * per_slot_bytes(maxp) + (GAPS_N_COUNTERS + 2 * GAPS_SORT_BINS) * 8.0;
+    return (double)nslots * per_slot_bytes(maxp) + GAPS_N_COUNTERS * 8.0;
 }
 
 int gaps_pool_create(gaps_pool *pool, int nslots, int maxp, unsigned long long *next_event)
@@ -35,7 +35,6 @@ int gaps_pool_create(gaps_pool *pool, int nslots, int maxp, unsigned long long *
     GAPS_POOL_ARRAYS(GAPS_POOL_ALLOC_, maxp)
 #undef GAPS_POOL_ALLOC_
     ok = ok && (pool->counters = gaps_device_alloc(GAPS_N_COUNTERS * sizeof *pool->counters));
-    ok = ok && (pool->sort_bins = gaps_device_alloc(2 * GAPS_SORT_BINS * sizeof *pool->sort_bins));
     if (ok && !pool->next_event) pool->next_event = pool->counters + GAPS_COUNT_NEXT;
     if (!ok) gaps_pool_destroy(pool);
     return ok ? 0 : -1;
@@ -47,7 +46,6 @@ void gaps_pool_destroy(gaps_pool *pool)
     GAPS_POOL_ARRAYS(GAPS_POOL_FREE_, pool->maxp)
 #undef GAPS_POOL_FREE_
     gaps_device_free(pool->counters);
-    gaps_device_free(pool->sort_bins);
     memset(pool, 0, sizeof *pool);
 }
 

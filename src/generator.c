@@ -209,8 +209,6 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
         part->time_shower += t1 - t0;
         const int done = (int)c[GAPS_COUNT_DONE];
         if (done > 0) {
-            gaps_analysis_launch_sort(pool, done);
-            part->launches += 3;
             /* with per-event output, at most out_capacity events per analysis launch: the
              * output buffers stay small whatever the pool size */
             const int chunk = part->out_dev ? part->out_capacity : done;

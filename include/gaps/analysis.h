@@ -55,18 +55,15 @@ int gaps_event_check(int n, const double p[][4], const int *flav, const int *col
                      const int *acol, double ecm);
 GAPS_DEVICE_END
 
-/* Sort the first n entries of the pool's done list by the events' parton counts into
- * pool->done_sorted (three launches), so that neighbouring GPU lanes analyse events of the
- * same size. */
-void gaps_analysis_launch_sort(gaps_pool *pool, int n);
-
-/* Launch over entries first .. first + n - 1 of the sorted done list: check each finished
+/* Launch over entries first .. first + n - 1 of the pool's done list: check each finished
  * event, compute its observables, fill the histograms, write its row and record to entry
  * i - first of `out` (a pointer where the loops run, or NULL for none) and free its slot.
- * The caller empties the done list (its counter) when every entry is analysed. */
+ * The launch with first == 0 empties the done list's counter (the entries stay readable by
+ * index for the later chunks and the refill). */
 void gaps_analysis_launch(gaps_pool *pool, const gaps_physics *phys,
                           const gaps_histograms *hist, const gaps_event_out *out, int first,
                           int n);
+
 
 GAPS_C_END
 

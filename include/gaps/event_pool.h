@@ -45,9 +45,6 @@ enum gaps_counter {
     GAPS_N_COUNTERS
 };
 
-/* Bins of the multiplicity sort of the done list: one per possible parton count. */
-#define GAPS_SORT_BINS (GAPS_MAX_PARTONS + 1)
-
 /* Splitting kernels. */
 enum gaps_kernel { GAPS_KERNEL_Q_QG = 0, GAPS_KERNEL_G_GG = 1, GAPS_KERNEL_G_QQ = 2,
                    GAPS_KERNEL_NONE = -1 };
@@ -101,9 +98,7 @@ typedef struct gaps_physics {
     X(int, trial_kernel, 1, "trial emission: enum gaps_kernel")                                \
     /* slots whose shower ended since the last analysis, GAPS_COUNT_DONE of them: the        \
      * analysis and the refill run over this list only, with every GPU lane busy */           \
-    X(int, done_list, 1, "slot numbers, in order of finishing")                                \
-    /* the done list sorted by multiplicity, for the analysis (gaps_analysis_launch_sort) */  \
-    X(int, done_sorted, 1, "slot numbers, fewest partons first")
+    X(int, done_list, 1, "slot numbers, in order of finishing")
 
 typedef struct gaps_pool {
     int nslots;             /* event slots */
@@ -113,8 +108,6 @@ typedef struct gaps_pool {
 #undef GAPS_POOL_DECLARE_
     /* GAPS_N_COUNTERS counters of this pool */
     unsigned long long *counters;
-    /* GAPS_SORT_BINS counts, then as many offsets, of the multiplicity sort */
-    unsigned long long *sort_bins;
     /* the next event number to hand out, shared by all pools of a run (may overshoot) */
     unsigned long long *next_event;
 } gaps_pool;
