@@ -5,7 +5,12 @@ Every boundary is computed in IEEE double arithmetic exactly as the C code does 
 floats are C doubles; gaps is built with -ffp-contract=off), and every number is printed with
 repr(), the shortest text that reads back as the same double.
 
-Subcommands (one value per output line):
+Subcommands (one value per output line, except plan):
+  plan SEED ECM_LO ECM_HI RATIO
+                            every generated value of the test at once, as shell assignments
+                            to eval (python starts once); ECM_LO may be "-" (no lower
+                            limit).  Reads the integer options, "name lo hi" per line, on
+                            standard input.
   next X up|down            the neighbouring double of X
   tmin ECM RATIO            smallest t_cut with ECM*ECM <= RATIO*t_cut
   tmax ECM                  largest t_cut with ECM*ECM > 4*t_cut
@@ -58,6 +63,69 @@ def tmax(ecm):
     return t
 
 
+def plan(seed, ecm_lo, ecm_hi, ratio, int_specs):
+    """Shell assignments for test_robustness.sh; every value a plain token (no quoting)."""
+    rng = random.Random(seed)
+    out = {}
+
+    def loguniform(lo, hi, n):
+        return [min(max(math.exp(rng.uniform(math.log(lo), math.log(hi))), lo), hi)
+                for _ in range(n)]
+
+    for line in int_specs:
+        name, lo, hi = line.split()[:3]
+        lo, hi = int(lo), int(hi)
+        key = name.replace("-", "_")
+        mid = rng.randint(max(lo, 1), hi)   # not 0: "00000" would be a valid 0
+        out[f"mid_{key}"] = mid
+        out[f"above_{key}"] = hi + 1
+        out[f"below_{key}"] = lo - 1 if lo > 0 else -1
+        out[f"hex_{key}"] = hex(mid)
+        s = str(hi)
+        out[f"sci_{key}"] = f"{s[0]}.{s[1:]}e{len(s) - 1}" if len(s) > 1 else f"{s}e0"
+    # --ecm: the top, one step inside, two random energies inside; one step beyond and more
+    out["ecm_accept"] = " ".join(repr(x) for x in [ecm_hi, nxt(ecm_hi, False)]
+                                 + loguniform(91.2, ecm_hi, 2))
+    out["ecm_refuse"] = " ".join(repr(x) for x in [nxt(ecm_hi, True), 2 * ecm_hi, 1e100, 1e155,
+                                                   1e300, 1.7976931348623157e308])
+    if ecm_lo is not None:
+        out["ecm_lo_accept"] = " ".join(f"{repr(x)}:{repr(tmax(x))}"
+                                        for x in [ecm_lo, nxt(ecm_lo, True)])
+        out["ecm_lo_refuse"] = " ".join(repr(x) for x in [nxt(ecm_lo, False), ecm_lo / 2, 1e-40,
+                                                          1e-300, 5e-324])
+    # tiny energies with the largest and (nearly) the smallest t_cut the ratios allow
+    tiny = [1e-3, 1e-20, 1e-35, 1e-40, 1e-60] + loguniform(1e-100, 1.0, 2)
+    out["tiny"] = " ".join(f"{repr(e)}:{repr(tmax(e))} {repr(e)}:{repr(e * e / ratio * 1.0000001)}"
+                           for e in tiny)
+    # the two t_cut boundaries at several energies: e:tmin:below:tmax:above
+    cases = []
+    for e in [ecm_hi, 91.2] + loguniform(10.0, ecm_hi, 2):
+        t0, t1 = tmin(e, ratio), tmax(e)
+        cases.append(":".join(repr(x) for x in (e, t0, nxt(t0, False), t1, nxt(t1, True))))
+    out["tcut_cases"] = " ".join(cases)
+    # random physics inside the limits: e:t:alphas:order:maxpartons
+    combos = []
+    for _ in range(10):
+        e = math.exp(rng.uniform(0.0, math.log(ecm_hi)))
+        t = math.exp(rng.uniform(math.log(e * e / ratio * 1.000001), math.log(e * e / 4 * 0.999999)))
+        a = rng.choice([math.exp(rng.uniform(math.log(1e-300), math.log(0.1))),
+                        rng.uniform(0.01, 0.99), 1 - 10 ** rng.uniform(-16, -2)])
+        combos.append(":".join([repr(e), repr(t), repr(a), str(rng.randint(0, 2)),
+                                str(rng.randint(3, 64))]))
+    out["combos"] = " ".join(combos)
+    out["failures"] = f"1 {rng.randint(2, 10**6)} {2**62}"
+    out["modes"] = "600 640 604 444 755 " + " ".join(f"{rng.randint(0o400, 0o777):o}"
+                                                     for _ in range(2))
+    out["delays"] = " ".join(f"{rng.uniform(0.05, 0.4):.3f}" for _ in range(9))
+    out["blocks"] = "1 " + " ".join(str(rng.randint(2, 2000)) for _ in range(4))
+    out["pools"] = f"{1 << 28} " + " ".join(str(rng.randint(30_000_000, 200_000_000))
+                                            for _ in range(2))
+    out["threads"] = f"1 2 3 {rng.randint(4, 9)}"
+    out["xsec_ecm"] = f"{repr(ecm_hi)} {repr(loguniform(1000.0, ecm_hi, 1)[0])}"
+    for k, v in out.items():
+        print(f"{k}='{v}'")
+
+
 def read_state(path):
     data = bytearray(open(path, "rb").read())
     if data[:8] != b"GAPSSTAT":
@@ -81,7 +149,10 @@ def main():
     ap.add_argument("args", nargs="*")
     a = ap.parse_args()
     c, v = a.command, a.args
-    if c == "next":
+    if c == "plan":
+        plan(int(v[0]), None if v[1] == "-" else float(v[1]), float(v[2]), float(v[3]),
+             [line for line in sys.stdin if line.strip()])
+    elif c == "next":
         print(repr(nxt(float(v[0]), v[1] == "up")))
     elif c == "tmin":
         print(repr(tmin(float(v[0]), float(v[1]))))
