@@ -1,4 +1,4 @@
-/* alphas.c -- running strong coupling with flavour thresholds (physics.md section 2). */
+/* alphas.c -- running strong coupling with flavour thresholds (doc/physics.md section 2). */
 #include "gaps/alphas.h"
 #include "gaps/constants.h"
 #include "gaps/fpmath.h"

@@ -1,4 +1,4 @@
-/* hepmc.c -- HepMC3 ASCII event output (physics.md sections 1 and 3 give the content).
+/* hepmc.c -- HepMC3 ASCII event output (doc/physics.md sections 1 and 3 give the content).
  *
  * The layout is the one HepMC3 3.1.2's WriterAscii produces for the same GenEvent, line for
  * line and field for field, so that its ReaderAscii (and the readers of later versions, which

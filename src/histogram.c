@@ -221,5 +221,5 @@ void gaps_histograms_sigma(const gaps_hist_result *r, double *sigma, double *err
     const double mean = r->sum_w / n;
     const double var = fmax(r->sum_w2 / n - mean * mean, 0.0);
     *sigma = mean;
-    *error = sqrt(var / n);   /* std(w) / sqrt(N), physics.md section 4 */
+    *error = sqrt(var / n);   /* std(w) / sqrt(N), doc/physics.md sections 1.4 and 4.6 */
 }

@@ -1,4 +1,4 @@
-/* matrix_element.c -- e+e- -> Z/gamma* -> q qbar at leading order (physics.md section 1). */
+/* matrix_element.c -- e+e- -> Z/gamma* -> q qbar at leading order (doc/physics.md section 1). */
 #include "gaps/matrix_element.h"
 #include "gaps/constants.h"
 

@@ -1,4 +1,4 @@
-/* observables.c -- Durham jet rates and event shapes of one event (physics.md section 4).
+/* observables.c -- Durham jet rates and event shapes of one event (doc/physics.md section 4).
  *
  * Everything here runs once per event inside the event loop, on the host or on a GPU, so the
  * code keeps to fixed-size local arrays, no recursion and no shared state.  Typical events

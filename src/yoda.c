@@ -9,7 +9,7 @@
 #define GAPS_GIT_REVISION "unknown"
 #endif
 
-/* %.10e keeps ten significant digits: far below the statistical errors, and the same text on
+/* %.10e keeps eleven significant digits: far below the statistical errors, and the same text on
  * every platform for the same (order-independent) sums. */
 #define NUM "%.10e"
 

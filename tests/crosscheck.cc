@@ -46,7 +46,7 @@ namespace {
 // Weights reach both files as %.17g text of the same double: they must agree to rounding.
 // FastJet recomputes y with its own arithmetic (1 - cos from dot products, its own merging
 // order of sums), hence 1e-10; the physics checks use the generator's own event-check
-// tolerances (physics.md section 3).
+// tolerances (doc/physics.md section 7.4).
 constexpr double kWeightTol = 1e-15;
 constexpr double kMomentumTol = 1e-10;
 constexpr double kMassTol = 1e-10;

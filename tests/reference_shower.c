@@ -1,7 +1,7 @@
 /* reference_shower.c -- an independent, deliberately plain implementation of the dipole
- * shower of physics.md section 3, used to cross-check the production generator.
+ * shower of doc/physics.md section 3, used to cross-check the production generator.
  *
- * Written from physics.md alone (not from src/shower.c), so that a shared misreading of the
+ * Written from doc/physics.md alone (not from src/shower.c), so that a shared misreading of the
  * specification is the only way both programs can agree and be wrong.  Everything is done
  * the obvious way: one event at a time, an array-of-structs event record, an O(n^2) dipole
  * scan at every step, and the literal per-(dipole, kernel) competition of trial scales
@@ -69,7 +69,7 @@ static void boost(double p[4], const double beta[3])
     p[0] = gamma * (p[0] + bp);
 }
 
-/* Colour connection of the ordered pair (i, k) as physics.md defines it: 1 through the
+/* Colour connection of the ordered pair (i, k) as doc/physics.md defines it: 1 through the
  * emitter's colour, 2 through its anticolour, 3 both, 0 none. */
 static int connected(const parton *i, const parton *k)
 {
@@ -79,7 +79,7 @@ static int connected(const parton *i, const parton *k)
     return c;
 }
 
-/* Splitting function P(z, y) and its overestimate Q(z) of each kernel (physics.md table). */
+/* Splitting function P(z, y) and its overestimate Q(z) of each kernel (doc/physics.md table). */
 static double kernel_P(int k, double z, double y)
 {
     switch (k) {
@@ -152,7 +152,7 @@ static void emit(event *e, int i, int k, int kern, int f, double z, double y, ga
         K->p[a] = (1.0 - y) * pk[a];
     }
 
-    /* Colours (leading colour), physics.md: n = one more than the largest tag in use. */
+    /* Colours (leading colour), doc/physics.md: n = one more than the largest tag in use. */
     int nc = 0;
     for (int m = 0; m < e->n; m++) {
         if (e->q[m].col > nc) nc = e->q[m].col;
@@ -177,7 +177,7 @@ static void emit(event *e, int i, int k, int kern, int f, double z, double y, ga
     e->n++;
 }
 
-/* Shower one event in place, physics.md section 3, literally. */
+/* Shower one event in place, doc/physics.md section 3, literally. */
 static void shower(event *e, gaps_rng *rng, long ev)
 {
     double t = g_ecm * g_ecm; /* start scale t = s */
@@ -225,7 +225,7 @@ static void shower(event *e, gaps_rng *rng, long ev)
     }
 }
 
-/* The checks physics.md requires after every event; any violation is fatal. */
+/* The checks doc/physics.md requires after every event; any violation is fatal. */
 static void check_event(const event *e, long ev)
 {
     double sum[4] = { 0, 0, 0, 0 };

@@ -1,4 +1,4 @@
-/* alpha_s at the test values of physics.md section 2, and the fixed/one-loop options. */
+/* alpha_s at the test values of doc/physics.md section 2, and the fixed/one-loop options. */
 #include "gaps/alphas.h"
 #include <math.h>
 #include <stdio.h>

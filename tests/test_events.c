@@ -89,7 +89,7 @@ int main(void)
         if (r[GAPS_OBS_NPARTONS] == 2) ++two;
         if (r[GAPS_OBS_NPARTONS] > maxn) maxn = (long)r[GAPS_OBS_NPARTONS];
     }
-    /* physics.md: about 4.7 % of events end with two partons (binomial error ~0.2 %) */
+    /* doc/physics.md: about 4.7 % of events end with two partons (binomial error ~0.2 %) */
     printf("10^4 events: %.2f %% with two partons, at most %ld partons, 0 failed checks\n", two / 100.0, maxn);
     CHECK(two > 370 && two < 570, "two-parton fraction %.2f %%", two / 100.0);
     gaps_run_free(&run);

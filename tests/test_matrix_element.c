@@ -1,4 +1,4 @@
-/* Cross section: the analytic integral against physics.md's exact values, and the Monte Carlo
+/* Cross section: the analytic integral against doc/physics.md's exact values, and the Monte Carlo
  * estimate of the generator within 4 standard errors of them. */
 #include "gaps/matrix_element.h"
 #include <math.h>

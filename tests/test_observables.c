@@ -4,7 +4,7 @@
  * four-parton events whose clustering is worked out below), then properties of random events:
  * rotation invariance, thrust against a direction scan and against a brute-force enumeration
  * written here (covering both thrust algorithms of the code), and Durham and C against
- * straightforward reference implementations of physics.md section 4.
+ * straightforward reference implementations of doc/physics.md section 4.
  *
  * Exit status 0 if every check passes; each failure is printed.
  */
@@ -496,7 +496,7 @@ static void test_thrust_large_n(void)
     }
 }
 
-/* Durham written straight from physics.md: 1 - cos from the dot product, O(n^3). */
+/* Durham written straight from doc/physics.md: 1 - cos from the dot product, O(n^3). */
 static void durham_reference(int n, const double p[][4], double y[4])
 {
     double c[20][4], s = 0.0;

@@ -1,6 +1,6 @@
 /* test_sudakov.c -- the k_T^2 of the first emission follows the Sudakov form factor.
  *
- * physics.md section 3 defines the shower by its emission density, not by its algorithm: with
+ * doc/physics.md section 3 defines the shower by its emission density, not by its algorithm: with
  * a fixed coupling the veto algorithm must produce, from the initial q qbar pair, a first
  * emission whose evolution variable t (= k_T^2) has the density
  *

@@ -1,4 +1,4 @@
-/* gaps/alphas.h -- the strong coupling alpha_s(t) of physics.md section 2.
+/* gaps/alphas.h -- the strong coupling alpha_s(t) of doc/physics.md section 2.
  *
  * Fixed, one-loop or two-loop running from alpha_s(M_Z^2) with flavour thresholds at m_b and
  * m_c.  gaps_alphas_init() precomputes the reference values of the three regions so that

@@ -42,7 +42,7 @@ typedef struct gaps_event_out {
  * return the size of the block in bytes: allocation, copy and release are one call each. */
 size_t gaps_records_carve(gaps_records *r, void *base, size_t count, int maxp);
 
-/* Tolerances of the event checks (physics.md section 3). */
+/* Tolerances of the event checks (doc/physics.md section 7.4). */
 #define GAPS_CHECK_MOMENTUM_TOL 1e-10  /* |sum p - (sqrt s, 0)| / sqrt s */
 /* |p^2| / (E sqrt s) of every parton: a parton's components carry the rounding of the larger
  * momenta it was built from, so a soft parton's mass is zero to ~1e-16 E sqrt(s), not to

@@ -1,6 +1,6 @@
 /* gaps/constants.h -- every physical and numerical constant of the generator, with its unit.
  *
- * One place for each number (physics.md sections 1-3).  Values that a user may change at run
+ * One place for each number (doc/physics.md sections 1-3).  Values that a user may change at run
  * time (sqrt(s), alpha_s(M_Z), the cutoff) appear here only as defaults.
  */
 #ifndef GAPS_CONSTANTS_H

@@ -1,4 +1,4 @@
-/* gaps/histogram.h -- the analysis histograms of physics.md section 4, accumulated in
+/* gaps/histogram.h -- the analysis histograms of doc/physics.md section 4, accumulated in
  * fixed point so that their sums do not depend on the order of the fills.
  *
  * Why fixed point: the same events are filled in a different order by every backend, thread
@@ -35,7 +35,7 @@ typedef struct gaps_hist_def {
     double lo, hi;
 } gaps_hist_def;
 
-/* The binning of every histogram (physics.md section 4). */
+/* The binning of every histogram (doc/physics.md section 4). */
 extern const gaps_hist_def gaps_hist_defs[GAPS_N_HISTS];
 
 /* The most bins of any histogram (under/overflow not counted). */

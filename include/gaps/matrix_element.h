@@ -1,4 +1,4 @@
-/* gaps/matrix_element.h -- leading-order e+e- -> Z/gamma* -> q qbar (physics.md section 1).
+/* gaps/matrix_element.h -- leading-order e+e- -> Z/gamma* -> q qbar (doc/physics.md section 1).
  *
  * gaps_me_init() precomputes the electroweak couplings for one centre-of-mass energy;
  * gaps_me_generate() draws one phase-space point (cos theta, phi, flavour) and returns its

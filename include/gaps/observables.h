@@ -1,4 +1,4 @@
-/* gaps/observables.h -- jet rates and event shapes of one event (physics.md section 4).
+/* gaps/observables.h -- jet rates and event shapes of one event (doc/physics.md section 4).
  *
  * Input is a plain array of massless final-state momenta p[i] = (E, px, py, pz) in GeV, in the
  * centre-of-mass frame.  Every function is pure, allocates nothing and recurses nowhere, so the

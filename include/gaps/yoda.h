@@ -1,5 +1,5 @@
 /* gaps/yoda.h -- write the histograms, /_XSEC and /_EVTCOUNT in the YODA text format that
- * YODA 1.x and 2.x read (physics.md section 5). */
+ * YODA 1.x and 2.x read (doc/physics.md section 5). */
 #ifndef GAPS_YODA_H
 #define GAPS_YODA_H
 
