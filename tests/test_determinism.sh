@@ -1,6 +1,6 @@
 #!/bin/sh
 # The same seed gives bitwise-identical per-event observables, byte-identical HepMC3 event
-# files and byte-identical YODA files (apart from the one line that names the backend),
+# files and byte-identical YODA files (apart from the lines that name the backend and the source revision),
 # whatever the build (serial, multicore, offload on the host), thread count, pool size, loop
 # structure and refill mode.  Usage: test_determinism.sh WORKDIR BINARY [BINARY...]
 work=$1; shift
@@ -14,7 +14,7 @@ run() {   # run LABEL BINARY ARGS...
     KMP_WARNINGS=0 "$bin" $common --observables-out "$work/$label.csv" --output "$work/$label.yoda" \
         --json "$work/$label.json" --hepmc "$work/$label.hepmc" "$@" \
         || { echo "FAIL: $label did not run"; fail=1; return; }
-    grep -v '^Backend: ' "$work/$label.yoda" >"$work/$label.yoda-physics"
+    grep -v -e '^Backend: ' -e '^GitRevision: ' "$work/$label.yoda" >"$work/$label.yoda-physics"
     sed -n 's/.*"sigma_pb": \(.*\),/\1/p' "$work/$label.json" >"$work/$label.sigma"
     if [ -z "$ref" ]; then ref=$label; return; fi
     for ext in csv yoda-physics hepmc sigma; do
