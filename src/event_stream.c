@@ -1,5 +1,6 @@
 /* event_stream.c -- the reorder buffer and the writers of per-event output. */
 #include "event_stream.h"
+#include "fmt_double.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -23,14 +24,19 @@ void gaps_rows_write_header(FILE *f)
     fputs("# event,weight,n_partons,y23,y34,y45,y56,tau,rho_H,rho_L,B_T,B_W,B_N,C\n", f);
 }
 
-/* One CSV row: event number, weight, multiplicity and the observables, every double with
- * %.17g so that it reads back bit for bit.  Formatted into a buffer, written in one call. */
+/* One CSV row: event number, weight, multiplicity and the observables, every double as
+ * "%.17g" writes it (gaps_fmt_g17), so that it reads back bit for bit.  Formatted into a
+ * buffer, written in one call. */
 static void write_row(FILE *f, const double *r)
 {
     char buf[32 * GAPS_OBS_COLUMNS], *s = buf;
-    s += sprintf(s, "%" PRId64 ",%.17g,%d", (int64_t)r[GAPS_OBS_EVENT], r[GAPS_OBS_WEIGHT],
-                 (int)r[GAPS_OBS_NPARTONS]);
-    for (int k = GAPS_OBS_Y23; k < GAPS_OBS_COLUMNS; ++k) s += sprintf(s, ",%.17g", r[k]);
+    s += sprintf(s, "%" PRId64 ",", (int64_t)r[GAPS_OBS_EVENT]);
+    s = gaps_fmt_g17(s, r[GAPS_OBS_WEIGHT]);
+    s += sprintf(s, ",%d", (int)r[GAPS_OBS_NPARTONS]);
+    for (int k = GAPS_OBS_Y23; k < GAPS_OBS_COLUMNS; ++k) {
+        *s++ = ',';
+        s = gaps_fmt_g17(s, r[k]);
+    }
     *s++ = '\n';
     fwrite(buf, 1, (size_t)(s - buf), f);
 }

@@ -36,6 +36,7 @@
 #include <stdio.h>
 
 #include "gaps/constants.h"
+#include "fmt_double.h"
 
 #ifndef GAPS_VERSION
 #define GAPS_VERSION "0.0"
@@ -60,10 +61,11 @@ void gaps_hepmc_write_header(FILE *f, const char *const *attributes, int n_attri
         fprintf(f, "A %s %s\n", attributes[i], attributes[i + 1]);
 }
 
-/* Append the text of a double that reads back as exactly the same double (%.17g). */
+/* Append the text of a double that reads back as exactly the same double: the bytes of
+ * "%.17g", from a formatter ~10 times faster than printf's (src/fmt_double.c). */
 static char *put_double(char *s, double v)
 {
-    return s + sprintf(s, "%.17g", v);
+    return gaps_fmt_g17(s, v);
 }
 
 void gaps_hepmc_write_event(FILE *f, const gaps_records *r, int i, double ecm,
