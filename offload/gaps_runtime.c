@@ -146,7 +146,18 @@ void *gaps_device_copy(const void *src, size_t bytes)
 
 #if defined(GAPS_BACKEND_OPENMP)
 void gaps_runtime_set_threads(int n) { if (n > 0) omp_set_num_threads(n); }
-int gaps_runtime_threads(void) { return omp_get_max_threads(); }
+/* The threads a parallel region really gets (OMP_THREAD_LIMIT and the like may give fewer
+ * than were asked for), counted inside one. */
+int gaps_runtime_threads(void)
+{
+    int n = 1;
+#pragma omp parallel
+    {
+#pragma omp single
+        n = omp_get_num_threads();
+    }
+    return n;
+}
 #else
 void gaps_runtime_set_threads(int n) { (void)n; }
 int gaps_runtime_threads(void) { return 1; }

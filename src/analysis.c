@@ -58,7 +58,7 @@ static void keep_record(const gaps_records *rec, int i, int64_t event, int n,
 
 static void keep_row(double *r, int64_t event, double w, int n, const gaps_observables *o)
 {
-    r[GAPS_OBS_EVENT] = (double)event;
+    gaps_row_set_event(r, event);
     r[GAPS_OBS_WEIGHT] = w;
     r[GAPS_OBS_NPARTONS] = n;
     r[GAPS_OBS_Y23] = o->y23;

@@ -30,7 +30,7 @@ void gaps_rows_write_header(FILE *f)
 static void write_row(FILE *f, const double *r)
 {
     char buf[32 * GAPS_OBS_COLUMNS], *s = buf;
-    s += sprintf(s, "%" PRId64 ",", (int64_t)r[GAPS_OBS_EVENT]);
+    s += sprintf(s, "%" PRId64 ",", gaps_row_event(r));
     s = gaps_fmt_g17(s, r[GAPS_OBS_WEIGHT]);
     s += sprintf(s, ",%d", (int)r[GAPS_OBS_NPARTONS]);
     for (int k = GAPS_OBS_Y23; k < GAPS_OBS_COLUMNS; ++k) {
@@ -157,7 +157,7 @@ int gaps_event_stream_add(gaps_event_stream *s, const double *rows, const gaps_r
 {
     pthread_mutex_lock(&s->lock);
     for (int i = 0; i < n && !s->error; ++i) {
-        const int64_t event = rows ? (int64_t)rows[(long)i * GAPS_OBS_COLUMNS + GAPS_OBS_EVENT]
+        const int64_t event = rows ? gaps_row_event(rows + (long)i * GAPS_OBS_COLUMNS)
                                    : records->event[i];
         const int64_t k = event - s->next;
         if (k < 0) { s->error = 1; break; }   /* an event twice: cannot happen */

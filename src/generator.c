@@ -16,12 +16,6 @@
 
 #define DEFAULT_MAX_PARTONS 32
 
-/* Physics ranges the double-precision kinematics handle (doc/physics.md section 10).  Above
- * GAPS_MAX_ECM the electroweak couplings of the hard process mean nothing and s overflows
- * long before 1e154 GeV; a ratio s / t_cut beyond GAPS_MAX_S_OVER_TCUT leaves emissions whose
- * recoil y ~ t/s is within a few ulp of 1 - y = 1, so their momenta lose masslessness. */
-#define GAPS_MAX_ECM 1e5             /* GeV */
-#define GAPS_MAX_S_OVER_TCUT 1e12
 
 static double now(void)
 {
@@ -54,8 +48,8 @@ int gaps_config_check(const gaps_config *cfg, char *msg, size_t len)
     if (cfg->first_event < 0 || cfg->first_event > GAPS_MAX_EVENT_NUMBER - cfg->events)
         return snprintf(msg, len, "--first-event + --events must not exceed %lld",
                         GAPS_MAX_EVENT_NUMBER), -1;
-    if (!(cfg->ecm > 0.0 && cfg->ecm <= GAPS_MAX_ECM))
-        return snprintf(msg, len, "--ecm must be a positive energy up to %g GeV", GAPS_MAX_ECM),
+    if (!(cfg->ecm >= GAPS_MIN_ECM && cfg->ecm <= GAPS_MAX_ECM))
+        return snprintf(msg, len, "--ecm must be from %g to %g GeV", GAPS_MIN_ECM, GAPS_MAX_ECM),
                -1;
     if (!(cfg->t_cut > 0.0) || !isfinite(cfg->t_cut))
         return snprintf(msg, len, "--tcut must be a positive k_T^2 in GeV^2"), -1;
@@ -129,6 +123,7 @@ typedef struct partition {
     int64_t *log;              /* events analysed after each pass, if keep_cycle_log */
     int64_t analysed;
     int failed;                /* the events hook asked to stop, or memory ran out */
+    int log_failed;            /* the --cycles-out table could not grow */
     unsigned long long c[GAPS_N_COUNTERS];
 } partition;
 
@@ -228,7 +223,11 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
         if (part->log) {
             if (part->iterations == part->log_cap) {
                 int64_t *grown = realloc(part->log, 2 * part->log_cap * sizeof *grown);
-                if (!grown) { part->failed = 1; free(part->log); part->log = NULL; }
+                if (!grown) {
+                    part->failed = part->log_failed = 1;
+                    free(part->log);
+                    part->log = NULL;
+                }
                 else part->log_cap *= 2, part->log = grown;
             }
             if (part->log) part->log[part->iterations] = part->analysed;
@@ -434,8 +433,10 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
             for (int k = 0; k < nparts; ++k) run_segment(&parts[k], &sh, k == 0);
         }
         gaps_pool_read_counters(&parts[0].pool, parts[0].c);
+        int log_failed = 0;
         for (int k = 0; k < nparts; ++k) {
             if (parts[k].failed) ok = 0;
+            log_failed |= parts[k].log_failed;
             gaps_pool_read_counters(&parts[k].pool, parts[k].c);
         }
         /* every event number below the shared counter was started (and has now finished),
@@ -445,7 +446,11 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
         if (reached < segment_start) reached = segment_start;
         done_end = reached;
         if (!ok) {
-            snprintf(msg, len, "the per-event output failed; the run was stopped");
+            if (log_failed)
+                snprintf(msg, len, "cannot grow the --cycles-out table: out of memory; the run "
+                                   "was stopped");
+            else
+                snprintf(msg, len, "the per-event output failed; the run was stopped");
             break;
         }
         long cycles = 0, launches = 0;
@@ -502,7 +507,13 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
         }
         run->veto_cycles += cycles;
         run->cycle_log_stride = per_pass;
-        if (cfg->keep_cycle_log) combine_cycle_logs(parts, nparts, run);
+        if (cfg->keep_cycle_log) {
+            combine_cycle_logs(parts, nparts, run);
+            if (!run->completed_per_cycle) {
+                snprintf(msg, len, "out of memory for the --cycles-out table");
+                ok = 0;
+            }
+        }
     }
     for (int k = 0; parts && k < nparts; ++k) partition_free(&parts[k]);
     free(parts);

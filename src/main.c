@@ -101,6 +101,36 @@ static void occupy_standard_descriptors(void)
     }
 }
 
+/* An output must not replace a file the program reads (a run card, a state to merge): the
+ * input would be lost.  -1 with a message when one of outs[0..n) is the file `input` (same
+ * device and inode, whatever the names and links), else 0. */
+static int clobbers_input(const gaps_outfile *outs, int n, const char *input, const char *what,
+                          char *msg, size_t len)
+{
+    struct stat in, out;
+    if (!input || stat(input, &in) != 0 || !S_ISREG(in.st_mode)) return 0;
+    for (int k = 0; k < n; ++k) {
+        if (!outs[k].path || !strcmp(outs[k].path, "-") || stat(outs[k].path, &out) != 0
+            || out.st_dev != in.st_dev || out.st_ino != in.st_ino)
+            continue;
+        snprintf(msg, len, "cannot write '%s' to '%s': it is %s '%s', which would be lost",
+                 outs[k].label, outs[k].path, what, input);
+        for (char *c = msg; *c; ++c)   /* one line, whatever the names hold */
+            if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
+        return -1;
+    }
+    return 0;
+}
+
+/* A message that holds a user's file name, made one line: control characters (a newline in a
+ * name) become '?'.  The messages of options.c and outfile.c are already; state.c's are not. */
+static const char *one_line(char *s)
+{
+    for (char *c = s; *c; ++c)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
+    return s;
+}
+
 /* --help and --version: their text must reach standard output, or the exit status says not. */
 static int finish_stdout(void)
 {
@@ -169,45 +199,55 @@ typedef struct program {
     char hepmc_attr_text[8][128];
     const char *hepmc_attr[16];
     int n_hepmc_attr;
+    char checkpoint_error[512];   /* why the last checkpoint failed, for the one error line */
 } program;
 
 /* Write the checkpoint file: the state, where the run continues, and how far each streamed
  * output got.  The streamed files are flushed and synced first, so the offsets it records
- * are on disk before the file that names them.  The file itself is replaced atomically. */
+ * are on disk before the file that names them.  The file itself is replaced atomically.  On
+ * failure the reason is left in pg->checkpoint_error, which main prints as the run's one
+ * error line (the generator itself only knows that the hook failed). */
 static int write_checkpoint(program *pg, const gaps_state *state, const gaps_resume_point *rp0)
 {
+    char *why = pg->checkpoint_error;
+    const size_t wlen = sizeof pg->checkpoint_error;
     gaps_resume_point rp = *rp0;
     gaps_event_stream *s = &pg->stream;
     if (pg->streaming) {
-        if (s->next != rp.next_event) return -1;   /* every event below must be written */
-        if (s->rows) {
-            if (gaps_outfile_sync(&pg->out[OUT_ROWS]) != 0) return -1;
-            rp.rows_offset = gaps_outfile_tell(&pg->out[OUT_ROWS]);
+        if (s->next != rp.next_event) {   /* every event below must be written */
+            if (gaps_outfiles_error(pg->out, N_OUTS, why, wlen) == 0)
+                snprintf(why, wlen, "writing the checkpoint failed: the per-event output is "
+                                    "behind the run (event %lld of %lld)", (long long)s->next,
+                         (long long)rp.next_event);
+            return -1;
         }
-        if (s->hepmc) {
-            if (gaps_outfile_sync(&pg->out[OUT_HEPMC]) != 0) return -1;
-            rp.hepmc_offset = gaps_outfile_tell(&pg->out[OUT_HEPMC]);
+        const int which[2] = { OUT_ROWS, OUT_HEPMC };
+        int64_t *offset[2] = { &rp.rows_offset, &rp.hepmc_offset };
+        for (int k = 0; k < 2; ++k) {
+            gaps_outfile *of = &pg->out[which[k]];
+            if (!gaps_outfile_stream(of)) continue;
+            if (gaps_outfile_sync(of) != 0) {
+                if (gaps_outfiles_error(of, 1, why, wlen) == 0)
+                    snprintf(why, wlen, "writing '%s' failed: %s", of->label, strerror(errno));
+                return -1;
+            }
+            *offset[k] = gaps_outfile_tell(of);
         }
         rp.hepmc_n = s->n;
         rp.hepmc_sum_w = s->sum_w;
         rp.hepmc_sum_w2 = s->sum_w2;
     }
-    char msg[512];
     gaps_outfile ck;
     gaps_outfile_init(&ck, "--checkpoint", pg->checkpoint, GAPS_OUTFILE_ATOMIC);
-    if (gaps_outfiles_prepare(&ck, 1, msg, sizeof msg) != 0) {
-        fprintf(stderr, "gaps: %s\n", msg);
-        return -1;
-    }
+    if (gaps_outfiles_prepare(&ck, 1, why, wlen) != 0) return -1;
     if (gaps_state_write(gaps_outfile_stream(&ck), state, &rp) != 0) {
+        if (gaps_outfiles_error(&ck, 1, why, wlen) == 0)
+            snprintf(why, wlen, "writing the checkpoint '%s' failed: out of memory",
+                     pg->checkpoint);
         gaps_outfiles_discard(&ck, 1);
         return -1;
     }
-    if (gaps_outfiles_commit(&ck, 1, msg, sizeof msg) != 0) {
-        fprintf(stderr, "gaps: %s\n", msg);
-        return -1;
-    }
-    return 0;
+    return gaps_outfiles_commit(&ck, 1, why, wlen) != 0 ? -1 : 0;
 }
 
 static void hook_progress(void *ctx, int64_t done, int64_t total)
@@ -349,10 +389,12 @@ static int run_merge(int argc, char **argv)
     for (int i = 0; i < m.n_inputs && status == 0; ++i) {
         gaps_state *dst = i == 0 ? total : next;
         if (gaps_state_read(m.inputs[i], dst, NULL, msg, sizeof msg) != 0) {
-            fprintf(stderr, "gaps: merge: %s\n", msg);
+            fprintf(stderr, "gaps: merge: %s\n", one_line(msg));
             status = EXIT_USAGE;
         } else if (i > 0 && gaps_state_merge(total, next, msg, sizeof msg) != 0) {
-            fprintf(stderr, "gaps: merge: cannot add '%s': %s\n", m.inputs[i], msg);
+            char name[256];
+            snprintf(name, sizeof name, "%s", m.inputs[i]);
+            fprintf(stderr, "gaps: merge: cannot add '%s': %s\n", one_line(name), one_line(msg));
             status = EXIT_USAGE;
         }
     }
@@ -360,6 +402,11 @@ static int run_merge(int argc, char **argv)
     gaps_outfile_init(&out[0], "-o", m.output, GAPS_OUTFILE_ATOMIC);
     gaps_outfile_init(&out[1], "--json", m.json, GAPS_OUTFILE_ATOMIC);
     gaps_outfile_init(&out[2], "--state-out", m.state_out, GAPS_OUTFILE_ATOMIC);
+    for (int i = 0; i < m.n_inputs && status == 0; ++i)
+        if (clobbers_input(out, 3, m.inputs[i], "the input state", msg, sizeof msg) != 0) {
+            fprintf(stderr, "gaps: merge: %s\n", msg);
+            status = EXIT_USAGE;
+        }
     if (status == 0 && gaps_outfiles_prepare(out, 3, msg, sizeof msg) != 0) {
         fprintf(stderr, "gaps: %s\n", msg);
         status = EXIT_USAGE;
@@ -384,8 +431,11 @@ static int run_merge(int argc, char **argv)
         if (gaps_outfile_stream(&out[2]))
             bad |= gaps_state_write(gaps_outfile_stream(&out[2]), total, NULL);
         if (bad) {
+            if (gaps_outfiles_error(out, 3, msg, sizeof msg) != 0)
+                fprintf(stderr, "gaps: merge: %s\n", msg);
+            else
+                fprintf(stderr, "gaps: merge: writing the outputs failed: out of memory\n");
             gaps_outfiles_discard(out, 3);
-            fprintf(stderr, "gaps: merge: writing the outputs failed\n");
             status = EXIT_RUN_FAILED;
         } else if (gaps_outfiles_commit(out, 3, msg, sizeof msg) != 0) {
             fprintf(stderr, "gaps: %s\n", msg);
@@ -505,7 +555,7 @@ int main(int argc, char **argv)
     if (o->resume) {
         if (gaps_state_read(o->resume, &resume_state, &rp, msg, sizeof msg) != 0
             || check_resume(cfg, &resume_state, &rp, o->resume, msg, sizeof msg) != 0) {
-            fprintf(stderr, "gaps: --resume: %s\n", msg);
+            fprintf(stderr, "gaps: --resume: %s\n", one_line(msg));
             return EXIT_USAGE;
         }
         if (o->cycles_out) {
@@ -558,6 +608,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "gaps: --checkpoint must be a file, not standard output\n");
         return EXIT_USAGE;
     }
+    if (clobbers_input(pg.out, N_OUTS, o->card, "the run card", msg, sizeof msg) != 0) {
+        fprintf(stderr, "gaps: %s\n", msg);
+        return EXIT_USAGE;
+    }
     graceful = pg.checkpoint != NULL;
     install_signal_handlers();
     if (gaps_outfiles_prepare(pg.out, N_OUTS, msg, sizeof msg) != 0) {
@@ -607,9 +661,12 @@ int main(int argc, char **argv)
         if (pg.streaming && pg.stream.error && gaps_outfiles_error(pg.out, N_OUTS, why,
                                                                    sizeof why) != 0)
             fprintf(stderr, "gaps: %s\n", why);
-        else if (pg.streaming && pg.stream.error)
-            fprintf(stderr, "gaps: out of memory holding %" PRId64 " events for in-order "
-                            "per-event output; the run was stopped\n", pg.stream.pending);
+        else if (pg.streaming && pg.stream.error)   /* memory, or an event out of place */
+            fprintf(stderr, "gaps: the per-event output failed after event %" PRId64 " (%"
+                            PRId64 " later events waiting); the run was stopped\n",
+                    pg.stream.next - 1, pg.stream.pending);
+        else if (pg.checkpoint_error[0])
+            fprintf(stderr, "gaps: %s\n", one_line(pg.checkpoint_error));
         else
             fprintf(stderr, "gaps: %s\n", msg);
         gaps_outfiles_discard(pg.out, N_OUTS);
@@ -620,10 +677,12 @@ int main(int argc, char **argv)
     if (run.interrupted) {
         const int sig = stop_signal;
         gaps_outfiles_discard(pg.out, N_OUTS);   /* FILE.part files stay for the resume */
+        char name[512];
+        snprintf(name, sizeof name, "%s", pg.checkpoint);
+        one_line(name);
         fprintf(stderr, "gaps: stopped by %s after %" PRId64 " of %" PRId64 " events; checkpoint "
                         "'%s' written: run the same command with --resume %s to continue\n",
-                signal_name(sig), run.next_event - cfg->first_event, cfg->events,
-                pg.checkpoint, pg.checkpoint);
+                signal_name(sig), run.next_event - cfg->first_event, cfg->events, name, name);
         if (pg.streaming) gaps_event_stream_free(&pg.stream);
         gaps_run_free(&run);
         gaps_options_free(o);
@@ -640,8 +699,8 @@ int main(int argc, char **argv)
         gaps_options_free(o);
         return EXIT_RUN_FAILED;
     }
-    int bad = 0;
-    if (pg.streaming) bad |= gaps_event_stream_finish(&pg.stream) != 0;
+    int bad = 0, stream_bad = 0;
+    if (pg.streaming) bad |= stream_bad = gaps_event_stream_finish(&pg.stream) != 0;
     FILE *f;
     if ((f = gaps_outfile_stream(&pg.out[OUT_YODA])))
         bad |= gaps_yoda_write(f, run.state, run.backend) != 0;
@@ -652,8 +711,12 @@ int main(int argc, char **argv)
     if (bad) {
         if (gaps_outfiles_error(pg.out, N_OUTS, msg, sizeof msg) != 0)
             fprintf(stderr, "gaps: %s\n", msg);
+        else if (stream_bad)
+            fprintf(stderr, "gaps: the per-event output is incomplete: it stops after event %"
+                            PRId64 ", with %" PRId64 " later events waiting\n",
+                    pg.stream.next - 1, pg.stream.pending);
         else
-            fprintf(stderr, "gaps: writing the outputs failed\n");
+            fprintf(stderr, "gaps: writing the outputs failed: out of memory\n");
         gaps_outfiles_discard(pg.out, N_OUTS);
         status = EXIT_RUN_FAILED;
     } else if (gaps_outfiles_commit(pg.out, N_OUTS, msg, sizeof msg) != 0) {

@@ -45,6 +45,16 @@ for b in $backends; do
     fi
     (cd "build-test-$b" && ctest --output-on-failure -j "$jobs") || status=1
 done
+# A sanitized serial build: the tests that feed the program hostile input, under
+# AddressSanitizer and UndefinedBehaviorSanitizer (any finding aborts the program).
+echo "=== sanitized serial build (address, undefined)"
+if cmake -S . -B build-test-sanitize -DGAPS_BACKEND=serial -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DGAPS_SANITIZE=address,undefined >/dev/null \
+    && cmake --build build-test-sanitize -j "$jobs" >/dev/null; then
+    (cd build-test-sanitize && ctest --output-on-failure -j "$jobs" -R 'robustness|cli|options') || status=1
+else
+    echo "FAIL: sanitized build"; status=1
+fi
 echo "=== the builds against each other"
 # shellcheck disable=SC2086
 sh tests/test_determinism.sh build-test-determinism $bins || status=1

@@ -3,6 +3,7 @@
 # leaves no output file behind.  Usage: test_cli.sh GAPS_BINARY WORKDIR
 gaps=$1
 work=$2
+case $gaps in /*) ;; *) gaps=$(pwd)/$gaps ;; esac   # the test runs in WORKDIR
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 fail=0
 
@@ -44,12 +45,30 @@ expect_error "stray" stray
 grep -q "END YODA_COUNTER_V2" ok.yoda && grep -q '"sigma_pb"' ok.json && [ "$(wc -l <ok.csv)" -eq 2001 ] \
     || { echo "FAIL: outputs of a good run incomplete"; fail=1; }
 
-# interrupt a long run: neither the output nor its temporary file may remain
-"$gaps" --events 100000000 --output killed.yoda --json killed.json --quiet &
+# help and version that cannot be written are an error
+for a in --help --version; do
+    "$gaps" $a >/dev/full 2>err.txt
+    rc=$?
+    [ $rc -eq 1 ] && [ "$(wc -l <err.txt)" -eq 1 ] && echo "ok: gaps $a >/dev/full -> $(cat err.txt)" \
+        || { echo "FAIL: gaps $a >/dev/full -> exit $rc"; fail=1; }
+done
+
+# interrupt a long run: exit 128 + SIGINT, and neither the output nor a temporary file remains
+ls -A >before.txt
+"$gaps" --events 100000000 --output killed.yoda --json killed.json --quiet 2>err.txt &
 pid=$!
+(sleep 120; kill -KILL $pid) >/dev/null 2>&1 &   # should SIGINT be lost, the test still ends
+watchdog=$!
 sleep 1
 kill -INT $pid
 wait $pid
-if ls killed.* >/dev/null 2>&1; then echo "FAIL: interrupted run left files:"; ls killed.*; fail=1; else echo "ok: interrupted run left no file"; fi
+rc=$?
+kill $watchdog 2>/dev/null
+ls -A | grep -v -x -e before.txt -e after.txt -e err.txt >after.txt
+if [ $rc -ne 130 ] || [ -s err.txt ] || ! grep -v -x -e before.txt -e err.txt -e after.txt before.txt | cmp -s - after.txt; then
+    echo "FAIL: interrupted run: exit $rc (expected 130), stderr '$(cat err.txt)', files now: $(tr '\n' ' ' <after.txt)"; fail=1
+else
+    echo "ok: interrupted run: exit 130, no file left"
+fi
 
 exit $fail

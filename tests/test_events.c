@@ -36,8 +36,8 @@ static int keep_rows(void *ctx, const double *r, const gaps_records *rec, int n)
     (void)rec;
     for (int i = 0; i < n; ++i) {
         const double *row = r + (long)i * GAPS_OBS_COLUMNS;
-        const long ev = (long)row[GAPS_OBS_EVENT];
-        if (ev < 0 || ev >= 10000 || rows[ev * GAPS_OBS_COLUMNS] != -1.0) return -1;   /* twice */
+        const long ev = (long)gaps_row_event(row);
+        if (ev < 0 || ev >= 10000 || rows[ev * GAPS_OBS_COLUMNS + GAPS_OBS_WEIGHT] != -1.0) return -1;   /* twice */
         for (int k = 0; k < GAPS_OBS_COLUMNS; ++k) rows[ev * GAPS_OBS_COLUMNS + k] = row[k];
     }
     return 0;
@@ -85,7 +85,7 @@ int main(void)
     long two = 0, maxn = 0;
     for (int i = 0; i < 10000; ++i) {
         const double *r = rows + (long)i * GAPS_OBS_COLUMNS;
-        CHECK(r[GAPS_OBS_EVENT] == i, "row %d holds event %g", i, r[GAPS_OBS_EVENT]);
+        CHECK(gaps_row_event(r) == i, "row %d holds event %lld", i, (long long)gaps_row_event(r));
         if (r[GAPS_OBS_NPARTONS] == 2) ++two;
         if (r[GAPS_OBS_NPARTONS] > maxn) maxn = (long)r[GAPS_OBS_NPARTONS];
     }

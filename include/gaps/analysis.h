@@ -9,13 +9,30 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 GAPS_C_BEGIN
 
-/* Columns of one event's row of per-event output (--observables-out). */
+/* Columns of one event's row of per-event output (--observables-out).  Every column is a
+ * double except GAPS_OBS_EVENT, which holds the 64 bits of the event number (a double would
+ * round event numbers beyond 2^53): read and write it with gaps_row_event/gaps_row_set_event. */
 enum { GAPS_OBS_EVENT, GAPS_OBS_WEIGHT, GAPS_OBS_NPARTONS, GAPS_OBS_Y23, GAPS_OBS_Y34,
        GAPS_OBS_Y45, GAPS_OBS_Y56, GAPS_OBS_TAU, GAPS_OBS_RHO_H, GAPS_OBS_RHO_L, GAPS_OBS_B_T,
        GAPS_OBS_B_W, GAPS_OBS_B_N, GAPS_OBS_C, GAPS_OBS_COLUMNS };
+
+GAPS_DEVICE_BEGIN
+static inline int64_t gaps_row_event(const double *row)
+{
+    int64_t event;
+    memcpy(&event, &row[GAPS_OBS_EVENT], sizeof event);
+    return event;
+}
+
+static inline void gaps_row_set_event(double *row, int64_t event)
+{
+    memcpy(&row[GAPS_OBS_EVENT], &event, sizeof event);
+}
+GAPS_DEVICE_END
 
 /* Complete final states for event output (--hepmc): record i holds partons
  * [i * maxp, i * maxp + n[i]).  Pointers to memory where the loops run; the arrays share one

@@ -21,6 +21,16 @@ enum gaps_loop_mode {
     GAPS_LOOPS_FUSED = 1    /* one loop runs whole cycles for each slot */
 };
 
+/* Physics ranges the double-precision kinematics handle (doc/physics.md section 10).  Below
+ * GAPS_MIN_ECM the program's fixed electroweak inputs and its tolerances stop making sense
+ * (and at 1e-40 GeV the trial scales underflow); above GAPS_MAX_ECM the couplings of the hard
+ * process mean nothing and s overflows long before 1e154 GeV; a ratio s / t_cut beyond
+ * GAPS_MAX_S_OVER_TCUT leaves emissions whose recoil y ~ t/s is within a few ulp of 1 - y = 1,
+ * so their momenta lose masslessness. */
+#define GAPS_MIN_ECM 1.0               /* GeV */
+#define GAPS_MAX_ECM 1e5               /* GeV */
+#define GAPS_MAX_S_OVER_TCUT 1e12
+
 /* Limits of the execution settings. */
 #define GAPS_MAX_SLOTS (1 << 28)              /* --pool */
 #define GAPS_MAX_THREADS 4096                 /* --threads */

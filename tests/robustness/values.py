@@ -27,6 +27,7 @@ import argparse
 import json
 import math
 import random
+import signal
 import struct
 import sys
 import zlib
@@ -113,10 +114,16 @@ def plan(seed, ecm_lo, ecm_hi, ratio, int_specs):
         combos.append(":".join([repr(e), repr(t), repr(a), str(rng.randint(0, 2)),
                                 str(rng.randint(3, 64))]))
     out["combos"] = " ".join(combos)
+    # event ranges around 2^53, where a double stops holding every integer, and up to 2^62
+    out["firsts"] = " ".join(str(x) for x in [2**53 - 500, 2**53 + 1,
+                                              rng.randint(2**53, 2**62 - 1000), 2**62 - 1000])
     out["failures"] = f"1 {rng.randint(2, 10**6)} {2**62}"
     out["modes"] = "600 640 604 444 755 " + " ".join(f"{rng.randint(0o400, 0o777):o}"
                                                      for _ in range(2))
-    out["delays"] = " ".join(f"{rng.uniform(0.05, 0.4):.3f}" for _ in range(9))
+    # signal:number:delay (the numbers differ between architectures)
+    out["signals"] = " ".join(f"{n}:{int(getattr(signal, 'SIG' + n))}:{rng.uniform(0.05, 0.4):.3f}"
+                              for n in ("QUIT", "USR1", "USR2", "ALRM", "HUP", "INT", "TERM",
+                                        "KILL", "PIPE"))
     out["blocks"] = "1 " + " ".join(str(rng.randint(2, 2000)) for _ in range(4))
     out["pools"] = f"{1 << 28} " + " ".join(str(rng.randint(30_000_000, 200_000_000))
                                             for _ in range(2))
