@@ -1,0 +1,639 @@
+/* ranks_mpi.c -- a run shared by MPI ranks (ranks.h): the driver's side.  The MPI calls
+ * themselves are in offload/gaps_mpi.c.
+ *
+ * Work.  The run is cut into segments at its checkpoints (one segment without --checkpoint).
+ * In a segment every rank runs the generator with gaps_hooks.next_range: each of its
+ * partitions takes a piece of event numbers from one counter on rank 0 (one MPI_Fetch_and_op
+ * per piece), and the next piece once it has started every event of the last, while its pool
+ * is still busy.  A faster rank simply takes more pieces.  Event numbers are global and an
+ * event depends only on its number and the seed, so who generates which event changes
+ * nothing in the results.
+ *
+ * Meeting.  When the counter has no piece left, each rank finishes its pieces and the ranks
+ * meet: they agree on errors and stops, on how far the pieces went (the cut: every event
+ * below it was given to some rank and is done), and sum their exact states on rank 0, which
+ * adds the range [segment start, cut) and, with --checkpoint, writes the checkpoint.  A stop
+ * (a signal) or an error on one rank closes the counter: the others get no new piece, finish
+ * the ones they hold and meet at once.  So no rank waits for work that will not come, and what
+ * is done is always a prefix of the run, which is what a checkpoint records.
+ *
+ * Per-event output.  Rank 0 writes it through main.c's events hook (the event stream, which
+ * puts events in order).  The other ranks pack their finished events into batches and send
+ * them to rank 0 with at most GAPS_MPI_SEND_SLOTS batches in flight, so a rank that runs
+ * ahead waits for rank 0 instead of piling up memory.  Rank 0 receives them while it
+ * generates (in its own hooks) and at each segment's end, until every rank has sent its
+ * empty end-of-segment batch.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "ranks.h"
+#include "gaps/analysis.h"
+#include "gaps_mpi.h"
+#include "gaps_runtime.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Bytes of one batch of events sent to rank 0: large enough that a batch costs little per
+ * event, small enough that GAPS_MPI_SEND_SLOTS of them per rank are no burden. */
+#define BATCH_BYTES (4u << 20)
+/* A piece is at least this many pool fills of a partition (so a partition takes a piece
+ * every few passes at most) and at most 1/PIECES_PER_TAKER of a taker's share of a segment
+ * (so the ranks end a segment within about one piece of each other). */
+#define PIECE_POOLS 4
+#define PIECES_PER_TAKER 64
+/* The counter counts pieces; closing it adds the segment's number of pieces.  Keeping that
+ * number below 2^40 keeps the counter far from overflow for any number of ranks. */
+#define MAX_PIECES (1ULL << 40)
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* One process's share of the shared run. */
+typedef struct job {
+    const gaps_config *cfg;
+    const gaps_hooks *user;      /* main.c's hooks: used on rank 0 */
+    int rank, size;
+    int streaming;               /* per-event output requested */
+    /* the segment being run */
+    int64_t seg_begin, seg_end, piece;
+    uint64_t npieces;
+    int64_t given_end;           /* end of the last piece this rank was given */
+    int closed;                  /* this rank closed the counter in this segment */
+    pthread_mutex_t lock;        /* given_end and the report's take counts (partitions) */
+    /* batches (ranks > 0): GAPS_MPI_SEND_SLOTS buffers, one being filled */
+    pthread_mutex_t batch_lock;
+    unsigned char *batch[GAPS_MPI_SEND_SLOTS];
+    int slot;
+    int64_t batch_count, batch_cap;   /* events in the buffer being filled, events it holds */
+    size_t batch_bytes;
+    /* rank 0 */
+    int markers;                 /* end-of-segment batches received in this segment */
+    int output_failed;           /* the events hook refused a batch */
+    int bad_batch;               /* a batch of the wrong size arrived */
+    double progress_at;          /* last time the counter was read for progress */
+    gaps_rank_report me;
+} job;
+
+static job J = { .lock = PTHREAD_MUTEX_INITIALIZER, .batch_lock = PTHREAD_MUTEX_INITIALIZER };
+static gaps_rank_report *reports;   /* rank 0: every rank's, after the run */
+static gaps_ranks_summary summary;
+
+/* ---- start and end ---- */
+
+int gaps_ranks_init(int *argc, char ***argv)
+{
+    char msg[256];
+    if (gaps_mpi_init(argc, argv, msg, sizeof msg) != 0) {
+        fprintf(stderr, "gaps: %s\n", msg);
+        return 1;
+    }
+    J.rank = gaps_mpi_rank();
+    J.size = gaps_mpi_size();
+    /* one rank per GPU: the ranks of a node take its GPUs in turn */
+    gaps_runtime_select_device(gaps_mpi_local_rank());
+    /* only rank 0 speaks: the others' standard output (--help, --version) goes nowhere, and
+     * their errors reach rank 0 through gaps_ranks_agree */
+    if (J.rank != 0 && !freopen("/dev/null", "w", stdout)) fclose(stdout);
+    return 0;
+}
+
+int gaps_ranks_root(void) { return J.rank == 0; }
+int gaps_ranks_count(void) { return J.size; }
+
+int gaps_ranks_agree(int status, char *msg, size_t len)
+{
+    const int first = gaps_mpi_agree(status != 0, msg, len);
+    if (first < 0) return 0;
+    int64_t v = J.rank == first ? status : INT64_MIN;   /* the first failing rank's status */
+    gaps_mpi_max(&v, 1);
+    return (int)v;
+}
+
+void gaps_ranks_share(void *p, size_t n) { gaps_mpi_share(p, n); }
+
+int gaps_ranks_exit(int status)
+{
+    int64_t st = status;
+    gaps_mpi_share(&st, sizeof st);   /* rank 0 wrote the outputs: its status is the job's */
+    free(reports);
+    reports = NULL;
+    gaps_mpi_finalize();
+    return (int)st;
+}
+
+gaps_ranks_summary gaps_ranks_summary_get(void) { return summary; }
+
+/* ---- pieces of work ---- */
+
+/* Events per piece in a segment of `len` events, the same on every rank: takers is the
+ * number of partitions of all ranks, slots the largest pool of one partition. */
+static int64_t piece_size(int64_t len, int64_t takers, int64_t slots, int streaming)
+{
+    int64_t p = PIECE_POOLS * slots;
+    const int64_t share = (len + PIECES_PER_TAKER * takers - 1) / (PIECES_PER_TAKER * takers);
+    if (share > p) p = share;
+    /* streamed output waits on rank 0 until every older event has arrived: pieces of one
+     * pool fill keep the events in flight, and so that memory, small */
+    if (streaming) p = slots;
+    if ((uint64_t)len / MAX_PIECES >= (uint64_t)p) p = (int64_t)((uint64_t)len / MAX_PIECES) + 1;
+    return p > 0 ? p : 1;
+}
+
+/* gaps_hooks.next_range: the next piece of the segment from the shared counter. */
+static int take_piece(void *ctx, int64_t *begin, int64_t *end)
+{
+    job *j = ctx;
+    const double t0 = now();
+    const uint64_t index = gaps_mpi_counter_fetch_add(1);
+    const double dt = now() - t0;
+    pthread_mutex_lock(&j->lock);
+    j->me.take_s += dt;
+    j->me.takes++;
+    if (index < j->npieces) {
+        *begin = j->seg_begin + (int64_t)index * j->piece;
+        *end = j->seg_end - *begin > j->piece ? *begin + j->piece : j->seg_end;
+        if (*end > j->given_end) j->given_end = *end;
+        j->me.pieces++;
+    } else {
+        *begin = *end = j->seg_end;   /* none left, or the counter was closed */
+    }
+    pthread_mutex_unlock(&j->lock);
+    return 0;
+}
+
+/* No more pieces for anyone in this segment: every later take finds the counter past the
+ * last piece.  Called on a stop or an error; several ranks may close it at once. */
+static void close_counter(job *j)
+{
+    if (j->closed) return;
+    j->closed = 1;
+    gaps_mpi_counter_fetch_add(j->npieces);
+}
+
+/* ---- events to rank 0 ---- */
+
+/* A batch: two int64 (events in it, events it holds), then the rows and the records of
+ * `cap` events, laid out as gaps_records_carve lays them. */
+static size_t rows_bytes(const job *j, int64_t cap)
+{
+    return j->cfg->keep_rows ? (size_t)cap * GAPS_OBS_COLUMNS * sizeof(double) : 0;
+}
+static size_t records_bytes(const job *j, int64_t cap)
+{
+    gaps_records r;
+    return j->cfg->keep_records ? gaps_records_carve(&r, NULL, (size_t)cap, j->cfg->max_partons)
+                                : 0;
+}
+static size_t batch_size(const job *j, int64_t cap)
+{
+    return 2 * sizeof(int64_t) + rows_bytes(j, cap) + records_bytes(j, cap);
+}
+
+static int batches_alloc(job *j)
+{
+    const size_t per_event = batch_size(j, 1) - 2 * sizeof(int64_t);
+    j->batch_cap = BATCH_BYTES / per_event > 0 ? (int64_t)(BATCH_BYTES / per_event) : 1;
+    j->batch_bytes = batch_size(j, j->batch_cap);
+    for (int k = 0; k < GAPS_MPI_SEND_SLOTS; ++k)
+        if (!(j->batch[k] = malloc(j->batch_bytes))) return -1;
+    return 0;
+}
+
+static void batches_free(job *j)
+{
+    for (int k = 0; k < GAPS_MPI_SEND_SLOTS; ++k) {
+        gaps_mpi_send_wait(k);
+        free(j->batch[k]);
+        j->batch[k] = NULL;
+    }
+}
+
+/* Send the batch being filled (an empty one marks the segment's end) and make the next
+ * buffer ready, waiting until rank 0 has received what it held. */
+static void send_batch(job *j)
+{
+    int64_t head[2] = { j->batch_count, j->batch_cap };
+    memcpy(j->batch[j->slot], head, sizeof head);
+    gaps_mpi_send(j->slot, j->batch[j->slot], j->batch_count > 0 ? j->batch_bytes : 0);
+    j->slot = (j->slot + 1) % GAPS_MPI_SEND_SLOTS;
+    gaps_mpi_send_wait(j->slot);
+    j->batch_count = 0;
+    j->me.batches++;
+}
+
+/* Copy event i of rows/rec into entry k of a batch buffer. */
+static void pack_event(const job *j, unsigned char *buf, int64_t k, const double *rows,
+                       const gaps_records *rec, int i)
+{
+    unsigned char *base = buf + 2 * sizeof(int64_t);
+    if (rows)
+        memcpy((double *)base + k * GAPS_OBS_COLUMNS, rows + (size_t)i * GAPS_OBS_COLUMNS,
+               GAPS_OBS_COLUMNS * sizeof(double));
+    if (rec) {
+        gaps_records b;
+        gaps_records_carve(&b, base + rows_bytes(j, j->batch_cap), (size_t)j->batch_cap,
+                           rec->maxp);
+        const size_t from = (size_t)i * rec->maxp, to = (size_t)k * b.maxp;
+        const int n = rec->n[i];
+        memcpy(b.p + 4 * to, rec->p + 4 * from, 4 * (size_t)n * sizeof(double));
+        memcpy(b.flav + to, rec->flav + from, (size_t)n * sizeof(int));
+        memcpy(b.col + to, rec->col + from, (size_t)n * sizeof(int));
+        memcpy(b.acol + to, rec->acol + from, (size_t)n * sizeof(int));
+        b.weight[k] = rec->weight[i];
+        b.event[k] = rec->event[i];
+        b.n[k] = n;
+    }
+}
+
+/* Ranks > 0, gaps_hooks.events: into batches for rank 0. */
+static int forward_events(void *ctx, const double *rows, const gaps_records *rec, int n)
+{
+    job *j = ctx;
+    const double t0 = now();
+    pthread_mutex_lock(&j->batch_lock);
+    for (int i = 0; i < n; ++i) {
+        if (j->batch_count == j->batch_cap) send_batch(j);
+        pack_event(j, j->batch[j->slot], j->batch_count++, rows, rec, i);
+    }
+    j->me.send_s += now() - t0;
+    pthread_mutex_unlock(&j->batch_lock);
+    return 0;
+}
+
+/* Ranks > 0, at a segment's end: what is left, then the empty end-of-segment batch. */
+static void finish_batches(job *j)
+{
+    if (j->batch_count > 0) send_batch(j);
+    send_batch(j);
+    for (int k = 0; k < GAPS_MPI_SEND_SLOTS; ++k) gaps_mpi_send_wait(k);
+}
+
+/* Rank 0: one batch from another rank, handed to main.c's events hook. */
+static void take_batch(void *ctx, int source, const void *bytes, size_t n)
+{
+    job *j = ctx;
+    (void)source;
+    if (n == 0) {
+        j->markers++;
+        return;
+    }
+    int64_t head[2];
+    if (n < sizeof head) { j->bad_batch = 1; return; }
+    memcpy(head, bytes, sizeof head);
+    if (head[1] < 1 || head[0] < 1 || head[0] > head[1] || batch_size(j, head[1]) != n) {
+        j->bad_batch = 1;
+        return;
+    }
+    j->me.batches++;
+    if (j->output_failed || !j->user || !j->user->events) return;
+    unsigned char *base = (unsigned char *)bytes + 2 * sizeof(int64_t);
+    gaps_records rec;
+    if (j->cfg->keep_records)
+        gaps_records_carve(&rec, base + rows_bytes(j, head[1]), (size_t)head[1],
+                           j->cfg->max_partons);
+    if (j->user->events(j->user->ctx, j->cfg->keep_rows ? (const double *)base : NULL,
+                        j->cfg->keep_records ? &rec : NULL, (int)head[0]) != 0)
+        j->output_failed = 1;
+}
+
+/* Rank 0: whatever batches have arrived. */
+static void receive_batches(job *j, int block)
+{
+    const double t0 = now();
+    gaps_mpi_receive(block, take_batch, j);
+    j->me.send_s += now() - t0;
+}
+
+/* Rank 0, gaps_hooks.events: its own events, then those that other ranks sent meanwhile. */
+static int root_events(void *ctx, const double *rows, const gaps_records *rec, int n)
+{
+    job *j = ctx;
+    if (j->user->events(j->user->ctx, rows, rec, n) != 0) return -1;
+    if (j->size > 1) receive_batches(j, 0);
+    return j->output_failed ? -1 : 0;
+}
+
+/* gaps_hooks.progress (partition 0, once per launch): a stop closes the counter, so that
+ * the other ranks stop too; rank 0 also takes in batches and shows the whole job's
+ * progress, as the events given out so far, at most twice a second. */
+static void poll(void *ctx, int64_t done, int64_t total)
+{
+    job *j = ctx;
+    (void)done;
+    (void)total;
+    if (j->user->stop && *j->user->stop) close_counter(j);
+    if (j->rank != 0) return;
+    if (j->streaming && j->size > 1) receive_batches(j, 0);
+    const double t = now();
+    if (j->user->progress && t - j->progress_at > 0.5) {
+        j->progress_at = t;
+        const uint64_t index = gaps_mpi_counter_fetch_add(0);
+        int64_t given = index < j->npieces ? (int64_t)index * j->piece : j->seg_end - j->seg_begin;
+        if (given > j->seg_end - j->seg_begin) given = j->seg_end - j->seg_begin;
+        j->user->progress(j->user->ctx, j->seg_begin + given - j->cfg->first_event,
+                          j->cfg->events);
+    }
+}
+
+/* ---- the run ---- */
+
+/* Every rank's execution settings that the piece size depends on. */
+static void count_takers(const gaps_config *cfg, int64_t *takers, int64_t *slots)
+{
+    gaps_runtime_set_threads(cfg->threads);
+    int64_t parts = gaps_runtime_partitions();
+    int64_t per = cfg->slots > 0 ? (cfg->slots + parts - 1) / parts
+                                 : gaps_runtime_default_slots_per_partition();
+    gaps_mpi_sum(&parts, 1);
+    gaps_mpi_max(&per, 1);
+    *takers = parts;
+    *slots = per;
+}
+
+/* A test's failure (tests/test_mpi.sh): GAPS_MPI_FAIL_RANK=N makes rank N report that its
+ * pool could not be allocated, as a rank without enough memory would. */
+static int simulated_failure(const job *j, char *msg, size_t len)
+{
+    const char *s = getenv("GAPS_MPI_FAIL_RANK");
+    if (!s || *s == '\0' || atoi(s) != j->rank) return 0;
+    snprintf(msg, len, "cannot allocate a pool (simulated by GAPS_MPI_FAIL_RANK=%s)", s);
+    return 1;
+}
+
+/* What rank 0 accumulates over the segments. */
+typedef struct totals {
+    gaps_state *state;           /* resumed state + every segment */
+    int64_t *cycle_log;          /* one rank: the segments' logs, one after the other */
+    long cycle_log_length;
+    long launches, veto_cycles;
+} totals;
+
+/* One rank: append a segment's cycle log, counting the events of the earlier segments. */
+static int append_cycle_log(totals *t, const gaps_run *seg, int64_t before)
+{
+    int64_t *grown = realloc(t->cycle_log, (t->cycle_log_length + seg->cycle_log_length + 1)
+                                           * sizeof *grown);
+    if (!grown) return -1;
+    t->cycle_log = grown;
+    for (long i = 0; i < seg->cycle_log_length; ++i)
+        t->cycle_log[t->cycle_log_length++] = before + seg->completed_per_cycle[i];
+    return 0;
+}
+
+/* Rank 0: add a segment's summed state, covering [seg_begin, cut), to the total. */
+static int add_segment(totals *t, gaps_state *sum, int64_t seg_begin, int64_t cut, char *msg,
+                       size_t len)
+{
+    if (sum->events != (uint64_t)(cut - seg_begin))
+        return snprintf(msg, len, "the ranks' states hold %" PRIu64 " events where [%" PRId64
+                        ", %" PRId64 ") has %" PRId64 ": events were lost or doubled",
+                        sum->events, seg_begin, cut, cut - seg_begin), -1;
+    sum->n_ranges = 0;
+    if (gaps_state_add_range(sum, seg_begin, cut, msg, len) != 0) return -1;
+    return gaps_state_merge(t->state, sum, msg, len);
+}
+
+/* The run as gaps_generate_with reports it, on rank 0. */
+static void fill_run(gaps_run *run, const totals *t, const gaps_run *first, int64_t cut,
+                     double wall)
+{
+    run->state = t->state;
+    run->hist = malloc(sizeof *run->hist);
+    if (run->hist) {
+        gaps_state_result(run->state, run->hist);
+        gaps_histograms_sigma(run->hist, &run->sigma, &run->sigma_err);
+    }
+    run->events = (int64_t)run->state->events;
+    run->capacity_hits = (int64_t)run->state->capacity_hits;
+    run->invalid_events = (int64_t)run->state->invalid_events;
+    run->next_event = cut;
+    run->time_total = wall;
+    run->launches = t->launches;
+    run->veto_cycles = t->veto_cycles;
+    run->slots = first->slots;
+    run->threads = first->threads;
+    run->cycle_log_stride = first->cycle_log_stride;
+    run->completed_per_cycle = t->cycle_log;
+    run->cycle_log_length = t->cycle_log_length;
+    snprintf(run->backend, sizeof run->backend, "%s",
+             first->backend[0] ? first->backend : gaps_runtime_backend_name());
+    /* stage times: the mean over ranks, which run concurrently */
+    for (int r = 0; reports && r < J.size; ++r) {
+        run->time_me += reports[r].me_s / J.size;
+        run->time_shower += reports[r].shower_s / J.size;
+        run->time_analysis += reports[r].analysis_s / J.size;
+    }
+}
+
+int gaps_ranks_generate(const gaps_config *cfg, const gaps_hooks *hooks,
+                        const gaps_state *resume_state, const gaps_resume_point *resume,
+                        gaps_run *run, char *msg, size_t len)
+{
+    job *j = &J;
+    memset(run, 0, sizeof *run);
+    memset(&j->me, 0, sizeof j->me);
+    j->cfg = cfg;
+    j->user = hooks;
+    j->streaming = cfg->keep_rows || cfg->keep_records;
+    snprintf(j->me.host, sizeof j->me.host, "%s", gaps_mpi_host());
+    const int64_t run_end = cfg->first_event + cfg->events;
+    const int64_t start = resume ? resume->next_event : cfg->first_event;
+    const int64_t every = cfg->checkpoint_every > 0 ? cfg->checkpoint_every : cfg->events;
+    int64_t takers, slots;
+    count_takers(cfg, &takers, &slots);
+    gaps_mpi_counter_create();
+
+    char why[1024] = "";
+    int failed = 0;
+    if (j->rank != 0 && j->streaming && batches_alloc(j) != 0)
+        failed = snprintf(why, sizeof why, "cannot allocate %d batches of %zu bytes for the "
+                                           "per-event output", GAPS_MPI_SEND_SLOTS,
+                          j->batch_bytes) > 0;
+    totals t = { NULL, NULL, 0, 0, 0 };
+    gaps_state *part = malloc(sizeof *part);
+    if (!part) failed = snprintf(why, sizeof why, "out of memory") > 0;
+    if (!failed && j->rank == 0) {
+        t.state = malloc(sizeof *t.state);
+        if (!t.state) failed = snprintf(why, sizeof why, "out of memory") > 0;
+        else if (resume_state) *t.state = *resume_state;
+        else gaps_state_init(t.state, cfg);
+        if (resume) {
+            t.launches = (long)resume->launches;
+            t.veto_cycles = (long)resume->veto_cycles;
+        }
+    }
+    const int first_fail = gaps_mpi_agree(failed, why, sizeof why);
+
+    gaps_run first_seg;
+    memset(&first_seg, 0, sizeof first_seg);
+    int64_t seg_begin = start, cut = start, stop_signal = 0;
+    int status = first_fail >= 0 ? -1 : 0, segments = 0;
+    const double t_start = now();
+    double meet_s = 0, reduce_s = 0, drain_s = 0;
+    while (status == 0) {
+        /* ---- the segment: [seg_begin, seg_end), the same on every rank ---- */
+        const int64_t seg_end = run_end - seg_begin > every ? seg_begin + every : run_end;
+        j->seg_begin = seg_begin;
+        j->seg_end = seg_end;
+        j->piece = piece_size(seg_end - seg_begin, takers, slots, j->streaming);
+        j->npieces = (uint64_t)((seg_end - seg_begin + j->piece - 1) / j->piece);
+        j->given_end = seg_begin;
+        j->closed = 0;
+        j->markers = 0;
+        segments++;
+        gaps_config c = *cfg;
+        c.first_event = seg_begin;
+        c.events = seg_end - seg_begin;
+        c.checkpoint_every = 0;
+        gaps_hooks h = { j, j->streaming ? (j->rank == 0 ? root_events : forward_events) : NULL,
+                         NULL, poll, hooks->stop, take_piece };
+        gaps_run seg;
+        memset(&seg, 0, sizeof seg);
+        failed = 0;
+        if (hooks->stop && *hooks->stop) close_counter(j);
+        if (segments == 1 && simulated_failure(j, why, sizeof why)) {
+            failed = 1;
+        } else if (c.events > 0) {
+            const double t0 = now();
+            failed = gaps_generate_with(&c, &h, NULL, NULL, &seg, why, sizeof why) != 0;
+            j->me.busy_s += now() - t0;
+            j->me.me_s += seg.time_me;
+            j->me.shower_s += seg.time_shower;
+            j->me.analysis_s += seg.time_analysis;
+        }
+        /* an error or a stop here: the others must not wait for pieces that will not come */
+        if (failed || (hooks->stop && *hooks->stop)) close_counter(j);
+        if (j->streaming && j->size > 1) {
+            const double t0 = now();
+            if (j->rank != 0) {
+                pthread_mutex_lock(&j->batch_lock);
+                finish_batches(j);
+                pthread_mutex_unlock(&j->batch_lock);
+            } else {
+                while (j->markers < j->size - 1) receive_batches(j, 1);
+            }
+            drain_s += now() - t0;
+        }
+        if (!failed && j->rank == 0 && (j->output_failed || j->bad_batch))
+            failed = snprintf(why, sizeof why, j->bad_batch ? "a batch of events arrived "
+                              "damaged" : "the per-event output failed; the run was stopped")
+                     > 0;
+
+        /* ---- the meeting: errors, stops and the cut ---- */
+        double t0 = now();
+        if (gaps_mpi_agree(failed, why, sizeof why) >= 0) {
+            gaps_run_free(&seg);
+            status = -1;
+            break;
+        }
+        int64_t v[2] = { hooks->stop ? *hooks->stop : 0, j->given_end };
+        gaps_mpi_max(v, 2);
+        stop_signal = v[0];
+        cut = v[1];
+        meet_s += now() - t0;
+
+        /* ---- the exact sum on rank 0 ---- */
+        if (seg.state) *part = *seg.state;
+        else gaps_state_init(part, cfg);
+        j->me.events += (int64_t)part->events;
+        t0 = now();
+        gaps_mpi_reduce_state(part);
+        reduce_s += now() - t0;
+        int64_t work[2] = { seg.launches, seg.veto_cycles };
+        gaps_mpi_sum(work, 1);
+        gaps_mpi_max(&work[1], 1);
+        if (!first_seg.backend[0] && seg.backend[0]) {   /* how this rank runs */
+            first_seg.slots = seg.slots;
+            first_seg.threads = seg.threads;
+            first_seg.cycle_log_stride = seg.cycle_log_stride;
+            snprintf(first_seg.backend, sizeof first_seg.backend, "%s", seg.backend);
+            snprintf(j->me.device, sizeof j->me.device, "%s", seg.device);
+            j->me.threads = seg.threads;
+            j->me.slots = seg.slots;
+        }
+        failed = 0;
+        if (j->rank == 0) {
+            t.launches += (long)work[0];
+            t.veto_cycles += (long)work[1];
+            failed = add_segment(&t, part, seg_begin, cut, why, sizeof why) != 0
+                     || (cfg->keep_cycle_log && seg.completed_per_cycle
+                         && append_cycle_log(&t, &seg, seg_begin - cfg->first_event) != 0);
+            if (!failed && hooks->checkpoint && cfg->checkpoint_every > 0) {
+                gaps_resume_point rp;
+                memset(&rp, 0, sizeof rp);
+                rp.first_event = cfg->first_event;
+                rp.events = cfg->events;
+                rp.next_event = cut;
+                rp.rows_offset = rp.hepmc_offset = -1;
+                rp.launches = (uint64_t)t.launches;
+                rp.veto_cycles = (uint64_t)t.veto_cycles;
+                if (hooks->checkpoint(hooks->ctx, t.state, &rp) != 0)
+                    failed = snprintf(why, sizeof why, "writing the checkpoint failed") > 0;
+            }
+            /* the next segment's pieces count from 0 again; no rank takes one before the
+             * agreement below */
+            gaps_mpi_counter_set(0);
+            if (!failed && hooks->progress)
+                hooks->progress(hooks->ctx, cut - cfg->first_event, cfg->events);
+        }
+        gaps_run_free(&seg);
+        if (gaps_mpi_agree(failed, why, sizeof why) >= 0) {
+            status = -1;
+            break;
+        }
+        if (stop_signal && cut < run_end) {
+            run->interrupted = 1;
+            break;
+        }
+        if (cut >= run_end) break;
+        seg_begin = cut;
+    }
+    const double wall = now() - t_start;
+    if (j->rank != 0 && j->streaming) batches_free(j);
+    gaps_mpi_counter_free();
+    free(part);
+    if (status != 0) {
+        if (j->rank == 0) snprintf(msg, len, "%s", why);
+        free(t.state);
+        free(t.cycle_log);
+        return -1;
+    }
+    if (stop_signal && hooks->stop) *hooks->stop = (sig_atomic_t)stop_signal;
+
+    /* every rank's report, for the summary */
+    free(reports);
+    reports = j->rank == 0 ? calloc((size_t)j->size, sizeof *reports) : NULL;
+    gaps_rank_report dummy[1];
+    gaps_mpi_gather(&j->me, reports ? (void *)reports : (void *)dummy, sizeof j->me);
+    if (j->rank != 0) {   /* the outputs are rank 0's */
+        run->next_event = cut;
+        return 0;
+    }
+    fill_run(run, &t, &first_seg, cut, wall);
+    if (reports) {
+        int hosts = 0;
+        for (int r = 0; r < j->size; ++r) {
+            int seen = 0;
+            for (int q = 0; q < r; ++q) seen |= strcmp(reports[q].host, reports[r].host) == 0;
+            hosts += !seen;
+        }
+        snprintf(run->device, sizeof run->device, "%d MPI rank%s on %d host%s", j->size,
+                 j->size == 1 ? "" : "s", hosts, hosts == 1 ? "" : "s");
+    }
+    summary.ranks = reports ? j->size : 0;
+    summary.rank = reports;
+    summary.piece_events = j->piece;
+    summary.segments = segments;
+    summary.meet_s = meet_s;
+    summary.reduce_s = reduce_s;
+    summary.drain_s = drain_s;
+    return 0;
+}
