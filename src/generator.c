@@ -427,7 +427,8 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
              && partition_alloc_output(&parts[k], cfg) == 0;
         if (ok && pieces) {
             parts[k].phys = phys;
-            ok = (parts[k].phys_dev = gaps_device_copy(&phys, sizeof phys)) != NULL;
+            parts[k].phys.end_event = 0;   /* no piece yet: nothing to refill from */
+            ok = (parts[k].phys_dev = gaps_device_copy(&parts[k].phys, sizeof phys)) != NULL;
         } else {
             parts[k].phys_dev = phys_dev;
         }
