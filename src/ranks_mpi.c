@@ -324,7 +324,7 @@ static int root_events(void *ctx, const double *rows, const gaps_records *rec, i
 /* gaps_hooks.progress (partition 0, once per launch): a stop closes the counter, so that
  * the other ranks stop too; rank 0 also takes in batches and shows the whole job's
  * progress, as the events given out so far, at most twice a second. */
-static void poll(void *ctx, int64_t done, int64_t total)
+static void poll_hook(void *ctx, int64_t done, int64_t total)
 {
     job *j = ctx;
     (void)done;
@@ -368,13 +368,149 @@ static int simulated_failure(const job *j, char *msg, size_t len)
     return 1;
 }
 
-/* What rank 0 accumulates over the segments. */
+/* What rank 0 accumulates over the segments, and how the run went. */
 typedef struct totals {
-    gaps_state *state;           /* resumed state + every segment */
+    gaps_state *state;           /* rank 0: resumed state + every segment */
+    gaps_state *part;            /* this rank's state of a segment */
     int64_t *cycle_log;          /* one rank: the segments' logs, one after the other */
     long cycle_log_length;
     long launches, veto_cycles;
+    gaps_run first;              /* this rank's settings, from its first generator call */
+    int segments;
+    double meet_s, reduce_s, drain_s;
 } totals;
+
+/* What the ranks agreed on at a segment's end. */
+typedef struct meeting {
+    int64_t cut;                 /* every event of the run below it is done */
+    int64_t stop;                /* the signal that stopped a rank, 0 if none */
+} meeting;
+
+/* Set up the job for a run: the counter, the batches, rank 0's total.  Collective; 0, or -1
+ * on every rank (the reason on rank 0) when some rank cannot. */
+static int start_job(job *j, totals *t, const gaps_config *cfg, const gaps_hooks *hooks,
+                     const gaps_state *resume_state, const gaps_resume_point *resume,
+                     int64_t *takers, int64_t *slots, char *why, size_t len)
+{
+    memset(t, 0, sizeof *t);
+    memset(&j->me, 0, sizeof j->me);
+    j->cfg = cfg;
+    j->user = hooks;
+    j->streaming = cfg->keep_rows || cfg->keep_records;
+    j->output_failed = j->bad_batch = 0;
+    snprintf(j->me.host, sizeof j->me.host, "%s", gaps_mpi_host());
+    count_takers(cfg, takers, slots);
+    gaps_mpi_counter_create();
+    int failed = !(t->part = malloc(sizeof *t->part))
+                 && snprintf(why, len, "out of memory") > 0;
+    if (!failed && j->rank != 0 && j->streaming && batches_alloc(j) != 0)
+        failed = snprintf(why, len, "cannot allocate %d batches of %zu bytes for the per-event "
+                                    "output", GAPS_MPI_SEND_SLOTS, j->batch_bytes) > 0;
+    free(reports);
+    reports = NULL;
+    if (!failed && j->rank == 0) {
+        t->state = malloc(sizeof *t->state);
+        reports = calloc((size_t)j->size, sizeof *reports);
+        if (!t->state || !reports) failed = snprintf(why, len, "out of memory") > 0;
+        else if (resume_state) *t->state = *resume_state;
+        else gaps_state_init(t->state, cfg);
+        if (resume) {
+            t->launches = (long)resume->launches;
+            t->veto_cycles = (long)resume->veto_cycles;
+        }
+    }
+    return gaps_mpi_agree(failed, why, len) >= 0 ? -1 : 0;
+}
+
+/* This rank's share of the segment [seg_begin, seg_end): the generator taking pieces, then
+ * its last events to rank 0 (or, on rank 0, every rank's).  Returns 1 if it failed (why). */
+static int generate_segment(job *j, totals *t, const gaps_hooks *hooks, int64_t seg_begin,
+                            int64_t seg_end, int64_t takers, int64_t slots, gaps_run *seg,
+                            char *why, size_t len)
+{
+    j->seg_begin = seg_begin;
+    j->seg_end = seg_end;
+    j->piece = piece_size(seg_end - seg_begin, takers, slots, j->streaming);
+    j->npieces = (uint64_t)((seg_end - seg_begin + j->piece - 1) / j->piece);
+    j->given_end = seg_begin;
+    j->closed = 0;
+    j->markers = 0;
+    t->segments++;
+    gaps_config c = *j->cfg;
+    c.first_event = seg_begin;
+    c.events = seg_end - seg_begin;
+    c.checkpoint_every = 0;   /* the segment is the checkpoint interval */
+    gaps_hooks h = { j, j->streaming ? (j->rank == 0 ? root_events : forward_events) : NULL,
+                     NULL, poll_hook, hooks->stop, take_piece };
+    int failed = 0;
+    if (t->segments == 1 && simulated_failure(j, why, len)) {
+        failed = 1;
+    } else if (c.events > 0) {
+        const double t0 = now();
+        failed = gaps_generate_with(&c, &h, NULL, NULL, seg, why, len) != 0;
+        j->me.busy_s += now() - t0;
+        j->me.me_s += seg->time_me;
+        j->me.shower_s += seg->time_shower;
+        j->me.analysis_s += seg->time_analysis;
+    }
+    /* an error or a stop: the others must not wait for pieces that will not come */
+    if (failed || (hooks->stop && *hooks->stop)) close_counter(j);
+    if (j->streaming && j->size > 1) {
+        const double t0 = now();
+        if (j->rank != 0) {
+            pthread_mutex_lock(&j->batch_lock);
+            finish_batches(j);
+            pthread_mutex_unlock(&j->batch_lock);
+        } else {
+            while (j->markers < j->size - 1) receive_batches(j, 1);
+        }
+        t->drain_s += now() - t0;
+    }
+    if (!failed && j->rank == 0 && (j->output_failed || j->bad_batch))
+        failed = snprintf(why, len, j->bad_batch ? "a batch of events arrived damaged"
+                                    : "the per-event output failed; the run was stopped") > 0;
+    if (!t->first.backend[0] && seg->backend[0]) {   /* how this rank runs */
+        t->first.slots = seg->slots;
+        t->first.threads = seg->threads;
+        t->first.cycle_log_stride = seg->cycle_log_stride;
+        snprintf(t->first.backend, sizeof t->first.backend, "%s", seg->backend);
+        snprintf(j->me.device, sizeof j->me.device, "%s", seg->device);
+        j->me.threads = seg->threads;
+        j->me.slots = seg->slots;
+    }
+    return failed;
+}
+
+/* The ranks meet at a segment's end: errors (-1 on every rank if any, the first failing
+ * rank's reason on rank 0), stops and the cut. */
+static int meet(job *j, totals *t, const gaps_hooks *hooks, int failed, meeting *m, char *why,
+                size_t len)
+{
+    const double t0 = now();
+    if (gaps_mpi_agree(failed, why, len) >= 0) return -1;
+    int64_t v[2] = { hooks->stop ? *hooks->stop : 0, j->given_end };
+    gaps_mpi_max(v, 2);
+    m->stop = v[0];
+    m->cut = v[1];
+    t->meet_s += now() - t0;
+    return 0;
+}
+
+/* Every rank's segment state summed exactly into rank 0's; the work counted. */
+static void sum_segment(job *j, totals *t, const gaps_run *seg, gaps_state *part)
+{
+    if (seg->state) *part = *seg->state;
+    else gaps_state_init(part, j->cfg);
+    j->me.events += (int64_t)part->events;
+    const double t0 = now();
+    gaps_mpi_reduce_state(part);
+    t->reduce_s += now() - t0;
+    int64_t work[2] = { seg->launches, seg->veto_cycles };
+    gaps_mpi_sum(work, 1);
+    gaps_mpi_max(&work[1], 1);   /* the ranks run concurrently */
+    t->launches += (long)work[0];
+    t->veto_cycles += (long)work[1];
+}
 
 /* One rank: append a segment's cycle log, counting the events of the earlier segments. */
 static int append_cycle_log(totals *t, const gaps_run *seg, int64_t before)
@@ -401,9 +537,38 @@ static int add_segment(totals *t, gaps_state *sum, int64_t seg_begin, int64_t cu
     return gaps_state_merge(t->state, sum, msg, len);
 }
 
-/* The run as gaps_generate_with reports it, on rank 0. */
-static void fill_run(gaps_run *run, const totals *t, const gaps_run *first, int64_t cut,
-                     double wall)
+/* Rank 0 after the sum: the segment added to the total, the checkpoint written, the counter
+ * reset for the next segment.  Returns 1 if it failed (why). */
+static int close_segment(job *j, totals *t, const gaps_hooks *hooks, const gaps_run *seg,
+                         gaps_state *sum, int64_t seg_begin, int64_t cut, char *why,
+                         size_t len)
+{
+    const gaps_config *cfg = j->cfg;
+    int failed = add_segment(t, sum, seg_begin, cut, why, len) != 0
+                 || (cfg->keep_cycle_log && seg->completed_per_cycle
+                     && append_cycle_log(t, seg, seg_begin - cfg->first_event) != 0);
+    if (!failed && hooks->checkpoint && cfg->checkpoint_every > 0) {
+        gaps_resume_point rp;
+        memset(&rp, 0, sizeof rp);
+        rp.first_event = cfg->first_event;
+        rp.events = cfg->events;
+        rp.next_event = cut;
+        rp.rows_offset = rp.hepmc_offset = -1;
+        rp.launches = (uint64_t)t->launches;
+        rp.veto_cycles = (uint64_t)t->veto_cycles;
+        if (hooks->checkpoint(hooks->ctx, t->state, &rp) != 0)
+            failed = snprintf(why, len, "writing the checkpoint failed") > 0;
+    }
+    /* the next segment's pieces count from 0 again; no rank takes one before the agreement
+     * that follows */
+    gaps_mpi_counter_set(0);
+    if (!failed && hooks->progress)
+        hooks->progress(hooks->ctx, cut - cfg->first_event, cfg->events);
+    return failed;
+}
+
+/* Rank 0: the run as gaps_generate_with reports it, and the summary of the ranks. */
+static void fill_run(gaps_run *run, totals *t, int64_t cut, double wall)
 {
     run->state = t->state;
     run->hist = malloc(sizeof *run->hist);
@@ -418,19 +583,32 @@ static void fill_run(gaps_run *run, const totals *t, const gaps_run *first, int6
     run->time_total = wall;
     run->launches = t->launches;
     run->veto_cycles = t->veto_cycles;
-    run->slots = first->slots;
-    run->threads = first->threads;
-    run->cycle_log_stride = first->cycle_log_stride;
+    run->slots = t->first.slots;
+    run->threads = t->first.threads;
+    run->cycle_log_stride = t->first.cycle_log_stride;
     run->completed_per_cycle = t->cycle_log;
     run->cycle_log_length = t->cycle_log_length;
     snprintf(run->backend, sizeof run->backend, "%s",
-             first->backend[0] ? first->backend : gaps_runtime_backend_name());
+             t->first.backend[0] ? t->first.backend : gaps_runtime_backend_name());
     /* stage times: the mean over ranks, which run concurrently */
-    for (int r = 0; reports && r < J.size; ++r) {
+    int hosts = 0;
+    for (int r = 0; r < J.size; ++r) {
         run->time_me += reports[r].me_s / J.size;
         run->time_shower += reports[r].shower_s / J.size;
         run->time_analysis += reports[r].analysis_s / J.size;
+        int seen = 0;
+        for (int q = 0; q < r; ++q) seen |= strcmp(reports[q].host, reports[r].host) == 0;
+        hosts += !seen;
     }
+    snprintf(run->device, sizeof run->device, "%d MPI rank%s on %d host%s", J.size,
+             J.size == 1 ? "" : "s", hosts, hosts == 1 ? "" : "s");
+    summary.ranks = J.size;
+    summary.rank = reports;
+    summary.piece_events = J.piece;
+    summary.segments = t->segments;
+    summary.meet_s = t->meet_s;
+    summary.reduce_s = t->reduce_s;
+    summary.drain_s = t->drain_s;
 }
 
 int gaps_ranks_generate(const gaps_config *cfg, const gaps_hooks *hooks,
@@ -438,202 +616,57 @@ int gaps_ranks_generate(const gaps_config *cfg, const gaps_hooks *hooks,
                         gaps_run *run, char *msg, size_t len)
 {
     job *j = &J;
-    memset(run, 0, sizeof *run);
-    memset(&j->me, 0, sizeof j->me);
-    j->cfg = cfg;
-    j->user = hooks;
-    j->streaming = cfg->keep_rows || cfg->keep_records;
-    snprintf(j->me.host, sizeof j->me.host, "%s", gaps_mpi_host());
-    const int64_t run_end = cfg->first_event + cfg->events;
-    const int64_t start = resume ? resume->next_event : cfg->first_event;
-    const int64_t every = cfg->checkpoint_every > 0 ? cfg->checkpoint_every : cfg->events;
-    int64_t takers, slots;
-    count_takers(cfg, &takers, &slots);
-    gaps_mpi_counter_create();
-
+    totals t;
     char why[1024] = "";
-    int failed = 0;
-    if (j->rank != 0 && j->streaming && batches_alloc(j) != 0)
-        failed = snprintf(why, sizeof why, "cannot allocate %d batches of %zu bytes for the "
-                                           "per-event output", GAPS_MPI_SEND_SLOTS,
-                          j->batch_bytes) > 0;
-    totals t = { NULL, NULL, 0, 0, 0 };
-    gaps_state *part = malloc(sizeof *part);
-    if (!part) failed = snprintf(why, sizeof why, "out of memory") > 0;
-    if (!failed && j->rank == 0) {
-        t.state = malloc(sizeof *t.state);
-        if (!t.state) failed = snprintf(why, sizeof why, "out of memory") > 0;
-        else if (resume_state) *t.state = *resume_state;
-        else gaps_state_init(t.state, cfg);
-        if (resume) {
-            t.launches = (long)resume->launches;
-            t.veto_cycles = (long)resume->veto_cycles;
-        }
-    }
-    const int first_fail = gaps_mpi_agree(failed, why, sizeof why);
-
-    gaps_run first_seg;
-    memset(&first_seg, 0, sizeof first_seg);
-    int64_t seg_begin = start, cut = start, stop_signal = 0;
-    int status = first_fail >= 0 ? -1 : 0, segments = 0;
+    int64_t takers = 0, slots = 0;
+    memset(run, 0, sizeof *run);
+    int status = start_job(j, &t, cfg, hooks, resume_state, resume, &takers, &slots, why,
+                           sizeof why);
+    const int64_t run_end = cfg->first_event + cfg->events;
+    const int64_t every = cfg->checkpoint_every > 0 ? cfg->checkpoint_every : cfg->events;
+    int64_t seg_begin = resume ? resume->next_event : cfg->first_event;
+    meeting m = { seg_begin, 0 };
     const double t_start = now();
-    double meet_s = 0, reduce_s = 0, drain_s = 0;
     while (status == 0) {
-        /* ---- the segment: [seg_begin, seg_end), the same on every rank ---- */
+        /* a segment: [seg_begin, seg_end), the same on every rank */
         const int64_t seg_end = run_end - seg_begin > every ? seg_begin + every : run_end;
-        j->seg_begin = seg_begin;
-        j->seg_end = seg_end;
-        j->piece = piece_size(seg_end - seg_begin, takers, slots, j->streaming);
-        j->npieces = (uint64_t)((seg_end - seg_begin + j->piece - 1) / j->piece);
-        j->given_end = seg_begin;
-        j->closed = 0;
-        j->markers = 0;
-        segments++;
-        gaps_config c = *cfg;
-        c.first_event = seg_begin;
-        c.events = seg_end - seg_begin;
-        c.checkpoint_every = 0;
-        gaps_hooks h = { j, j->streaming ? (j->rank == 0 ? root_events : forward_events) : NULL,
-                         NULL, poll, hooks->stop, take_piece };
         gaps_run seg;
         memset(&seg, 0, sizeof seg);
-        failed = 0;
-        if (hooks->stop && *hooks->stop) close_counter(j);
-        if (segments == 1 && simulated_failure(j, why, sizeof why)) {
-            failed = 1;
-        } else if (c.events > 0) {
-            const double t0 = now();
-            failed = gaps_generate_with(&c, &h, NULL, NULL, &seg, why, sizeof why) != 0;
-            j->me.busy_s += now() - t0;
-            j->me.me_s += seg.time_me;
-            j->me.shower_s += seg.time_shower;
-            j->me.analysis_s += seg.time_analysis;
-        }
-        /* an error or a stop here: the others must not wait for pieces that will not come */
-        if (failed || (hooks->stop && *hooks->stop)) close_counter(j);
-        if (j->streaming && j->size > 1) {
-            const double t0 = now();
-            if (j->rank != 0) {
-                pthread_mutex_lock(&j->batch_lock);
-                finish_batches(j);
-                pthread_mutex_unlock(&j->batch_lock);
-            } else {
-                while (j->markers < j->size - 1) receive_batches(j, 1);
-            }
-            drain_s += now() - t0;
-        }
-        if (!failed && j->rank == 0 && (j->output_failed || j->bad_batch))
-            failed = snprintf(why, sizeof why, j->bad_batch ? "a batch of events arrived "
-                              "damaged" : "the per-event output failed; the run was stopped")
-                     > 0;
-
-        /* ---- the meeting: errors, stops and the cut ---- */
-        double t0 = now();
-        if (gaps_mpi_agree(failed, why, sizeof why) >= 0) {
+        int failed = generate_segment(j, &t, hooks, seg_begin, seg_end, takers, slots, &seg,
+                                      why, sizeof why);
+        if (meet(j, &t, hooks, failed, &m, why, sizeof why) != 0) {
             gaps_run_free(&seg);
             status = -1;
             break;
         }
-        int64_t v[2] = { hooks->stop ? *hooks->stop : 0, j->given_end };
-        gaps_mpi_max(v, 2);
-        stop_signal = v[0];
-        cut = v[1];
-        meet_s += now() - t0;
-
-        /* ---- the exact sum on rank 0 ---- */
-        if (seg.state) *part = *seg.state;
-        else gaps_state_init(part, cfg);
-        j->me.events += (int64_t)part->events;
-        t0 = now();
-        gaps_mpi_reduce_state(part);
-        reduce_s += now() - t0;
-        int64_t work[2] = { seg.launches, seg.veto_cycles };
-        gaps_mpi_sum(work, 1);
-        gaps_mpi_max(&work[1], 1);
-        if (!first_seg.backend[0] && seg.backend[0]) {   /* how this rank runs */
-            first_seg.slots = seg.slots;
-            first_seg.threads = seg.threads;
-            first_seg.cycle_log_stride = seg.cycle_log_stride;
-            snprintf(first_seg.backend, sizeof first_seg.backend, "%s", seg.backend);
-            snprintf(j->me.device, sizeof j->me.device, "%s", seg.device);
-            j->me.threads = seg.threads;
-            j->me.slots = seg.slots;
-        }
-        failed = 0;
-        if (j->rank == 0) {
-            t.launches += (long)work[0];
-            t.veto_cycles += (long)work[1];
-            failed = add_segment(&t, part, seg_begin, cut, why, sizeof why) != 0
-                     || (cfg->keep_cycle_log && seg.completed_per_cycle
-                         && append_cycle_log(&t, &seg, seg_begin - cfg->first_event) != 0);
-            if (!failed && hooks->checkpoint && cfg->checkpoint_every > 0) {
-                gaps_resume_point rp;
-                memset(&rp, 0, sizeof rp);
-                rp.first_event = cfg->first_event;
-                rp.events = cfg->events;
-                rp.next_event = cut;
-                rp.rows_offset = rp.hepmc_offset = -1;
-                rp.launches = (uint64_t)t.launches;
-                rp.veto_cycles = (uint64_t)t.veto_cycles;
-                if (hooks->checkpoint(hooks->ctx, t.state, &rp) != 0)
-                    failed = snprintf(why, sizeof why, "writing the checkpoint failed") > 0;
-            }
-            /* the next segment's pieces count from 0 again; no rank takes one before the
-             * agreement below */
-            gaps_mpi_counter_set(0);
-            if (!failed && hooks->progress)
-                hooks->progress(hooks->ctx, cut - cfg->first_event, cfg->events);
-        }
+        sum_segment(j, &t, &seg, t.part);
+        failed = j->rank == 0 && close_segment(j, &t, hooks, &seg, t.part, seg_begin, m.cut,
+                                               why, sizeof why);
         gaps_run_free(&seg);
         if (gaps_mpi_agree(failed, why, sizeof why) >= 0) {
             status = -1;
-            break;
-        }
-        if (stop_signal && cut < run_end) {
+        } else if (m.stop && m.cut < run_end) {
             run->interrupted = 1;
             break;
+        } else if (m.cut >= run_end) {
+            break;
         }
-        if (cut >= run_end) break;
-        seg_begin = cut;
+        seg_begin = m.cut;
     }
     const double wall = now() - t_start;
     if (j->rank != 0 && j->streaming) batches_free(j);
     gaps_mpi_counter_free();
-    free(part);
+    free(t.part);
     if (status != 0) {
         if (j->rank == 0) snprintf(msg, len, "%s", why);
         free(t.state);
         free(t.cycle_log);
         return -1;
     }
-    if (stop_signal && hooks->stop) *hooks->stop = (sig_atomic_t)stop_signal;
-
-    /* every rank's report, for the summary */
-    free(reports);
-    reports = j->rank == 0 ? calloc((size_t)j->size, sizeof *reports) : NULL;
-    gaps_rank_report dummy[1];
-    gaps_mpi_gather(&j->me, reports ? (void *)reports : (void *)dummy, sizeof j->me);
-    if (j->rank != 0) {   /* the outputs are rank 0's */
-        run->next_event = cut;
-        return 0;
-    }
-    fill_run(run, &t, &first_seg, cut, wall);
-    if (reports) {
-        int hosts = 0;
-        for (int r = 0; r < j->size; ++r) {
-            int seen = 0;
-            for (int q = 0; q < r; ++q) seen |= strcmp(reports[q].host, reports[r].host) == 0;
-            hosts += !seen;
-        }
-        snprintf(run->device, sizeof run->device, "%d MPI rank%s on %d host%s", j->size,
-                 j->size == 1 ? "" : "s", hosts, hosts == 1 ? "" : "s");
-    }
-    summary.ranks = reports ? j->size : 0;
-    summary.rank = reports;
-    summary.piece_events = j->piece;
-    summary.segments = segments;
-    summary.meet_s = meet_s;
-    summary.reduce_s = reduce_s;
-    summary.drain_s = drain_s;
+    /* every rank learns which signal stopped the run, for its exit status */
+    if (m.stop && hooks->stop) *hooks->stop = (sig_atomic_t)m.stop;
+    gaps_mpi_gather(&j->me, reports, sizeof j->me);   /* every rank's report, for the summary */
+    run->next_event = m.cut;
+    if (j->rank == 0) fill_run(run, &t, m.cut, wall);
     return 0;
 }
