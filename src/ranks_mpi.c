@@ -101,7 +101,10 @@ int gaps_ranks_init(int *argc, char ***argv)
     gaps_runtime_select_device(gaps_mpi_local_rank());
     /* only rank 0 speaks: the others' standard output (--help, --version) goes nowhere, and
      * their errors reach rank 0 through gaps_ranks_agree */
-    if (J.rank != 0 && !freopen("/dev/null", "w", stdout)) fclose(stdout);
+    if (J.rank != 0) {
+        FILE *quiet = freopen("/dev/null", "w", stdout);
+        (void)quiet;   /* if that failed, stdout is closed: its writes fail quietly, as wanted */
+    }
     return 0;
 }
 
