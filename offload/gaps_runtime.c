@@ -46,6 +46,14 @@ void gaps_runtime_set_threads(int n) { (void)n; }
 int gaps_runtime_threads(void) { return 1; }
 int gaps_runtime_partitions(void) { return 1; }
 
+void gaps_runtime_select_device(int index)
+{
+    /* a node's ranks share its GPUs in turn; where the launcher already gave each rank one
+     * GPU (CUDA_VISIBLE_DEVICES), there is one device and every rank takes it */
+    const int ndev = omp_get_num_devices();
+    if (ndev > 0 && index >= 0) omp_set_default_device(index % ndev);
+}
+
 /* The GPU's name from the CUDA driver, loaded at run time so that the program has no link
  * dependency on it (libomptarget loads the same library). */
 static void cuda_device_name(char *name, size_t len)
@@ -163,6 +171,7 @@ void gaps_runtime_set_threads(int n) { (void)n; }
 int gaps_runtime_threads(void) { return 1; }
 #endif
 int gaps_runtime_partitions(void) { return gaps_runtime_threads(); }
+void gaps_runtime_select_device(int index) { (void)index; }
 
 /* RAPL package counters, summed over packages.  They wrap at max_energy_range_uj; a run
  * longer than one wrap (minutes to hours) would be undercounted, so only differences over

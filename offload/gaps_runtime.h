@@ -33,6 +33,11 @@ int gaps_runtime_threads(void);
 /* Independent pools a run is split into: one per host thread (openmp), else 1. */
 int gaps_runtime_partitions(void);
 
+/* Use device `index` modulo the number of devices (offload build; a no-op elsewhere): with
+ * one MPI rank per GPU, each rank passes its rank among the ranks of its node.  Call it before
+ * anything touches the device. */
+void gaps_runtime_select_device(int index);
+
 /* Check that the loops will run where the build says.  Offload build: 0 if a GPU is usable,
  * otherwise -1 with a reason in msg, unless allow_host is set (then 0 and the loops run on
  * the host).  Other builds: always 0.  `where` receives a description of the device used. */

@@ -114,6 +114,9 @@ typedef struct partition {
     gaps_event_out out;        /* per-event output where the loops run (host copy) */
     gaps_event_out *out_dev;   /* the same struct where the loops run, or NULL */
     int out_capacity;          /* events the output buffers hold */
+    gaps_physics *phys_dev;    /* the physics where the loops run: the run's copy, or with
+                                  pieces this partition's own (its own end_event) */
+    gaps_physics phys;         /* pieces: host copy of phys_dev */
     double *rows_host;         /* host copies of the first `done` entries of out */
     gaps_records records_host;
     double time_me, time_shower, time_analysis;
@@ -122,17 +125,22 @@ typedef struct partition {
     long log_cap;
     int64_t *log;              /* events analysed after each pass, if keep_cycle_log */
     int64_t analysed;
-    int failed;                /* the events hook asked to stop, or memory ran out */
+    int failed;                /* enum failure: the events hook or next_range failed, or
+                                  memory ran out */
     int log_failed;            /* the --cycles-out table could not grow */
+    int dry;                   /* pieces: next_range has nothing left */
     unsigned long long c[GAPS_N_COUNTERS];
 } partition;
+
+enum failure { FAILED_NONE = 0, FAILED_OUTPUT = 1, FAILED_PIECES = 2 };
 
 /* What the partitions of a run share. */
 typedef struct shared {
     const gaps_config *cfg;
     const gaps_hooks *hooks;
-    const gaps_physics *phys_dev;
     const gaps_histograms *hist_dev;
+    int pieces;                /* event numbers come piece by piece from hooks->next_range */
+    int64_t run_begin, run_end;   /* pieces: the bounds next_range is given */
     int64_t segment_end;       /* refills stop below this event number */
     int64_t done_before;       /* events finished before this run (a resumed checkpoint) */
     int64_t total;             /* events of the whole run, for progress */
@@ -166,7 +174,30 @@ static void deliver_events(partition *part, const shared *sh, int n)
     if (sh->hooks && sh->hooks->events
         && sh->hooks->events(sh->hooks->ctx, cfg->keep_rows ? part->rows_host : NULL,
                              cfg->keep_records ? host : NULL, n) != 0)
-        part->failed = 1;
+        part->failed = FAILED_OUTPUT;
+}
+
+/* Pieces: ask hooks->next_range for the next piece of the run and point the partition's own
+ * counter and end at it.  1 when there is a piece to do; 0 when none is left or next_range
+ * failed (part->failed). */
+static int take_piece(partition *part, const shared *sh)
+{
+    if (part->dry || part->failed) return 0;
+    int64_t begin = sh->run_begin, end = sh->run_end;
+    if (sh->hooks->next_range(sh->hooks->ctx, &begin, &end) != 0
+        || (begin < end && (begin < sh->run_begin || end > sh->run_end))) {
+        part->failed = FAILED_PIECES;
+        return 0;
+    }
+    if (begin >= end) {
+        part->dry = 1;
+        return 0;
+    }
+    const unsigned long long next = (unsigned long long)begin;
+    gaps_host_to_device(part->pool.next_event, &next, sizeof next);
+    part->phys.end_event = end;
+    gaps_host_to_device(part->phys_dev, &part->phys, sizeof part->phys);
+    return 1;
 }
 
 /* The cycle loop of one pool over one segment of event numbers.  Each pass runs veto cycles
@@ -174,17 +205,19 @@ static void deliver_events(partition *part, const shared *sh, int n)
  * analyses the events whose shower ended (the done list), and hands fresh event numbers to
  * the freed slots.  The host learns the state from a few counters, never from per-slot
  * flags.  It ends when no slot is busy and no event number below the segment's end is left
- * (or a stop was requested). */
+ * (or a stop was requested).  With pieces, the pool's own counter walks one piece at a time;
+ * when every event of a piece has started, the next piece is taken while the pool is still
+ * busy, so a piece boundary costs no drain. */
 static void run_segment(partition *part, shared *sh, int is_first_partition)
 {
     const gaps_config *cfg = sh->cfg;
-    const gaps_physics *phys = sh->phys_dev;
+    const gaps_physics *phys = part->phys_dev;
     gaps_pool *pool = part->pool_dev;
     const int nslots = part->pool.nslots;
     unsigned long long *c = part->c;
 
     double t0 = now();
-    if (!stop_requested(sh)) {
+    if (!stop_requested(sh) && (!sh->pieces || take_piece(part, sh))) {
         gaps_shower_launch_refill(pool, phys, nslots);
         part->launches++;
     }
@@ -224,7 +257,8 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
             if (part->iterations == part->log_cap) {
                 int64_t *grown = realloc(part->log, 2 * part->log_cap * sizeof *grown);
                 if (!grown) {
-                    part->failed = part->log_failed = 1;
+                    part->failed = FAILED_OUTPUT;
+                    part->log_failed = 1;
                     free(part->log);
                     part->log = NULL;
                 }
@@ -240,10 +274,22 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
             sh->hooks->progress(sh->hooks->ctx, sh->done_before + all, sh->total);
         }
         const int idle = (int64_t)c[GAPS_COUNT_STARTED] == part->analysed;
-        const int left = (int64_t)c[GAPS_COUNT_NEXT] < sh->segment_end && !stop_requested(sh)
-                         && !part->failed;
+        int left, fresh = 0;
+        if (sh->pieces) {
+            /* a piece that was given is finished even after a stop: what is done must be
+             * exactly what was given */
+            left = (int64_t)c[GAPS_COUNT_NEXT] < part->phys.end_event && !part->failed;
+            if (!left && !stop_requested(sh)) left = fresh = take_piece(part, sh);
+        } else {
+            left = (int64_t)c[GAPS_COUNT_NEXT] < sh->segment_end && !stop_requested(sh)
+                   && !part->failed;
+        }
         if (idle && !left) break;
-        if (left && cfg->refill && done > 0) {
+        if (left && cfg->refill && fresh) {
+            /* a new piece: also the slots that found the last one used up */
+            gaps_shower_launch_refill(pool, phys, nslots);
+            part->launches++;
+        } else if (left && cfg->refill && done > 0) {
             gaps_shower_launch_refill_done(pool, phys, done);
             part->launches++;
         } else if (left && idle) {
@@ -351,6 +397,10 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     if (start < cfg->first_event || start > run_end)
         return snprintf(msg, len, "the checkpoint's next event %lld lies outside the run",
                         (long long)start), -1;
+    const int pieces = hooks && hooks->next_range;
+    if (pieces && cfg->checkpoint_every > 0)
+        return snprintf(msg, len, "a run that takes its work in pieces (next_range) leaves "
+                        "checkpoints to the giver: checkpoint_every must be 0"), -1;
     gaps_runtime_set_threads(cfg->threads);
     if (gaps_runtime_init(cfg->allow_host, run->device, sizeof run->device, msg, len) != 0)
         return -1;
@@ -383,10 +433,18 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
              && words_dev;
     for (int k = 0; ok && k < nparts; ++k) {
         const int n = (int)(slots / nparts + (k < slots % nparts));
+        /* pools share one counter, except with pieces: then each walks its own piece */
         ok = gaps_pool_create(&parts[k].pool, n, cfg->max_partons,
-                              k == 0 ? NULL : parts[0].pool.next_event) == 0
+                              k == 0 || pieces ? NULL : parts[0].pool.next_event) == 0
              && (parts[k].pool_dev = gaps_device_copy(&parts[k].pool, sizeof(gaps_pool))) != NULL
              && partition_alloc_output(&parts[k], cfg) == 0;
+        if (ok && pieces) {
+            parts[k].phys = phys;
+            parts[k].phys.end_event = 0;   /* no piece yet: nothing to refill from */
+            ok = (parts[k].phys_dev = gaps_device_copy(&parts[k].phys, sizeof phys)) != NULL;
+        } else {
+            parts[k].phys_dev = phys_dev;
+        }
         if (ok && cfg->keep_cycle_log) {
             parts[k].log_cap = 1024;
             ok = (parts[k].log = malloc(parts[k].log_cap * sizeof *parts[k].log)) != NULL;
@@ -403,7 +461,7 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
         /* where the run stands: a resumed run starts from its checkpoint's accumulators */
         *run->state = *base;
     }
-    shared sh = { cfg, hooks, phys_dev, hist_dev, 0, 0, cfg->events, 0 };
+    shared sh = { cfg, hooks, hist_dev, pieces, start, run_end, 0, 0, cfg->events, 0 };
     if (resume) {
         sh.done_before = resume->next_event - cfg->first_event;
         run->launches = (long)resume->launches;
@@ -427,7 +485,7 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
         phys.end_event = segment_end;
         gaps_host_to_device(phys_dev, &phys, sizeof phys);
         unsigned long long next = (unsigned long long)segment_start;
-        gaps_host_to_device(parts[0].pool.next_event, &next, sizeof next);
+        if (!pieces) gaps_host_to_device(parts[0].pool.next_event, &next, sizeof next);
         if (segment_start < segment_end) {
             GAPS_PARTITION_FOR
             for (int k = 0; k < nparts; ++k) run_segment(&parts[k], &sh, k == 0);
@@ -445,12 +503,24 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
         if (reached > segment_end) reached = segment_end;
         if (reached < segment_start) reached = segment_start;
         done_end = reached;
+        if (pieces) {
+            /* the run is done when no partition was refused a piece (the giver knows which
+             * events those were) */
+            int dry = 1;
+            for (int k = 0; k < nparts; ++k) dry &= parts[k].dry;
+            done_end = dry ? run_end : segment_start;
+        }
         if (!ok) {
+            int pieces_failed = 0;
+            for (int k = 0; k < nparts; ++k) pieces_failed |= parts[k].failed == FAILED_PIECES;
             if (log_failed)
                 snprintf(msg, len, "cannot grow the --cycles-out table: out of memory; the run "
                                    "was stopped");
             else
-                snprintf(msg, len, "the per-event output failed; the run was stopped");
+                snprintf(msg, len, pieces_failed ? "taking the next piece of work failed; the "
+                                                   "run was stopped"
+                                                 : "the per-event output failed; the run was "
+                                                   "stopped");
             break;
         }
         long cycles = 0, launches = 0;
@@ -458,8 +528,9 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
             launches += parts[k].launches;
             if (parts[k].iterations * per_pass > cycles) cycles = parts[k].iterations * per_pass;
         }
-        if (collect_state(base, &hist, words_dev, words_host, parts, nparts, start, done_end,
-                          run->state, msg, len) != 0) {
+        /* with pieces, the range table is the giver's (gaps_hooks.next_range) */
+        if (collect_state(base, &hist, words_dev, words_host, parts, nparts, start,
+                          pieces ? start : done_end, run->state, msg, len) != 0) {
             ok = 0;
             break;
         }
@@ -515,7 +586,10 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
             }
         }
     }
-    for (int k = 0; parts && k < nparts; ++k) partition_free(&parts[k]);
+    for (int k = 0; parts && k < nparts; ++k) {
+        if (parts[k].phys_dev != phys_dev) gaps_device_free(parts[k].phys_dev);
+        partition_free(&parts[k]);
+    }
     free(parts);
     free(words_host);
     gaps_device_free(words_dev);

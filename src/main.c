@@ -25,12 +25,14 @@
 #include "event_stream.h"
 #include "options.h"
 #include "outfile.h"
+#include "ranks.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,6 +197,9 @@ typedef struct program {
     gaps_event_stream stream;
     int streaming;
     const char *checkpoint;       /* path, or NULL */
+    gaps_state resume_state;      /* --resume: what the run continues from (the root's) */
+    gaps_resume_point rp;
+    FILE *report;                 /* where the summary goes */
     progress prog;
     char hepmc_attr_text[8][128];
     const char *hepmc_attr[16];
@@ -295,6 +300,29 @@ static void write_json_physics(FILE *f, const gaps_state *st)
             st->capacity_hits, st->invalid_events);
 }
 
+/* A run shared by MPI ranks: how the work went, and what each rank did (nothing otherwise). */
+static void write_json_ranks(FILE *f)
+{
+    const gaps_ranks_summary m = gaps_ranks_summary_get();
+    if (m.ranks == 0) return;
+    fprintf(f, "  \"mpi\": {\"ranks\": %d, \"piece_events\": %" PRId64 ", \"segments\": %d, "
+               "\"meet_s\": %.9g, \"reduce_s\": %.9g, \"drain_s\": %.9g},\n",
+            m.ranks, m.piece_events, m.segments, m.meet_s, m.reduce_s, m.drain_s);
+    fprintf(f, "  \"ranks\": [");
+    for (int r = 0; r < m.ranks; ++r) {
+        const gaps_rank_report *k = &m.rank[r];
+        fprintf(f, "%s\n    {\"rank\": %d, \"host\": \"%s\", \"device\": \"%s\", \"threads\": %d, "
+                   "\"slots\": %d, \"events\": %" PRId64 ", \"pieces\": %" PRId64 ", "
+                   "\"takes\": %" PRId64 ", \"take_s\": %.9g, \"busy_s\": %.9g, "
+                   "\"time_s\": {\"me\": %.9g, \"shower\": %.9g, \"analysis\": %.9g}, "
+                   "\"batches\": %" PRId64 ", \"send_s\": %.9g}",
+                r ? "," : "", r, k->host, k->device, k->threads, k->slots, k->events,
+                k->pieces, k->takes, k->take_s, k->busy_s, k->me_s, k->shower_s,
+                k->analysis_s, k->batches, k->send_s);
+    }
+    fprintf(f, "\n  ],\n");
+}
+
 static void write_json(FILE *f, const gaps_config *cfg, const gaps_run *run)
 {
     fprintf(f, "{\n");
@@ -314,8 +342,25 @@ static void write_json(FILE *f, const gaps_config *cfg, const gaps_run *run)
     if (cfg->measure_energy)
         fprintf(f, "  \"energy_j\": %.9g,\n  \"energy_source\": \"%s\",\n",
                 run->energy_j, run->energy_source);
+    write_json_ranks(f);
     fprintf(f, "  \"events_per_s\": %.9g\n}\n",
             run->time_total > 0 ? (run->next_event - cfg->first_event) / run->time_total : 0.0);
+}
+
+/* A run shared by MPI ranks: one line per rank (nothing otherwise). */
+static void print_summary_ranks(FILE *out)
+{
+    const gaps_ranks_summary m = gaps_ranks_summary_get();
+    if (m.ranks == 0) return;
+    fprintf(out, "  MPI ranks         %d, pieces of %" PRId64 " events, %d segment%s; meeting "
+                 "%.3g s, exact sum %.3g s\n", m.ranks, m.piece_events, m.segments,
+            m.segments == 1 ? "" : "s", m.meet_s, m.reduce_s);
+    for (int r = 0; r < m.ranks; ++r) {
+        const gaps_rank_report *k = &m.rank[r];
+        fprintf(out, "    rank %-3d %s, %s: %" PRId64 " events in %" PRId64 " pieces, busy %.4f s, "
+                     "%.1f us per piece taken\n", r, k->host, k->device, k->events, k->pieces,
+                k->busy_s, k->takes > 0 ? 1e6 * k->take_s / k->takes : 0.0);
+    }
 }
 
 static void print_summary(FILE *out, const gaps_config *cfg, const gaps_run *run)
@@ -355,6 +400,7 @@ static void print_summary(FILE *out, const gaps_config *cfg, const gaps_run *run
         else
             fprintf(out, "  energy            unknown: %s\n", run->energy_source);
     }
+    print_summary_ranks(out);
 }
 
 static void write_cycle_log(FILE *f, const gaps_run *run)
@@ -522,214 +568,218 @@ static const char *signal_name(int sig)
                                                                                  : "a signal";
 }
 
-int main(int argc, char **argv)
+/* A reason in msg and an exit status, for the checks before the run. */
+static int refuse(char *msg, size_t len, int status, const char *fmt, ...)
 {
-    occupy_standard_descriptors();
-    if (argc > 1 && strcmp(argv[1], "merge") == 0) return run_merge(argc - 1, argv + 1);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, len, fmt, ap);
+    va_end(ap);
+    return status;
+}
 
-    static program pg;
-    char msg[1024];
-    const int prc = gaps_options_parse(argc, argv, &pg.opt, msg, sizeof msg);
-    if (prc == 1) return finish_stdout();
-    if (prc != 0) {
-        fprintf(stderr, "gaps: %s\n", msg);
-        return EXIT_USAGE;
-    }
-    gaps_options *o = &pg.opt;
+/* Everything before the run: the options, their checks, the checkpoint to resume from, the
+ * outputs opened and the event stream started.  0 to run; -1 when --help or --version was
+ * printed; else an exit status with one line in msg.  In a run shared by MPI ranks every rank
+ * comes here, and only the root reads the checkpoint and opens the outputs (ranks.h). */
+static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len)
+{
+    const int root = gaps_ranks_root();
+    const int prc = gaps_options_parse(argc, argv, &pg->opt, msg, len);
+    if (prc == 1) return -1;
+    if (prc != 0) return EXIT_USAGE;
+    gaps_options *o = &pg->opt;
     gaps_config *cfg = &o->cfg;
     cfg->keep_rows = o->observables_out != NULL;
     cfg->keep_records = o->hepmc != NULL;
     cfg->keep_cycle_log = o->cycles_out != NULL;
     cfg->measure_energy = o->energy;
-    pg.checkpoint = o->checkpoint ? o->checkpoint : o->resume;
-    int status = 0;
+    pg->checkpoint = o->checkpoint ? o->checkpoint : o->resume;
 
+    if (gaps_config_check(cfg, msg, len) != 0) return EXIT_USAGE;
+    if (o->cycles_out && gaps_ranks_count() > 1)
+        return refuse(msg, len, EXIT_USAGE, "--cycles-out needs a single process (the cycle "
+                      "log describes one pool), not %d MPI ranks", gaps_ranks_count());
     /* what a resumed run continues from */
-    static gaps_state resume_state;
-    gaps_resume_point rp;
-    memset(&rp, 0, sizeof rp);
-    if (gaps_config_check(cfg, msg, sizeof msg) != 0) {
-        fprintf(stderr, "gaps: %s\n", msg);
-        return EXIT_USAGE;
-    }
     if (o->resume) {
-        if (gaps_state_read(o->resume, &resume_state, &rp, msg, sizeof msg) != 0
-            || check_resume(cfg, &resume_state, &rp, o->resume, msg, sizeof msg) != 0) {
-            fprintf(stderr, "gaps: --resume: %s\n", one_line(msg));
-            return EXIT_USAGE;
-        }
-        if (o->cycles_out) {
-            fprintf(stderr, "gaps: --cycles-out cannot be combined with --resume (the cycle "
-                            "log of the first part of the run is gone)\n");
-            return EXIT_USAGE;
-        }
+        char why[768];
+        if (root && (gaps_state_read(o->resume, &pg->resume_state, &pg->rp, why, sizeof why) != 0
+                     || check_resume(cfg, &pg->resume_state, &pg->rp, o->resume, why,
+                                     sizeof why) != 0))
+            return refuse(msg, len, EXIT_USAGE, "--resume: %s", one_line(why));
+        if (o->cycles_out)
+            return refuse(msg, len, EXIT_USAGE, "--cycles-out cannot be combined with --resume "
+                          "(the cycle log of the first part of the run is gone)");
     }
-    if (pg.checkpoint)
+    if (pg->checkpoint)
         cfg->checkpoint_every = o->checkpoint_every > 0
                                 ? o->checkpoint_every
                                 : gaps_runtime_default_checkpoint_events();
-    else if (o->checkpoint_every > 0) {
-        fprintf(stderr, "gaps: --checkpoint-every needs --checkpoint FILE\n");
-        return EXIT_USAGE;
-    }
+    else if (o->checkpoint_every > 0)
+        return refuse(msg, len, EXIT_USAGE, "--checkpoint-every needs --checkpoint FILE");
 
     /* Outputs: checked and opened before the run.  The streamed ones of a checkpointed run
      * are visible FILE.part files, so that a killed run can be resumed from them. */
-    const int stream_mode = pg.checkpoint ? GAPS_OUTFILE_PARTIAL : GAPS_OUTFILE_ATOMIC;
-    gaps_outfile_init(&pg.out[OUT_YODA], "--output", o->output, GAPS_OUTFILE_ATOMIC);
-    gaps_outfile_init(&pg.out[OUT_JSON], "--json", o->json, GAPS_OUTFILE_ATOMIC);
-    gaps_outfile_init(&pg.out[OUT_ROWS], "--observables-out", o->observables_out, stream_mode);
-    gaps_outfile_init(&pg.out[OUT_HEPMC], "--hepmc", o->hepmc, stream_mode);
-    gaps_outfile_init(&pg.out[OUT_CYCLES], "--cycles-out", o->cycles_out, GAPS_OUTFILE_ATOMIC);
-    gaps_outfile_init(&pg.out[OUT_STATE], "--state-out", o->state_out, GAPS_OUTFILE_ATOMIC);
-    if (o->resume) {
-        const int64_t offsets[2] = { rp.rows_offset, rp.hepmc_offset };
+    const int stream_mode = pg->checkpoint ? GAPS_OUTFILE_PARTIAL : GAPS_OUTFILE_ATOMIC;
+    gaps_outfile_init(&pg->out[OUT_YODA], "--output", o->output, GAPS_OUTFILE_ATOMIC);
+    gaps_outfile_init(&pg->out[OUT_JSON], "--json", o->json, GAPS_OUTFILE_ATOMIC);
+    gaps_outfile_init(&pg->out[OUT_ROWS], "--observables-out", o->observables_out, stream_mode);
+    gaps_outfile_init(&pg->out[OUT_HEPMC], "--hepmc", o->hepmc, stream_mode);
+    gaps_outfile_init(&pg->out[OUT_CYCLES], "--cycles-out", o->cycles_out, GAPS_OUTFILE_ATOMIC);
+    gaps_outfile_init(&pg->out[OUT_STATE], "--state-out", o->state_out, GAPS_OUTFILE_ATOMIC);
+    if (o->resume && root) {
+        const int64_t offsets[2] = { pg->rp.rows_offset, pg->rp.hepmc_offset };
         const int which[2] = { OUT_ROWS, OUT_HEPMC };
         for (int k = 0; k < 2; ++k) {
-            gaps_outfile *of = &pg.out[which[k]];
+            gaps_outfile *of = &pg->out[which[k]];
+            char why[768];
             if (!of->path) continue;
-            if (offsets[k] < 0) {
-                fprintf(stderr, "gaps: --resume: the checkpoint has no %s stream; resume with "
-                                "the outputs of the run that wrote it\n", of->label);
-                return EXIT_USAGE;
-            }
-            if (strcmp(of->path, "-") == 0
-                || gaps_outfile_resume(of, offsets[k], msg, sizeof msg) != 0) {
-                fprintf(stderr, "gaps: --resume: %s cannot be continued%s%s\n", of->label,
-                        strcmp(of->path, "-") == 0 ? " on standard output" : ": ",
-                        strcmp(of->path, "-") == 0 ? "" : msg);
-                return EXIT_USAGE;
-            }
+            if (offsets[k] < 0)
+                return refuse(msg, len, EXIT_USAGE, "--resume: the checkpoint has no %s stream; "
+                              "resume with the outputs of the run that wrote it", of->label);
+            if (strcmp(of->path, "-") == 0)
+                return refuse(msg, len, EXIT_USAGE, "--resume: %s cannot be continued on "
+                              "standard output", of->label);
+            if (gaps_outfile_resume(of, offsets[k], why, sizeof why) != 0)
+                return refuse(msg, len, EXIT_USAGE, "--resume: %s cannot be continued: %s",
+                              of->label, why);
         }
     }
-    gaps_outfile_init(&pg.out[OUT_CHECKPOINT], "--checkpoint", pg.checkpoint,
+    gaps_outfile_init(&pg->out[OUT_CHECKPOINT], "--checkpoint", pg->checkpoint,
                       GAPS_OUTFILE_ATOMIC);
-    if (pg.checkpoint && strcmp(pg.checkpoint, "-") == 0) {
-        fprintf(stderr, "gaps: --checkpoint must be a file, not standard output\n");
+    if (pg->checkpoint && strcmp(pg->checkpoint, "-") == 0)
+        return refuse(msg, len, EXIT_USAGE, "--checkpoint must be a file, not standard output");
+    if (clobbers_input(pg->out, N_OUTS, o->card, "the run card", msg, len) != 0)
         return EXIT_USAGE;
-    }
-    if (clobbers_input(pg.out, N_OUTS, o->card, "the run card", msg, sizeof msg) != 0) {
-        fprintf(stderr, "gaps: %s\n", msg);
-        return EXIT_USAGE;
-    }
-    graceful = pg.checkpoint != NULL;
+    graceful = pg->checkpoint != NULL;
     install_signal_handlers();
-    if (gaps_outfiles_prepare(pg.out, N_OUTS, msg, sizeof msg) != 0) {
-        fprintf(stderr, "gaps: %s\n", msg);
-        return EXIT_USAGE;
+    if (root) {
+        if (gaps_outfiles_prepare(pg->out, N_OUTS, msg, len) != 0) return EXIT_USAGE;
+        gaps_outfiles_discard(&pg->out[OUT_CHECKPOINT], 1);   /* checked; written later */
     }
-    gaps_outfiles_discard(&pg.out[OUT_CHECKPOINT], 1);   /* checked; written later */
     int to_stdout = 0;
-    for (int k = 0; k < N_OUTS; ++k) to_stdout |= gaps_outfile_is_stdout(&pg.out[k]);
-    FILE *report = to_stdout ? stderr : stdout;
+    for (int k = 0; k < N_OUTS; ++k) to_stdout |= gaps_outfile_is_stdout(&pg->out[k]);
+    pg->report = to_stdout ? stderr : stdout;
 
-    /* per-event output, written while the run goes */
-    pg.streaming = cfg->keep_rows || cfg->keep_records;
-    if (pg.streaming) {
-        hepmc_attributes(&pg);
-        const int64_t first = o->resume ? rp.next_event : cfg->first_event;
-        if (gaps_event_stream_init(&pg.stream, gaps_outfile_stream(&pg.out[OUT_ROWS]),
-                                   gaps_outfile_stream(&pg.out[OUT_HEPMC]), cfg->ecm,
-                                   cfg->max_partons, first, o->resume != NULL, pg.hepmc_attr,
-                                   pg.n_hepmc_attr) != 0) {
-            fprintf(stderr, "gaps: cannot start the event output\n");
-            gaps_outfiles_discard(pg.out, N_OUTS);
-            return EXIT_RUN_FAILED;
+    /* per-event output, written by the root while the run goes */
+    pg->streaming = root && (cfg->keep_rows || cfg->keep_records);
+    if (pg->streaming) {
+        hepmc_attributes(pg);
+        const int64_t first = o->resume ? pg->rp.next_event : cfg->first_event;
+        if (gaps_event_stream_init(&pg->stream, gaps_outfile_stream(&pg->out[OUT_ROWS]),
+                                   gaps_outfile_stream(&pg->out[OUT_HEPMC]), cfg->ecm,
+                                   cfg->max_partons, first, o->resume != NULL, pg->hepmc_attr,
+                                   pg->n_hepmc_attr) != 0) {
+            pg->streaming = 0;
+            return refuse(msg, len, EXIT_RUN_FAILED, "cannot start the event output");
         }
         if (o->resume) {
-            pg.stream.n = rp.hepmc_n;
-            pg.stream.sum_w = rp.hepmc_sum_w;
-            pg.stream.sum_w2 = rp.hepmc_sum_w2;
+            pg->stream.n = pg->rp.hepmc_n;
+            pg->stream.sum_w = pg->rp.hepmc_sum_w;
+            pg->stream.sum_w2 = pg->rp.hepmc_sum_w2;
         }
     }
-    pg.prog.on = !o->quiet && o->progress != 0;
-    pg.prog.tty = isatty(STDERR_FILENO);
-    if (o->progress == 1) pg.prog.on = 1;
-    pg.prog.t0 = now();
-    pg.prog.last_tenth = 0;
+    pg->prog.on = root && !o->quiet && o->progress != 0;
+    pg->prog.tty = isatty(STDERR_FILENO);
+    if (o->progress == 1) pg->prog.on = root;
+    pg->prog.t0 = now();
+    pg->prog.last_tenth = 0;
+    return 0;
+}
 
-    gaps_hooks hooks = { &pg, pg.streaming ? hook_events : NULL,
-                         pg.checkpoint ? hook_checkpoint : NULL, hook_progress, &stop_signal };
+/* The run and its outputs; returns the exit status.  Only the root writes and prints. */
+static int run_and_write(program *pg)
+{
+    const int root = gaps_ranks_root();
+    gaps_options *o = &pg->opt;
+    gaps_config *cfg = &o->cfg;
+    char msg[1024];
+    gaps_hooks hooks = { pg, pg->streaming ? hook_events : NULL,
+                         pg->checkpoint ? hook_checkpoint : NULL, hook_progress, &stop_signal,
+                         NULL };
     gaps_run run;
-    const int grc = gaps_generate_with(cfg, &hooks, o->resume ? &resume_state : NULL,
-                                       o->resume ? &rp : NULL, &run, msg, sizeof msg);
-    progress_end(&pg.prog);
+    const int grc = gaps_ranks_generate(cfg, &hooks, o->resume ? &pg->resume_state : NULL,
+                                        o->resume ? &pg->rp : NULL, &run, msg, sizeof msg);
+    progress_end(&pg->prog);
     if (grc != 0) {
-        /* A per-event output that failed: say which and why, rather than the generator's
-         * "the per-event output failed".  Without a write error it was memory. */
-        char why[1024];
-        if (pg.streaming && pg.stream.error && gaps_outfiles_error(pg.out, N_OUTS, why,
-                                                                   sizeof why) != 0)
-            fprintf(stderr, "gaps: %s\n", why);
-        else if (pg.streaming && pg.stream.error)   /* memory, or an event out of place */
-            fprintf(stderr, "gaps: the per-event output failed after event %" PRId64 " (%"
-                            PRId64 " later events waiting); the run was stopped\n",
-                    pg.stream.next - 1, pg.stream.pending);
-        else if (pg.checkpoint_error[0])
-            fprintf(stderr, "gaps: %s\n", one_line(pg.checkpoint_error));
-        else
-            fprintf(stderr, "gaps: %s\n", msg);
-        gaps_outfiles_discard(pg.out, N_OUTS);
-        if (pg.streaming) gaps_event_stream_free(&pg.stream);
-        gaps_options_free(o);
+        if (root) {
+            /* A per-event output that failed: say which and why, rather than the generator's
+             * "the per-event output failed".  Without a write error it was memory. */
+            char why[1024];
+            if (pg->streaming && pg->stream.error && gaps_outfiles_error(pg->out, N_OUTS, why,
+                                                                         sizeof why) != 0)
+                fprintf(stderr, "gaps: %s\n", why);
+            else if (pg->streaming && pg->stream.error)   /* memory, or an event out of place */
+                fprintf(stderr, "gaps: the per-event output failed after event %" PRId64 " (%"
+                                PRId64 " later events waiting); the run was stopped\n",
+                        pg->stream.next - 1, pg->stream.pending);
+            else if (pg->checkpoint_error[0])
+                fprintf(stderr, "gaps: %s\n", one_line(pg->checkpoint_error));
+            else
+                fprintf(stderr, "gaps: %s\n", msg);
+        }
+        gaps_outfiles_discard(pg->out, N_OUTS);
         return EXIT_RUN_FAILED;
     }
     if (run.interrupted) {
         const int sig = stop_signal;
-        gaps_outfiles_discard(pg.out, N_OUTS);   /* FILE.part files stay for the resume */
-        char name[512];
-        snprintf(name, sizeof name, "%s", pg.checkpoint);
-        one_line(name);
-        fprintf(stderr, "gaps: stopped by %s after %" PRId64 " of %" PRId64 " events; checkpoint "
-                        "'%s' written: run the same command with --resume %s to continue\n",
-                signal_name(sig), run.next_event - cfg->first_event, cfg->events, name, name);
-        if (pg.streaming) gaps_event_stream_free(&pg.stream);
+        gaps_outfiles_discard(pg->out, N_OUTS);   /* FILE.part files stay for the resume */
+        if (root) {
+            char name[512];
+            snprintf(name, sizeof name, "%s", pg->checkpoint);
+            one_line(name);
+            fprintf(stderr, "gaps: stopped by %s after %" PRId64 " of %" PRId64 " events; "
+                            "checkpoint '%s' written: run the same command with --resume %s to "
+                            "continue\n", signal_name(sig), run.next_event - cfg->first_event,
+                    cfg->events, name, name);
+        }
         gaps_run_free(&run);
-        gaps_options_free(o);
         return 128 + sig;
     }
+    if (!root) {
+        gaps_run_free(&run);
+        return 0;
+    }
 
-    if (o->cycles_out && !run.completed_per_cycle) {
+    if (root && o->cycles_out && !run.completed_per_cycle) {
         /* the generator could not assemble the log: an empty table would look complete */
         fprintf(stderr, "gaps: cannot allocate the --cycles-out table (%ld veto cycles): out "
                         "of memory\n", run.veto_cycles);
-        gaps_outfiles_discard(pg.out, N_OUTS);
-        if (pg.streaming) gaps_event_stream_free(&pg.stream);
+        gaps_outfiles_discard(pg->out, N_OUTS);
         gaps_run_free(&run);
-        gaps_options_free(o);
         return EXIT_RUN_FAILED;
     }
-    int bad = 0, stream_bad = 0;
-    if (pg.streaming) bad |= stream_bad = gaps_event_stream_finish(&pg.stream) != 0;
+    int status = 0, bad = 0, stream_bad = 0;
+    if (pg->streaming) bad |= stream_bad = gaps_event_stream_finish(&pg->stream) != 0;
     FILE *f;
-    if ((f = gaps_outfile_stream(&pg.out[OUT_YODA])))
+    if ((f = gaps_outfile_stream(&pg->out[OUT_YODA])))
         bad |= gaps_yoda_write(f, run.state, run.backend) != 0;
-    if ((f = gaps_outfile_stream(&pg.out[OUT_JSON]))) write_json(f, cfg, &run);
-    if ((f = gaps_outfile_stream(&pg.out[OUT_CYCLES]))) write_cycle_log(f, &run);
-    if ((f = gaps_outfile_stream(&pg.out[OUT_STATE])))
+    if ((f = gaps_outfile_stream(&pg->out[OUT_JSON]))) write_json(f, cfg, &run);
+    if ((f = gaps_outfile_stream(&pg->out[OUT_CYCLES]))) write_cycle_log(f, &run);
+    if ((f = gaps_outfile_stream(&pg->out[OUT_STATE])))
         bad |= gaps_state_write(f, run.state, NULL) != 0;
     if (bad) {
-        if (gaps_outfiles_error(pg.out, N_OUTS, msg, sizeof msg) != 0)
+        if (gaps_outfiles_error(pg->out, N_OUTS, msg, sizeof msg) != 0)
             fprintf(stderr, "gaps: %s\n", msg);
         else if (stream_bad)
             fprintf(stderr, "gaps: the per-event output is incomplete: it stops after event %"
                             PRId64 ", with %" PRId64 " later events waiting\n",
-                    pg.stream.next - 1, pg.stream.pending);
+                    pg->stream.next - 1, pg->stream.pending);
         else
             fprintf(stderr, "gaps: writing the outputs failed: out of memory\n");
-        gaps_outfiles_discard(pg.out, N_OUTS);
+        gaps_outfiles_discard(pg->out, N_OUTS);
         status = EXIT_RUN_FAILED;
-    } else if (gaps_outfiles_commit(pg.out, N_OUTS, msg, sizeof msg) != 0) {
+    } else if (gaps_outfiles_commit(pg->out, N_OUTS, msg, sizeof msg) != 0) {
         fprintf(stderr, "gaps: %s\n", msg);
         status = EXIT_RUN_FAILED;
     } else {
         /* the run is complete: its checkpoint is of no further use */
         struct stat st;
-        if (pg.checkpoint && lstat(pg.checkpoint, &st) == 0 && S_ISREG(st.st_mode))
-            unlink(pg.checkpoint);   /* a link the user made to it stays */
+        if (pg->checkpoint && lstat(pg->checkpoint, &st) == 0 && S_ISREG(st.st_mode))
+            unlink(pg->checkpoint);   /* a link the user made to it stays */
         if (!o->quiet) {
-            print_summary(report, cfg, &run);
-            if (fflush(report) != 0 || ferror(report)) {
+            print_summary(pg->report, cfg, &run);
+            if (fflush(pg->report) != 0 || ferror(pg->report)) {
                 fprintf(stderr, "gaps: writing the summary failed: %s (the outputs are "
                                 "written)\n", strerror(errno));
                 status = EXIT_RUN_FAILED;
@@ -742,8 +792,31 @@ int main(int argc, char **argv)
             status = EXIT_BAD_EVENTS;
         }
     }
-    if (pg.streaming) gaps_event_stream_free(&pg.stream);
     gaps_run_free(&run);
-    gaps_options_free(o);
     return status;
+}
+
+int main(int argc, char **argv)
+{
+    occupy_standard_descriptors();
+    if (argc > 1 && strcmp(argv[1], "merge") == 0) return run_merge(argc - 1, argv + 1);
+
+    int status = gaps_ranks_init(&argc, &argv);
+    if (status != 0) return status;
+    static program pg;
+    char msg[1024] = "";
+    status = prepare_run(&pg, argc, argv, msg, sizeof msg);
+    /* every rank goes on, or none: the root reports the first that cannot */
+    status = gaps_ranks_agree(status, msg, sizeof msg);
+    if (status == 0) {
+        gaps_ranks_share(&pg.rp, sizeof pg.rp);   /* the root read where a resumed run goes on */
+        status = run_and_write(&pg);
+    } else {
+        if (status > 0 && gaps_ranks_root()) fprintf(stderr, "gaps: %s\n", msg);
+        gaps_outfiles_discard(pg.out, N_OUTS);
+        if (status < 0) status = finish_stdout();   /* --help or --version */
+    }
+    if (pg.streaming) gaps_event_stream_free(&pg.stream);
+    gaps_options_free(&pg.opt);
+    return gaps_ranks_exit(status);
 }

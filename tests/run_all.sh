@@ -1,12 +1,15 @@
 #!/bin/sh
 # Build the serial and the multicore backend (and the offload backend with --offload), run
 # every test of each build, then check that the builds give identical events and outputs.
+# Where MPI is installed (mpicc), also build each of them with -DGAPS_MPI=ON and run its MPI
+# test (tests/test_mpi.sh) and the tests of runs and options with the MPI program.
 # Usage: tests/run_all.sh [--offload] [--jobs N]
 #   --offload  also build the GPU backend (needs clang-19, libomp-19-dev and a CUDA toolkit)
-#              and check that its host run gives the serial build's events bit for bit.
+#              and check that its host run gives the serial build's events bit for bit; with
+#              MPI, also check that the GPU backend builds with -DGAPS_MPI=ON.
 #              Without a CUDA toolkit this part is skipped with a notice, unless
 #              GAPS_STRICT=1 (CI) makes that a failure; GAPS_STRICT=1 also requires HepMC3
-#              and FastJet for the cross-check test.
+#              and FastJet for the cross-check test, and MPI (tools/install-deps.sh --mpi).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 backends="serial openmp"
@@ -22,27 +25,46 @@ done
 status=0
 bins=""
 cuda_found() { command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ptxas ]; }
+if command -v mpicc >/dev/null 2>&1; then
+    for b in $backends; do backends="$backends $b-mpi"; done
+elif [ "${GAPS_STRICT:-0}" = 1 ]; then
+    echo "FAIL: the MPI builds need MPI (bash tools/install-deps.sh --mpi), mpicc not found"
+    status=1
+else
+    echo "SKIPPED: MPI builds (no mpicc; bash tools/install-deps.sh --mpi)"
+fi
 for b in $backends; do
     echo "=== $b build"
-    if [ "$b" = offload ] && ! cuda_found; then
+    backend=${b%-mpi}
+    mpi=OFF
+    [ "$backend" != "$b" ] && mpi=ON
+    if [ "$backend" = offload ] && ! cuda_found; then
         if [ "${GAPS_STRICT:-0}" = 1 ]; then
-            echo "FAIL: offload build needs a CUDA toolkit (ptxas, nvlink), none found"; status=1
+            echo "FAIL: $b build needs a CUDA toolkit (ptxas, nvlink), none found"; status=1
         else
-            echo "SKIPPED: offload build (no CUDA toolkit found; see doc/gpu.md)"
+            echo "SKIPPED: $b build (no CUDA toolkit found; see doc/gpu.md)"
         fi
         continue
     fi
     testing=ON
-    [ "$b" = offload ] && testing=OFF   # its tests are the host run compared below
-    cmake -S . -B "build-test-$b" -DGAPS_BACKEND="$b" -DCMAKE_BUILD_TYPE=Release \
-        -DBUILD_TESTING=$testing >/dev/null \
+    [ "$backend" = offload ] && testing=OFF   # its tests are the host run compared below
+    cmake -S . -B "build-test-$b" -DGAPS_BACKEND="$backend" -DGAPS_MPI=$mpi \
+        -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=$testing >/dev/null \
         && cmake --build "build-test-$b" -j "$jobs" >/dev/null \
         || { echo "FAIL: $b build"; status=1; continue; }
-    bins="$bins build-test-$b/gaps"
-    if [ "$b" = offload ]; then
-        # no GPU in CI: the offload build's host run must give the serial build's events
+    if [ "$backend" = offload ]; then
+        # no GPU in CI: the offload build's host run must give the serial build's events (the
+        # MPI one is only built)
+        [ $mpi = OFF ] && bins="$bins build-test-$b/gaps"
         continue
     fi
+    if [ $mpi = ON ]; then
+        # the library is the same: the MPI test, and runs and options through the MPI program
+        (cd "build-test-$b" && ctest --output-on-failure -j "$jobs" -R '^(mpi|runs|cli)$') \
+            || status=1
+        continue
+    fi
+    bins="$bins build-test-$b/gaps"
     (cd "build-test-$b" && ctest --output-on-failure -j "$jobs") || status=1
 done
 # A sanitized serial build: the tests that feed the program hostile input, under

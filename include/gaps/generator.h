@@ -74,6 +74,19 @@ typedef struct gaps_hooks {
     /* When *stop becomes non-zero (a signal handler sets it), no new event is started; the
      * events under way finish, a last checkpoint is taken and the run returns early. */
     volatile sig_atomic_t *stop;
+    /* Work handed out from outside, e.g. by processes that share a run (optional).  Instead
+     * of walking the run's event numbers in order, each partition asks for a piece of them
+     * and, once it has started every event of that piece, for the next.  On entry
+     * [*begin, *end) is the run (from its resume point); the callee sets [*begin, *end) to a
+     * part of it that it gives to no one else and returns 0, or returns 0 with
+     * *begin == *end when nothing is left, or -1 to end the run with an error.  Partitions
+     * call it from their own threads, possibly at the same time: the callee serialises.
+     * With it, a stop ends the run once the pieces already given are finished (so that what
+     * is done is what was given); checkpoint_every must be 0 (checkpoints are the giver's:
+     * only it knows what the others did); and the run's state counts the events of every
+     * piece but its range table is that of the resumed state: which pieces this process did
+     * is the giver's to record, and they may be more than one state can list. */
+    int (*next_range)(void *ctx, int64_t *begin, int64_t *end);
 } gaps_hooks;
 
 typedef struct gaps_run {
@@ -81,7 +94,8 @@ typedef struct gaps_run {
     gaps_hist_result *hist;  /* the same histograms as doubles (heap) */
     double sigma, sigma_err; /* pb */
     int64_t events, capacity_hits, invalid_events;
-    int64_t next_event;      /* the run covers [first_event, next_event) */
+    int64_t next_event;      /* the run covers [first_event, next_event) (with next_range:
+                                the run's end once no piece was left, else its start) */
     int interrupted;         /* 1 if *hooks->stop ended it early */
     double time_me, time_shower, time_analysis, time_total;   /* s, wall clock */
     long launches;           /* data-parallel loops run, all partitions together */

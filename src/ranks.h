@@ -1,0 +1,98 @@
+/* ranks.h -- the processes of one run: a single one, or one per MPI rank (-DGAPS_MPI=ON).
+ *
+ * main.c runs the same steps in every build; these functions are where a shared run differs.
+ * Without MPI they are the trivial ones below.  With MPI (src/ranks_mpi.c) every rank runs
+ * the program with the same options: rank 0 (the root) reads the checkpoint, writes every
+ * output and prints; every rank generates a share of the events; errors are agreed on, so
+ * that all ranks stop together and the root reports the one that failed.
+ */
+#ifndef GAPS_RANKS_H
+#define GAPS_RANKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gaps/generator.h"
+
+/* What one rank did, for the summary and the JSON file of a shared run. */
+typedef struct gaps_rank_report {
+    char host[64];
+    char device[192];
+    int threads, slots;
+    int64_t events;          /* events this rank generated */
+    int64_t pieces;          /* pieces of work it took from the shared counter */
+    int64_t takes;           /* MPI_Fetch_and_op calls that asked for one (the last finds none) */
+    double busy_s;           /* wall time inside the generator */
+    double me_s, shower_s, analysis_s;   /* its stage times (gaps_run) */
+    double take_s;           /* wall time taking pieces (MPI_Fetch_and_op), all threads */
+    double send_s;           /* wall time handing finished events to rank 0 (batches) */
+    int64_t batches;         /* batches of events sent (ranks > 0) or received (rank 0) */
+} gaps_rank_report;
+
+/* How the shared run went as a whole (root). */
+typedef struct gaps_ranks_summary {
+    int ranks;                   /* 0: not a shared run (the build has no MPI) */
+    const gaps_rank_report *rank;   /* [ranks] */
+    int64_t piece_events;        /* events per piece in the last segment */
+    int segments;                /* segments: checkpoint intervals run */
+    double meet_s;               /* wall time of the agreements at the segments' ends */
+    double reduce_s;             /* wall time of the exact sums of the states */
+    double drain_s;              /* root: receiving the last events of each segment */
+} gaps_ranks_summary;
+
+#if defined(GAPS_MPI)
+
+/* Start: MPI, the GPU this rank uses, quiet standard output on the ranks other than the
+ * root.  0, or an exit status after printing why. */
+int gaps_ranks_init(int *argc, char ***argv);
+/* 1 on the process that writes the outputs and prints. */
+int gaps_ranks_root(void);
+/* Processes sharing the run. */
+int gaps_ranks_count(void);
+/* Collective.  Every rank gives its status (0: fine, -1: nothing to do, > 0: an exit status
+ * with the reason in msg); every rank gets the status of the lowest rank whose status is not
+ * 0, and the root its reason in msg. */
+int gaps_ranks_agree(int status, char *msg, size_t len);
+/* Collective: the root's n bytes at p to every rank. */
+void gaps_ranks_share(void *p, size_t n);
+/* Collective: gaps_generate_with for the whole job.  On the root, hooks->events receives the
+ * events of every rank, hooks->checkpoint the state of all ranks together at each checkpoint
+ * (a global cut) and run holds the total; resume_state is read on the root only, resume on
+ * every rank (share it first).  Every rank returns the same value and run->interrupted; on a
+ * stop every rank's *hooks->stop holds the signal that stopped the run. */
+int gaps_ranks_generate(const gaps_config *cfg, const gaps_hooks *hooks,
+                        const gaps_state *resume_state, const gaps_resume_point *resume,
+                        gaps_run *run, char *msg, size_t len);
+/* The shared run's description (root, after gaps_ranks_generate). */
+gaps_ranks_summary gaps_ranks_summary_get(void);
+/* Collective: end; every rank returns the root's status. */
+int gaps_ranks_exit(int status);
+
+#else   /* one process: nothing to share */
+
+static inline int gaps_ranks_init(int *argc, char ***argv) { (void)argc; (void)argv; return 0; }
+static inline int gaps_ranks_root(void) { return 1; }
+static inline int gaps_ranks_count(void) { return 1; }
+static inline int gaps_ranks_agree(int status, char *msg, size_t len)
+{
+    (void)msg;
+    (void)len;
+    return status;
+}
+static inline void gaps_ranks_share(void *p, size_t n) { (void)p; (void)n; }
+static inline int gaps_ranks_generate(const gaps_config *cfg, const gaps_hooks *hooks,
+                                      const gaps_state *resume_state,
+                                      const gaps_resume_point *resume, gaps_run *run, char *msg,
+                                      size_t len)
+{
+    return gaps_generate_with(cfg, hooks, resume_state, resume, run, msg, len);
+}
+static inline gaps_ranks_summary gaps_ranks_summary_get(void)
+{
+    gaps_ranks_summary s = { 0, NULL, 0, 0, 0.0, 0.0, 0.0 };
+    return s;
+}
+static inline int gaps_ranks_exit(int status) { return status; }
+
+#endif
+
+#endif

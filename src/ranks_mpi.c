@@ -1,0 +1,675 @@
+/* ranks_mpi.c -- a run shared by MPI ranks (ranks.h): the driver's side.  The MPI calls
+ * themselves are in offload/gaps_mpi.c.
+ *
+ * Work.  The run is cut into segments at its checkpoints (one segment without --checkpoint).
+ * In a segment every rank runs the generator with gaps_hooks.next_range: each of its
+ * partitions takes a piece of event numbers from one counter on rank 0 (one MPI_Fetch_and_op
+ * per piece), and the next piece once it has started every event of the last, while its pool
+ * is still busy.  A faster rank simply takes more pieces.  Event numbers are global and an
+ * event depends only on its number and the seed, so who generates which event changes
+ * nothing in the results.
+ *
+ * Meeting.  When the counter has no piece left, each rank finishes its pieces and the ranks
+ * meet: they agree on errors and stops, on how far the pieces went (the cut: every event
+ * below it was given to some rank and is done), and sum their exact states on rank 0, which
+ * adds the range [segment start, cut) and, with --checkpoint, writes the checkpoint.  A stop
+ * (a signal) or an error on one rank closes the counter: the others get no new piece, finish
+ * the ones they hold and meet at once.  So no rank waits for work that will not come, and what
+ * is done is always a prefix of the run, which is what a checkpoint records.
+ *
+ * Per-event output.  Rank 0 writes it through main.c's events hook (the event stream, which
+ * puts events in order).  The other ranks pack their finished events into batches and send
+ * them to rank 0 with at most GAPS_MPI_SEND_SLOTS batches in flight, so a rank that runs
+ * ahead waits for rank 0 instead of piling up memory.  Rank 0 receives them while it
+ * generates (in its own hooks) and at each segment's end, until every rank has sent its
+ * empty end-of-segment batch.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "ranks.h"
+#include "gaps/analysis.h"
+#include "gaps_mpi.h"
+#include "gaps_runtime.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Bytes of one batch of events sent to rank 0: large enough that a batch costs little per
+ * event, small enough that GAPS_MPI_SEND_SLOTS of them per rank are no burden. */
+#define BATCH_BYTES (4u << 20)
+/* A piece is at least this many pool fills of a partition (so a partition takes a piece
+ * every few passes at most) and at most 1/PIECES_PER_TAKER of a taker's share of a segment
+ * (so the ranks end a segment within about one piece of each other). */
+#define PIECE_POOLS 4
+#define PIECES_PER_TAKER 64
+/* The counter counts pieces; closing it adds the segment's number of pieces.  Keeping that
+ * number below 2^40 keeps the counter far from overflow for any number of ranks. */
+#define MAX_PIECES (1ULL << 40)
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* One process's share of the shared run. */
+typedef struct job {
+    const gaps_config *cfg;
+    const gaps_hooks *user;      /* main.c's hooks: used on rank 0 */
+    int rank, size;
+    int streaming;               /* per-event output requested */
+    /* the segment being run */
+    int64_t seg_begin, seg_end, piece;
+    uint64_t npieces;
+    int64_t given_end;           /* end of the last piece this rank was given */
+    int closed;                  /* this rank closed the counter in this segment */
+    pthread_mutex_t lock;        /* given_end and the report's take counts (partitions) */
+    /* batches (ranks > 0): GAPS_MPI_SEND_SLOTS buffers, one being filled */
+    pthread_mutex_t batch_lock;
+    unsigned char *batch[GAPS_MPI_SEND_SLOTS];
+    int slot;
+    int64_t batch_count, batch_cap;   /* events in the buffer being filled, events it holds */
+    size_t batch_bytes;
+    /* rank 0 */
+    int markers;                 /* end-of-segment batches received in this segment */
+    int output_failed;           /* the events hook refused a batch */
+    int bad_batch;               /* a batch of the wrong size arrived */
+    double progress_at;          /* last time the counter was read for progress */
+    gaps_rank_report me;
+} job;
+
+static job J = { .lock = PTHREAD_MUTEX_INITIALIZER, .batch_lock = PTHREAD_MUTEX_INITIALIZER };
+static gaps_rank_report *reports;   /* rank 0: every rank's, after the run */
+static gaps_ranks_summary summary;
+
+/* ---- start and end ---- */
+
+int gaps_ranks_init(int *argc, char ***argv)
+{
+    char msg[256];
+    if (gaps_mpi_init(argc, argv, msg, sizeof msg) != 0) {
+        fprintf(stderr, "gaps: %s\n", msg);
+        return 1;
+    }
+    J.rank = gaps_mpi_rank();
+    J.size = gaps_mpi_size();
+    /* one rank per GPU: the ranks of a node take its GPUs in turn */
+    gaps_runtime_select_device(gaps_mpi_local_rank());
+    /* only rank 0 speaks: the others' standard output (--help, --version) goes nowhere, and
+     * their errors reach rank 0 through gaps_ranks_agree */
+    if (J.rank != 0) {
+        FILE *quiet = freopen("/dev/null", "w", stdout);
+        (void)quiet;   /* if that failed, stdout is closed: its writes fail quietly, as wanted */
+    }
+    return 0;
+}
+
+int gaps_ranks_root(void) { return J.rank == 0; }
+int gaps_ranks_count(void) { return J.size; }
+
+int gaps_ranks_agree(int status, char *msg, size_t len)
+{
+    const int first = gaps_mpi_agree(status != 0, msg, len);
+    if (first < 0) return 0;
+    int64_t v = J.rank == first ? status : INT64_MIN;   /* the first failing rank's status */
+    gaps_mpi_max(&v, 1);
+    return (int)v;
+}
+
+void gaps_ranks_share(void *p, size_t n) { gaps_mpi_share(p, n); }
+
+int gaps_ranks_exit(int status)
+{
+    int64_t st = status;
+    gaps_mpi_share(&st, sizeof st);   /* rank 0 wrote the outputs: its status is the job's */
+    free(reports);
+    reports = NULL;
+    gaps_mpi_finalize();
+    return (int)st;
+}
+
+gaps_ranks_summary gaps_ranks_summary_get(void) { return summary; }
+
+/* ---- pieces of work ---- */
+
+/* Events per piece in a segment of `len` events, the same on every rank: takers is the
+ * number of partitions of all ranks, slots the largest pool of one partition. */
+static int64_t piece_size(int64_t len, int64_t takers, int64_t slots, int streaming)
+{
+    int64_t p = PIECE_POOLS * slots;
+    const int64_t share = (len + PIECES_PER_TAKER * takers - 1) / (PIECES_PER_TAKER * takers);
+    if (share > p) p = share;
+    /* streamed output waits on rank 0 until every older event has arrived: pieces of one
+     * pool fill keep the events in flight, and so that memory, small */
+    if (streaming) p = slots;
+    if ((uint64_t)len / MAX_PIECES >= (uint64_t)p) p = (int64_t)((uint64_t)len / MAX_PIECES) + 1;
+    return p > 0 ? p : 1;
+}
+
+/* gaps_hooks.next_range: the next piece of the segment from the shared counter. */
+static int take_piece(void *ctx, int64_t *begin, int64_t *end)
+{
+    job *j = ctx;
+    const double t0 = now();
+    const uint64_t index = gaps_mpi_counter_fetch_add(1);
+    const double dt = now() - t0;
+    pthread_mutex_lock(&j->lock);
+    j->me.take_s += dt;
+    j->me.takes++;
+    if (index < j->npieces) {
+        *begin = j->seg_begin + (int64_t)index * j->piece;
+        *end = j->seg_end - *begin > j->piece ? *begin + j->piece : j->seg_end;
+        if (*end > j->given_end) j->given_end = *end;
+        j->me.pieces++;
+    } else {
+        *begin = *end = j->seg_end;   /* none left, or the counter was closed */
+    }
+    pthread_mutex_unlock(&j->lock);
+    return 0;
+}
+
+/* No more pieces for anyone in this segment: every later take finds the counter past the
+ * last piece.  Called on a stop or an error; several ranks may close it at once. */
+static void close_counter(job *j)
+{
+    if (j->closed) return;
+    j->closed = 1;
+    gaps_mpi_counter_fetch_add(j->npieces);
+}
+
+/* ---- events to rank 0 ---- */
+
+/* A batch: two int64 (events in it, events it holds), then the rows and the records of
+ * `cap` events, laid out as gaps_records_carve lays them. */
+static size_t rows_bytes(const job *j, int64_t cap)
+{
+    return j->cfg->keep_rows ? (size_t)cap * GAPS_OBS_COLUMNS * sizeof(double) : 0;
+}
+static size_t records_bytes(const job *j, int64_t cap)
+{
+    gaps_records r;
+    return j->cfg->keep_records ? gaps_records_carve(&r, NULL, (size_t)cap, j->cfg->max_partons)
+                                : 0;
+}
+static size_t batch_size(const job *j, int64_t cap)
+{
+    return 2 * sizeof(int64_t) + rows_bytes(j, cap) + records_bytes(j, cap);
+}
+
+static int batches_alloc(job *j)
+{
+    const size_t per_event = batch_size(j, 1) - 2 * sizeof(int64_t);
+    j->batch_cap = BATCH_BYTES / per_event > 0 ? (int64_t)(BATCH_BYTES / per_event) : 1;
+    j->batch_bytes = batch_size(j, j->batch_cap);
+    for (int k = 0; k < GAPS_MPI_SEND_SLOTS; ++k)
+        if (!(j->batch[k] = malloc(j->batch_bytes))) return -1;
+    return 0;
+}
+
+static void batches_free(job *j)
+{
+    for (int k = 0; k < GAPS_MPI_SEND_SLOTS; ++k) {
+        gaps_mpi_send_wait(k);
+        free(j->batch[k]);
+        j->batch[k] = NULL;
+    }
+}
+
+/* Send the batch being filled (an empty one marks the segment's end) and make the next
+ * buffer ready, waiting until rank 0 has received what it held. */
+static void send_batch(job *j)
+{
+    int64_t head[2] = { j->batch_count, j->batch_cap };
+    memcpy(j->batch[j->slot], head, sizeof head);
+    gaps_mpi_send(j->slot, j->batch[j->slot], j->batch_count > 0 ? j->batch_bytes : 0);
+    j->slot = (j->slot + 1) % GAPS_MPI_SEND_SLOTS;
+    gaps_mpi_send_wait(j->slot);
+    j->batch_count = 0;
+    j->me.batches++;
+}
+
+/* Copy event i of rows/rec into entry k of a batch buffer. */
+static void pack_event(const job *j, unsigned char *buf, int64_t k, const double *rows,
+                       const gaps_records *rec, int i)
+{
+    unsigned char *base = buf + 2 * sizeof(int64_t);
+    if (rows)
+        memcpy((double *)base + k * GAPS_OBS_COLUMNS, rows + (size_t)i * GAPS_OBS_COLUMNS,
+               GAPS_OBS_COLUMNS * sizeof(double));
+    if (rec) {
+        gaps_records b;
+        gaps_records_carve(&b, base + rows_bytes(j, j->batch_cap), (size_t)j->batch_cap,
+                           rec->maxp);
+        const size_t from = (size_t)i * rec->maxp, to = (size_t)k * b.maxp;
+        const int n = rec->n[i];
+        memcpy(b.p + 4 * to, rec->p + 4 * from, 4 * (size_t)n * sizeof(double));
+        memcpy(b.flav + to, rec->flav + from, (size_t)n * sizeof(int));
+        memcpy(b.col + to, rec->col + from, (size_t)n * sizeof(int));
+        memcpy(b.acol + to, rec->acol + from, (size_t)n * sizeof(int));
+        b.weight[k] = rec->weight[i];
+        b.event[k] = rec->event[i];
+        b.n[k] = n;
+    }
+}
+
+/* Ranks > 0, gaps_hooks.events: into batches for rank 0. */
+static int forward_events(void *ctx, const double *rows, const gaps_records *rec, int n)
+{
+    job *j = ctx;
+    const double t0 = now();
+    pthread_mutex_lock(&j->batch_lock);
+    for (int i = 0; i < n; ++i) {
+        if (j->batch_count == j->batch_cap) send_batch(j);
+        pack_event(j, j->batch[j->slot], j->batch_count++, rows, rec, i);
+    }
+    j->me.send_s += now() - t0;
+    pthread_mutex_unlock(&j->batch_lock);
+    return 0;
+}
+
+/* Ranks > 0, at a segment's end: what is left, then the empty end-of-segment batch. */
+static void finish_batches(job *j)
+{
+    if (j->batch_count > 0) send_batch(j);
+    send_batch(j);
+    for (int k = 0; k < GAPS_MPI_SEND_SLOTS; ++k) gaps_mpi_send_wait(k);
+}
+
+/* Rank 0: one batch from another rank, handed to main.c's events hook. */
+static void take_batch(void *ctx, int source, const void *bytes, size_t n)
+{
+    job *j = ctx;
+    (void)source;
+    if (n == 0) {
+        j->markers++;
+        return;
+    }
+    int64_t head[2];
+    if (n < sizeof head) { j->bad_batch = 1; return; }
+    memcpy(head, bytes, sizeof head);
+    if (head[1] < 1 || head[0] < 1 || head[0] > head[1] || batch_size(j, head[1]) != n) {
+        j->bad_batch = 1;
+        return;
+    }
+    j->me.batches++;
+    if (j->output_failed || !j->user || !j->user->events) return;
+    unsigned char *base = (unsigned char *)bytes + 2 * sizeof(int64_t);
+    gaps_records rec;
+    if (j->cfg->keep_records)
+        gaps_records_carve(&rec, base + rows_bytes(j, head[1]), (size_t)head[1],
+                           j->cfg->max_partons);
+    if (j->user->events(j->user->ctx, j->cfg->keep_rows ? (const double *)base : NULL,
+                        j->cfg->keep_records ? &rec : NULL, (int)head[0]) != 0)
+        j->output_failed = 1;
+}
+
+/* Rank 0: whatever batches have arrived. */
+static void receive_batches(job *j, int block)
+{
+    const double t0 = now();
+    gaps_mpi_receive(block, take_batch, j);
+    j->me.send_s += now() - t0;
+}
+
+/* Rank 0, gaps_hooks.events: its own events, then those that other ranks sent meanwhile. */
+static int root_events(void *ctx, const double *rows, const gaps_records *rec, int n)
+{
+    job *j = ctx;
+    if (j->user->events(j->user->ctx, rows, rec, n) != 0) return -1;
+    if (j->size > 1) receive_batches(j, 0);
+    return j->output_failed ? -1 : 0;
+}
+
+/* gaps_hooks.progress (partition 0, once per launch): a stop closes the counter, so that
+ * the other ranks stop too; rank 0 also takes in batches and shows the whole job's
+ * progress, as the events given out so far, at most twice a second. */
+static void poll_hook(void *ctx, int64_t done, int64_t total)
+{
+    job *j = ctx;
+    (void)done;
+    (void)total;
+    if (j->user->stop && *j->user->stop) close_counter(j);
+    if (j->rank != 0) return;
+    if (j->streaming && j->size > 1) receive_batches(j, 0);
+    const double t = now();
+    if (j->user->progress && t - j->progress_at > 0.5) {
+        j->progress_at = t;
+        const uint64_t index = gaps_mpi_counter_fetch_add(0);
+        int64_t given = index < j->npieces ? (int64_t)index * j->piece : j->seg_end - j->seg_begin;
+        if (given > j->seg_end - j->seg_begin) given = j->seg_end - j->seg_begin;
+        j->user->progress(j->user->ctx, j->seg_begin + given - j->cfg->first_event,
+                          j->cfg->events);
+    }
+}
+
+/* ---- the run ---- */
+
+/* Every rank's execution settings that the piece size depends on. */
+static void count_takers(const gaps_config *cfg, int64_t *takers, int64_t *slots)
+{
+    gaps_runtime_set_threads(cfg->threads);
+    int64_t parts = gaps_runtime_partitions();
+    int64_t per = cfg->slots > 0 ? (cfg->slots + parts - 1) / parts
+                                 : gaps_runtime_default_slots_per_partition();
+    gaps_mpi_sum(&parts, 1);
+    gaps_mpi_max(&per, 1);
+    *takers = parts;
+    *slots = per;
+}
+
+/* A test's failure (tests/test_mpi.sh): GAPS_MPI_FAIL_RANK=N makes rank N report that its
+ * pool could not be allocated, as a rank without enough memory would. */
+static int simulated_failure(const job *j, char *msg, size_t len)
+{
+    const char *s = getenv("GAPS_MPI_FAIL_RANK");
+    if (!s || *s == '\0' || atoi(s) != j->rank) return 0;
+    snprintf(msg, len, "cannot allocate a pool (simulated by GAPS_MPI_FAIL_RANK=%s)", s);
+    return 1;
+}
+
+/* What rank 0 accumulates over the segments, and how the run went. */
+typedef struct totals {
+    gaps_state *state;           /* rank 0: resumed state + every segment */
+    gaps_state *part;            /* this rank's state of a segment */
+    int64_t *cycle_log;          /* one rank: the segments' logs, one after the other */
+    long cycle_log_length;
+    long launches, veto_cycles;
+    gaps_run first;              /* this rank's settings, from its first generator call */
+    int segments;
+    double meet_s, reduce_s, drain_s;
+} totals;
+
+/* What the ranks agreed on at a segment's end. */
+typedef struct meeting {
+    int64_t cut;                 /* every event of the run below it is done */
+    int64_t stop;                /* the signal that stopped a rank, 0 if none */
+} meeting;
+
+/* Set up the job for a run: the counter, the batches, rank 0's total.  Collective; 0, or -1
+ * on every rank (the reason on rank 0) when some rank cannot. */
+static int start_job(job *j, totals *t, const gaps_config *cfg, const gaps_hooks *hooks,
+                     const gaps_state *resume_state, const gaps_resume_point *resume,
+                     int64_t *takers, int64_t *slots, char *why, size_t len)
+{
+    memset(t, 0, sizeof *t);
+    memset(&j->me, 0, sizeof j->me);
+    j->cfg = cfg;
+    j->user = hooks;
+    j->streaming = cfg->keep_rows || cfg->keep_records;
+    j->output_failed = j->bad_batch = 0;
+    snprintf(j->me.host, sizeof j->me.host, "%s", gaps_mpi_host());
+    count_takers(cfg, takers, slots);
+    gaps_mpi_counter_create();
+    int failed = !(t->part = malloc(sizeof *t->part))
+                 && snprintf(why, len, "out of memory") > 0;
+    if (!failed && j->rank != 0 && j->streaming && batches_alloc(j) != 0)
+        failed = snprintf(why, len, "cannot allocate %d batches of %zu bytes for the per-event "
+                                    "output", GAPS_MPI_SEND_SLOTS, j->batch_bytes) > 0;
+    free(reports);
+    reports = NULL;
+    if (!failed && j->rank == 0) {
+        t->state = malloc(sizeof *t->state);
+        reports = calloc((size_t)j->size, sizeof *reports);
+        if (!t->state || !reports) failed = snprintf(why, len, "out of memory") > 0;
+        else if (resume_state) *t->state = *resume_state;
+        else gaps_state_init(t->state, cfg);
+        if (resume) {
+            t->launches = (long)resume->launches;
+            t->veto_cycles = (long)resume->veto_cycles;
+        }
+    }
+    return gaps_mpi_agree(failed, why, len) >= 0 ? -1 : 0;
+}
+
+/* This rank's share of the segment [seg_begin, seg_end): the generator taking pieces, then
+ * its last events to rank 0 (or, on rank 0, every rank's).  Returns 1 if it failed (why). */
+static int generate_segment(job *j, totals *t, const gaps_hooks *hooks, int64_t seg_begin,
+                            int64_t seg_end, int64_t takers, int64_t slots, gaps_run *seg,
+                            char *why, size_t len)
+{
+    j->seg_begin = seg_begin;
+    j->seg_end = seg_end;
+    j->piece = piece_size(seg_end - seg_begin, takers, slots, j->streaming);
+    j->npieces = (uint64_t)((seg_end - seg_begin + j->piece - 1) / j->piece);
+    j->given_end = seg_begin;
+    j->closed = 0;
+    j->markers = 0;
+    t->segments++;
+    gaps_config c = *j->cfg;
+    c.first_event = seg_begin;
+    c.events = seg_end - seg_begin;
+    c.checkpoint_every = 0;   /* the segment is the checkpoint interval */
+    gaps_hooks h = { j, j->streaming ? (j->rank == 0 ? root_events : forward_events) : NULL,
+                     NULL, poll_hook, hooks->stop, take_piece };
+    int failed = 0;
+    if (t->segments == 1 && simulated_failure(j, why, len)) {
+        failed = 1;
+    } else if (c.events > 0) {
+        const double t0 = now();
+        failed = gaps_generate_with(&c, &h, NULL, NULL, seg, why, len) != 0;
+        j->me.busy_s += now() - t0;
+        j->me.me_s += seg->time_me;
+        j->me.shower_s += seg->time_shower;
+        j->me.analysis_s += seg->time_analysis;
+    }
+    /* an error or a stop: the others must not wait for pieces that will not come */
+    if (failed || (hooks->stop && *hooks->stop)) close_counter(j);
+    if (j->streaming && j->size > 1) {
+        const double t0 = now();
+        if (j->rank != 0) {
+            pthread_mutex_lock(&j->batch_lock);
+            finish_batches(j);
+            pthread_mutex_unlock(&j->batch_lock);
+        } else {
+            while (j->markers < j->size - 1) receive_batches(j, 1);
+        }
+        t->drain_s += now() - t0;
+    }
+    if (!failed && j->rank == 0 && (j->output_failed || j->bad_batch))
+        failed = snprintf(why, len, j->bad_batch ? "a batch of events arrived damaged"
+                                    : "the per-event output failed; the run was stopped") > 0;
+    if (!t->first.backend[0] && seg->backend[0]) {   /* how this rank runs */
+        t->first.slots = seg->slots;
+        t->first.threads = seg->threads;
+        t->first.cycle_log_stride = seg->cycle_log_stride;
+        snprintf(t->first.backend, sizeof t->first.backend, "%s", seg->backend);
+        snprintf(j->me.device, sizeof j->me.device, "%s", seg->device);
+        j->me.threads = seg->threads;
+        j->me.slots = seg->slots;
+    }
+    return failed;
+}
+
+/* The ranks meet at a segment's end: errors (-1 on every rank if any, the first failing
+ * rank's reason on rank 0), stops and the cut. */
+static int meet(job *j, totals *t, const gaps_hooks *hooks, int failed, meeting *m, char *why,
+                size_t len)
+{
+    const double t0 = now();
+    if (gaps_mpi_agree(failed, why, len) >= 0) return -1;
+    int64_t v[2] = { hooks->stop ? *hooks->stop : 0, j->given_end };
+    gaps_mpi_max(v, 2);
+    m->stop = v[0];
+    m->cut = v[1];
+    t->meet_s += now() - t0;
+    return 0;
+}
+
+/* Every rank's segment state summed exactly into rank 0's; the work counted. */
+static void sum_segment(job *j, totals *t, const gaps_run *seg, gaps_state *part)
+{
+    if (seg->state) *part = *seg->state;
+    else gaps_state_init(part, j->cfg);
+    j->me.events += (int64_t)part->events;
+    const double t0 = now();
+    gaps_mpi_reduce_state(part);
+    t->reduce_s += now() - t0;
+    int64_t work[2] = { seg->launches, seg->veto_cycles };
+    gaps_mpi_sum(work, 1);
+    gaps_mpi_max(&work[1], 1);   /* the ranks run concurrently */
+    t->launches += (long)work[0];
+    t->veto_cycles += (long)work[1];
+}
+
+/* One rank: append a segment's cycle log, counting the events of the earlier segments. */
+static int append_cycle_log(totals *t, const gaps_run *seg, int64_t before)
+{
+    int64_t *grown = realloc(t->cycle_log, (t->cycle_log_length + seg->cycle_log_length + 1)
+                                           * sizeof *grown);
+    if (!grown) return -1;
+    t->cycle_log = grown;
+    for (long i = 0; i < seg->cycle_log_length; ++i)
+        t->cycle_log[t->cycle_log_length++] = before + seg->completed_per_cycle[i];
+    return 0;
+}
+
+/* Rank 0: add a segment's summed state, covering [seg_begin, cut), to the total. */
+static int add_segment(totals *t, gaps_state *sum, int64_t seg_begin, int64_t cut, char *msg,
+                       size_t len)
+{
+    if (sum->events != (uint64_t)(cut - seg_begin))
+        return snprintf(msg, len, "the ranks' states hold %" PRIu64 " events where [%" PRId64
+                        ", %" PRId64 ") has %" PRId64 ": events were lost or doubled",
+                        sum->events, seg_begin, cut, cut - seg_begin), -1;
+    sum->n_ranges = 0;
+    if (gaps_state_add_range(sum, seg_begin, cut, msg, len) != 0) return -1;
+    return gaps_state_merge(t->state, sum, msg, len);
+}
+
+/* Rank 0 after the sum: the segment added to the total, the checkpoint written, the counter
+ * reset for the next segment.  Returns 1 if it failed (why). */
+static int close_segment(job *j, totals *t, const gaps_hooks *hooks, const gaps_run *seg,
+                         gaps_state *sum, int64_t seg_begin, int64_t cut, char *why,
+                         size_t len)
+{
+    const gaps_config *cfg = j->cfg;
+    int failed = add_segment(t, sum, seg_begin, cut, why, len) != 0
+                 || (cfg->keep_cycle_log && seg->completed_per_cycle
+                     && append_cycle_log(t, seg, seg_begin - cfg->first_event) != 0);
+    if (!failed && hooks->checkpoint && cfg->checkpoint_every > 0) {
+        gaps_resume_point rp;
+        memset(&rp, 0, sizeof rp);
+        rp.first_event = cfg->first_event;
+        rp.events = cfg->events;
+        rp.next_event = cut;
+        rp.rows_offset = rp.hepmc_offset = -1;
+        rp.launches = (uint64_t)t->launches;
+        rp.veto_cycles = (uint64_t)t->veto_cycles;
+        if (hooks->checkpoint(hooks->ctx, t->state, &rp) != 0)
+            failed = snprintf(why, len, "writing the checkpoint failed") > 0;
+    }
+    /* the next segment's pieces count from 0 again; no rank takes one before the agreement
+     * that follows */
+    gaps_mpi_counter_set(0);
+    if (!failed && hooks->progress)
+        hooks->progress(hooks->ctx, cut - cfg->first_event, cfg->events);
+    return failed;
+}
+
+/* Rank 0: the run as gaps_generate_with reports it, and the summary of the ranks. */
+static void fill_run(gaps_run *run, totals *t, int64_t cut, double wall)
+{
+    run->state = t->state;
+    run->hist = malloc(sizeof *run->hist);
+    if (run->hist) {
+        gaps_state_result(run->state, run->hist);
+        gaps_histograms_sigma(run->hist, &run->sigma, &run->sigma_err);
+    }
+    run->events = (int64_t)run->state->events;
+    run->capacity_hits = (int64_t)run->state->capacity_hits;
+    run->invalid_events = (int64_t)run->state->invalid_events;
+    run->next_event = cut;
+    run->time_total = wall;
+    run->launches = t->launches;
+    run->veto_cycles = t->veto_cycles;
+    run->slots = t->first.slots;
+    run->threads = t->first.threads;
+    run->cycle_log_stride = t->first.cycle_log_stride;
+    run->completed_per_cycle = t->cycle_log;
+    run->cycle_log_length = t->cycle_log_length;
+    snprintf(run->backend, sizeof run->backend, "%s",
+             t->first.backend[0] ? t->first.backend : gaps_runtime_backend_name());
+    /* stage times: the mean over ranks, which run concurrently */
+    int hosts = 0;
+    for (int r = 0; r < J.size; ++r) {
+        run->time_me += reports[r].me_s / J.size;
+        run->time_shower += reports[r].shower_s / J.size;
+        run->time_analysis += reports[r].analysis_s / J.size;
+        int seen = 0;
+        for (int q = 0; q < r; ++q) seen |= strcmp(reports[q].host, reports[r].host) == 0;
+        hosts += !seen;
+    }
+    snprintf(run->device, sizeof run->device, "%d MPI rank%s on %d host%s", J.size,
+             J.size == 1 ? "" : "s", hosts, hosts == 1 ? "" : "s");
+    summary.ranks = J.size;
+    summary.rank = reports;
+    summary.piece_events = J.piece;
+    summary.segments = t->segments;
+    summary.meet_s = t->meet_s;
+    summary.reduce_s = t->reduce_s;
+    summary.drain_s = t->drain_s;
+}
+
+int gaps_ranks_generate(const gaps_config *cfg, const gaps_hooks *hooks,
+                        const gaps_state *resume_state, const gaps_resume_point *resume,
+                        gaps_run *run, char *msg, size_t len)
+{
+    job *j = &J;
+    totals t;
+    char why[1024] = "";
+    int64_t takers = 0, slots = 0;
+    memset(run, 0, sizeof *run);
+    int status = start_job(j, &t, cfg, hooks, resume_state, resume, &takers, &slots, why,
+                           sizeof why);
+    const int64_t run_end = cfg->first_event + cfg->events;
+    const int64_t every = cfg->checkpoint_every > 0 ? cfg->checkpoint_every : cfg->events;
+    int64_t seg_begin = resume ? resume->next_event : cfg->first_event;
+    meeting m = { seg_begin, 0 };
+    const double t_start = now();
+    while (status == 0) {
+        /* a segment: [seg_begin, seg_end), the same on every rank */
+        const int64_t seg_end = run_end - seg_begin > every ? seg_begin + every : run_end;
+        gaps_run seg;
+        memset(&seg, 0, sizeof seg);
+        int failed = generate_segment(j, &t, hooks, seg_begin, seg_end, takers, slots, &seg,
+                                      why, sizeof why);
+        if (meet(j, &t, hooks, failed, &m, why, sizeof why) != 0) {
+            gaps_run_free(&seg);
+            status = -1;
+            break;
+        }
+        sum_segment(j, &t, &seg, t.part);
+        failed = j->rank == 0 && close_segment(j, &t, hooks, &seg, t.part, seg_begin, m.cut,
+                                               why, sizeof why);
+        gaps_run_free(&seg);
+        if (gaps_mpi_agree(failed, why, sizeof why) >= 0) {
+            status = -1;
+        } else if (m.stop && m.cut < run_end) {
+            run->interrupted = 1;
+            break;
+        } else if (m.cut >= run_end) {
+            break;
+        }
+        seg_begin = m.cut;
+    }
+    const double wall = now() - t_start;
+    if (j->rank != 0 && j->streaming) batches_free(j);
+    gaps_mpi_counter_free();
+    free(t.part);
+    if (status != 0) {
+        if (j->rank == 0) snprintf(msg, len, "%s", why);
+        free(t.state);
+        free(t.cycle_log);
+        return -1;
+    }
+    /* every rank learns which signal stopped the run, for its exit status */
+    if (m.stop && hooks->stop) *hooks->stop = (sig_atomic_t)m.stop;
+    gaps_mpi_gather(&j->me, reports, sizeof j->me);   /* every rank's report, for the summary */
+    run->next_event = m.cut;
+    if (j->rank == 0) fill_run(run, &t, m.cut, wall);
+    return 0;
+}
