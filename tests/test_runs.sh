@@ -163,7 +163,8 @@ if [ -e x.ckpt ]; then
 fi
 
 # ---- progress: a line per 10 % in a log, nothing with --quiet ----
-"$gaps" $extra --events 400000 --output none --progress 2>progress.txt >/dev/null
+# one thread and 10^6 events: longer than the 2 s before progress shows, on any machine
+"$gaps" $extra --threads 1 --events 1000000 --output none --progress 2>progress.txt >/dev/null
 lines=$(grep -c "events/s" progress.txt)
 [ "$lines" -ge 1 ] && [ "$lines" -le 10 ] && ok "progress in a log: $lines lines, e.g. '$(tail -n 1 progress.txt)'" \
     || bad "progress lines: $lines"
