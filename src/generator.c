@@ -381,6 +381,20 @@ static void combine_cycle_logs(const partition *parts, int nparts, gaps_run *run
     run->cycle_log_length = n;
 }
 
+gaps_resume_point gaps_resume_point_make(const gaps_config *cfg, int64_t next_event,
+                                         uint64_t launches, uint64_t veto_cycles)
+{
+    gaps_resume_point rp;
+    memset(&rp, 0, sizeof rp);
+    rp.first_event = cfg->first_event;
+    rp.events = cfg->events;
+    rp.next_event = next_event;
+    rp.rows_offset = rp.hepmc_offset = -1;   /* the program fills in its streams' offsets */
+    rp.launches = launches;
+    rp.veto_cycles = veto_cycles;
+    return rp;
+}
+
 int gaps_generate(const gaps_config *cfg, gaps_run *run, char *msg, size_t len)
 {
     return gaps_generate_with(cfg, NULL, NULL, NULL, run, msg, len);
@@ -536,14 +550,9 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
         }
         const int stopped = stop_requested(&sh) && done_end < run_end;
         if (hooks && hooks->checkpoint && cfg->checkpoint_every > 0) {
-            gaps_resume_point rp;
-            memset(&rp, 0, sizeof rp);
-            rp.first_event = cfg->first_event;
-            rp.events = cfg->events;
-            rp.next_event = done_end;
-            rp.rows_offset = rp.hepmc_offset = -1;
-            rp.launches = (uint64_t)(run->launches + launches);
-            rp.veto_cycles = (uint64_t)(run->veto_cycles + cycles);
+            const gaps_resume_point rp = gaps_resume_point_make(
+                cfg, done_end, (uint64_t)(run->launches + launches),
+                (uint64_t)(run->veto_cycles + cycles));
             if (hooks->checkpoint(hooks->ctx, run->state, &rp) != 0) {
                 snprintf(msg, len, "writing the checkpoint failed");
                 ok = 0;

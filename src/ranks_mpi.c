@@ -551,14 +551,8 @@ static int close_segment(job *j, totals *t, const gaps_hooks *hooks, const gaps_
                  || (cfg->keep_cycle_log && seg->completed_per_cycle
                      && append_cycle_log(t, seg, seg_begin - cfg->first_event) != 0);
     if (!failed && hooks->checkpoint && cfg->checkpoint_every > 0) {
-        gaps_resume_point rp;
-        memset(&rp, 0, sizeof rp);
-        rp.first_event = cfg->first_event;
-        rp.events = cfg->events;
-        rp.next_event = cut;
-        rp.rows_offset = rp.hepmc_offset = -1;
-        rp.launches = (uint64_t)t->launches;
-        rp.veto_cycles = (uint64_t)t->veto_cycles;
+        const gaps_resume_point rp = gaps_resume_point_make(cfg, cut, (uint64_t)t->launches,
+                                                            (uint64_t)t->veto_cycles);
         if (hooks->checkpoint(hooks->ctx, t->state, &rp) != 0)
             failed = snprintf(why, len, "writing the checkpoint failed") > 0;
     }

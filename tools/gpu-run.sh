@@ -29,6 +29,14 @@
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 cmd=${1:-}
+# unpack the bundled LLVM offload runtime once, make the program use it, and refuse to run on
+# the host by mistake
+use_runtime() {
+    mkdir -p "$2" /tmp/gaps-rt
+    [ -e /tmp/gaps-rt/lib/libomp.so.5 ] || tar -xJf "$1/rt.tar.xz" -C /tmp/gaps-rt
+    export LD_LIBRARY_PATH=/tmp/gaps-rt/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    export OMP_TARGET_OFFLOAD=MANDATORY
+}
 case $cmd in
 prepare)
     dir=${2:-$here/.bundle}
@@ -47,10 +55,7 @@ prepare)
     ;;
 run)
     dir=$2; out=$3; sizes=${4:-1e3,1e4,1e5,1e6,1e7}
-    mkdir -p "$out" /tmp/gaps-rt
-    [ -e /tmp/gaps-rt/lib/libomp.so.5 ] || tar -xJf "$dir/rt.tar.xz" -C /tmp/gaps-rt
-    export LD_LIBRARY_PATH=/tmp/gaps-rt/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-    export OMP_TARGET_OFFLOAD=MANDATORY
+    use_runtime "$dir" "$out"
     gpu=$dir/gaps-offload
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$out/gpu.txt" || true
     "$gpu" --events 1000 --output - | tee "$out/smoke.txt"
@@ -85,10 +90,8 @@ run)
     ;;
 checkpoint)
     dir=$2; out=$3; n=${4:-1000000000}; kill_after=${5:-15}
-    mkdir -p "$out" /tmp/gaps-rt /tmp/gaps-ck
-    [ -e /tmp/gaps-rt/lib/libomp.so.5 ] || tar -xJf "$dir/rt.tar.xz" -C /tmp/gaps-rt
-    export LD_LIBRARY_PATH=/tmp/gaps-rt/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-    export OMP_TARGET_OFFLOAD=MANDATORY
+    use_runtime "$dir" "$out"
+    mkdir -p /tmp/gaps-ck
     gpu=$dir/gaps-offload
     ck=/tmp/gaps-ck
     rm -f $ck/*
@@ -125,10 +128,7 @@ checkpoint)
     ;;
 memory)
     dir=$2; out=$3
-    mkdir -p "$out" /tmp/gaps-rt
-    [ -e /tmp/gaps-rt/lib/libomp.so.5 ] || tar -xJf "$dir/rt.tar.xz" -C /tmp/gaps-rt
-    export LD_LIBRARY_PATH=/tmp/gaps-rt/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-    export OMP_TARGET_OFFLOAD=MANDATORY
+    use_runtime "$dir" "$out"
     gpu=$dir/gaps-offload
     for n in 100000 10000000; do
         nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 200 >/tmp/gpumem.txt &
@@ -142,10 +142,7 @@ memory)
     ;;
 profile)
     dir=$2; out=$3
-    mkdir -p "$out" /tmp/gaps-rt
-    [ -e /tmp/gaps-rt/lib/libomp.so.5 ] || tar -xJf "$dir/rt.tar.xz" -C /tmp/gaps-rt
-    export LD_LIBRARY_PATH=/tmp/gaps-rt/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-    export OMP_TARGET_OFFLOAD=MANDATORY
+    use_runtime "$dir" "$out"
     ncu=/usr/local/cuda/bin/ncu
     [ -x $ncu ] || ncu=$(command -v ncu)
     "$dir/gaps-offload" --events 1000000 --output none --json "$out/profiled-run.json" --quiet

@@ -120,6 +120,11 @@ int gaps_config_check(const gaps_config *cfg, char *msg, size_t len);
 /* The state of a run that has done nothing yet: parameters and version filled in. */
 void gaps_state_init(gaps_state *state, const gaps_config *cfg);
 
+/* Where a run of cfg stands when every event below next_event is done: the checkpoint's
+ * resume point, without stream offsets (-1; the program that streams fills them in). */
+gaps_resume_point gaps_resume_point_make(const gaps_config *cfg, int64_t next_event,
+                                         uint64_t launches, uint64_t veto_cycles);
+
 /* Run.  0 on success, -1 with a one-line reason in msg. */
 int gaps_generate(const gaps_config *cfg, gaps_run *run, char *msg, size_t len);
 
