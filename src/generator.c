@@ -427,6 +427,13 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     const int nparts = gaps_runtime_partitions();
     int64_t slots = cfg->slots > 0 ? cfg->slots
                   : (int64_t)gaps_runtime_default_slots_per_partition() * nparts;
+    /* With per-event output the writer sets the pace (2x10^5 HepMC3 events/s against 3x10^7
+     * generated on a GPU), so a pool larger than one output buffer only costs memory: the
+     * device arrays and the reorder buffer both follow the pool.  The default pool is capped
+     * there; --pool still chooses any size. */
+    if (cfg->slots == 0 && (cfg->keep_rows || cfg->keep_records)
+        && slots > (int64_t)GAPS_EVENT_OUT_CHUNK * nparts)
+        slots = (int64_t)GAPS_EVENT_OUT_CHUNK * nparts;
     if (slots > cfg->events) slots = cfg->events;
     if (slots < nparts) slots = nparts;
     run->slots = (int)slots;
