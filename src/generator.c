@@ -511,7 +511,6 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
             GAPS_PARTITION_FOR
             for (int k = 0; k < nparts; ++k) run_segment(&parts[k], &sh, k == 0);
         }
-        gaps_pool_read_counters(&parts[0].pool, parts[0].c);
         int log_failed = 0;
         for (int k = 0; k < nparts; ++k) {
             if (parts[k].failed) ok = 0;

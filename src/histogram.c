@@ -4,7 +4,6 @@
 #include "gaps_parallel.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 const gaps_hist_def gaps_hist_defs[GAPS_N_HISTS] = {
@@ -145,13 +144,6 @@ void gaps_histograms_accumulate(uint64_t *dst, const uint64_t *src, int nbins_to
     }
 }
 
-void gaps_histograms_reduce(const gaps_histograms *h, const uint64_t *acc, uint64_t *words)
-{
-    const long copy_words = (long)h->nbins_total * GAPS_ACC_WORDS;
-    for (int c = 0; c < h->ncopies; ++c)
-        gaps_histograms_accumulate(words, acc + c * copy_words, h->nbins_total);
-}
-
 void gaps_histograms_launch_reduce(const gaps_histograms *h, uint64_t *words)
 {
     const uint64_t *acc = h->acc;
@@ -202,16 +194,6 @@ void gaps_histograms_result(const gaps_histograms *h, const uint64_t *words,
     out->sum_w = ev->sumw;
     out->sum_w2 = ev->sumw2;
     out->n_events = ev->entries;
-}
-
-void gaps_histograms_merge(const gaps_histograms *h, const uint64_t *acc, gaps_hist_result *out)
-{
-    uint64_t *words = calloc((size_t)h->nbins_total * GAPS_ACC_WORDS, sizeof *words);
-    memset(out, 0, sizeof *out);
-    if (!words) return;
-    gaps_histograms_reduce(h, acc, words);
-    gaps_histograms_result(h, words, out);
-    free(words);
 }
 
 void gaps_histograms_sigma(const gaps_hist_result *r, double *sigma, double *error)

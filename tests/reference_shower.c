@@ -319,7 +319,7 @@ int main(int argc, char **argv)
         gaps_histograms_fill_event(&h, 0, &obs, pt.weight);
     }
 
-    gaps_histograms_merge(&h, h.acc, res);
+    gaps_histograms_result(&h, h.acc, res);   /* one copy: its words are the sums */
     double sigma, err;
     gaps_histograms_sigma(res, &sigma, &err);
     /* the YODA writer takes a run's exact state: the reference shower's accumulators are one

@@ -91,9 +91,6 @@ typedef struct gaps_hist_result {
  * 128-bit sums carry, the entry counts add.  Merging runs is this operation. */
 void gaps_histograms_accumulate(uint64_t *dst, const uint64_t *src, int nbins_total);
 
-/* Host: add all h->ncopies copies of a host-side accumulator array into `words` (one copy). */
-void gaps_histograms_reduce(const gaps_histograms *h, const uint64_t *acc_host, uint64_t *words);
-
 /* Host: convert one copy of exact accumulators to doubles.  Bin b of histogram id is
  * bin[id][b]: b = 0 underflow, 1..nbins the bins, nbins+1 overflow.  Contents are sums over
  * events (not yet divided by N). */
@@ -104,10 +101,6 @@ void gaps_histograms_result(const gaps_histograms *h, const uint64_t *words,
  * h->ncopies copies of h->acc.  The host then copies one copy back instead of all of them
  * (256 on a GPU: 22 MB). */
 void gaps_histograms_launch_reduce(const gaps_histograms *h, uint64_t *words);
-
-/* Host: reduce and convert in one call. */
-void gaps_histograms_merge(const gaps_histograms *h, const uint64_t *acc_host,
-                           gaps_hist_result *out);
 
 /* Cross section and its statistical error from the merged sums, pb. */
 void gaps_histograms_sigma(const gaps_hist_result *r, double *sigma, double *error);
