@@ -131,23 +131,34 @@ static const opt_def *find_short(const opt_def *t, char c)
  * ------------------------------------------------------------------------------------------ */
 
 /* A user's string made safe for a one-line message: control characters as \xNN, at most
- * SHOW_MAX bytes (cut before a UTF-8 continuation byte), "..." when cut. */
+ * SHOW_MAX bytes of a value (cut before a UTF-8 continuation byte, "..." when cut). A file
+ * name is shown whole up to SHOW_PATH_MAX bytes; a longer one keeps its end, where the name
+ * that tells files apart is ("..." then the last bytes). */
 #define SHOW_MAX 64
-typedef struct shown { char s[4 * SHOW_MAX + 8]; } shown;
+#define SHOW_PATH_MAX 200
+typedef struct shown { char s[4 * SHOW_PATH_MAX + 8]; } shown;
+
+static int is_utf8_continuation(unsigned char c) { return (c & 0xc0) == 0x80; }
+
+static size_t show_bytes(char *out, const char *s, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n; ++i) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f) o += (size_t)sprintf(out + o, "\\x%02x", c);
+        else out[o++] = (char)c;
+    }
+    return o;
+}
 
 static shown show_n(const char *s, size_t n)
 {
     shown r;
-    size_t o = 0, i = 0;
-    for (; i < n && i < SHOW_MAX; ++i) {
-        unsigned char c = (unsigned char)s[i];
-        if (c < 0x20 || c == 0x7f) o += (size_t)sprintf(r.s + o, "\\x%02x", c);
-        else r.s[o++] = (char)c;
-    }
-    if (i < n) {
-        /* do not leave half a UTF-8 character before the ellipsis */
-        while (o > 0 && ((unsigned char)r.s[o - 1] & 0xc0) == 0x80) --o;
-        if (o > 0 && ((unsigned char)r.s[o - 1] & 0xc0) == 0xc0) --o;
+    size_t keep = n < SHOW_MAX ? n : SHOW_MAX;
+    if (keep < n) /* do not leave half a UTF-8 character before the ellipsis */
+        while (keep > 0 && is_utf8_continuation((unsigned char)s[keep])) --keep;
+    size_t o = show_bytes(r.s, s, keep);
+    if (keep < n) {
         memcpy(r.s + o, "...", 3);
         o += 3;
     }
@@ -156,6 +167,22 @@ static shown show_n(const char *s, size_t n)
 }
 
 static shown show(const char *s) { return show_n(s, strlen(s)); }
+
+static shown show_path(const char *s)
+{
+    size_t n = strlen(s);
+    if (n <= SHOW_PATH_MAX) {
+        shown r;
+        r.s[show_bytes(r.s, s, n)] = '\0';
+        return r;
+    }
+    const char *tail = s + n - (SHOW_PATH_MAX - 3);
+    while (*tail && is_utf8_continuation((unsigned char)*tail)) ++tail;
+    shown r;
+    memcpy(r.s, "...", 3);
+    r.s[3 + show_bytes(r.s + 3, tail, strlen(tail))] = '\0';
+    return r;
+}
 
 /* Where an error is: the command line, or a line of the run card. */
 typedef struct where {
@@ -168,7 +195,7 @@ static int fail(char *msg, size_t len, const where *w, const char *fmt, ...)
     if (msg && len) {
         int n;
         if (w && w->card)
-            n = snprintf(msg, len, "%s:%ld: ", show(w->card).s, w->line);
+            n = snprintf(msg, len, "%s:%ld: ", show_path(w->card).s, w->line);
         else
             n = 0;
         if (n >= 0 && (size_t)n < len) {
@@ -505,7 +532,7 @@ static int read_card(const char *path, char **text, size_t *size, char *msg, siz
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return fail(msg, len, NULL, "cannot read run card '%s': %s", show(path).s,
+        return fail(msg, len, NULL, "cannot read run card '%s': %s", show_path(path).s,
                     strerror(errno));
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap + 1);
@@ -527,16 +554,16 @@ static int read_card(const char *path, char **text, size_t *size, char *msg, siz
         }
     }
     fclose(f);
-    if (!buf) return fail(msg, len, NULL, "cannot read run card '%s': out of memory", show(path).s);
+    if (!buf) return fail(msg, len, NULL, "cannot read run card '%s': out of memory", show_path(path).s);
     if (err) {
         free(buf);
-        return fail(msg, len, NULL, "cannot read run card '%s': %s", show(path).s,
+        return fail(msg, len, NULL, "cannot read run card '%s': %s", show_path(path).s,
                     strerror(err));
     }
     if (n > GAPS_CARD_MAX_BYTES) {
         free(buf);
         return fail(msg, len, NULL, "cannot read run card '%s': larger than %d bytes",
-                    show(path).s, GAPS_CARD_MAX_BYTES);
+                    show_path(path).s, GAPS_CARD_MAX_BYTES);
     }
     buf[n] = '\0';
     *text = buf;

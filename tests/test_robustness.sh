@@ -275,6 +275,11 @@ expect 2 "NUL" --card "$tmp/cardnul"
 expect 2 "larger than 1048576 bytes" --card /dev/zero
 mkdir -p "$tmp/carddir"
 expect 2 "carddir|Is a directory" --card "$tmp/carddir"
+# a card path longer than any message shows: its end (the file's own name) is kept
+deep="$tmp/$(printf 'd%.0s' $(seq 1 120))/$(printf 'e%.0s' $(seq 1 120))"
+mkdir -p "$deep"
+cp "$tmp/card4097" "$deep/cardlongpath"
+expect 2 "...|cardlongpath:1:|line longer than 4096 characters" --card "$deep/cardlongpath"
 group_ok "card lines up to 4096 characters and cards up to 1 MiB; beyond refused"
 
 # ============================================================================================
