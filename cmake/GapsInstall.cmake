@@ -181,6 +181,11 @@ if(GAPS_BACKEND STREQUAL "openmp")
   string(APPEND GAPS_PC_LIBS " -lm")
 elseif(GAPS_BACKEND STREQUAL "offload")
   get_target_property(_gaps_link_options gaps_physics INTERFACE_LINK_OPTIONS)
+  # what an installed library's user links with: the build's own CUDA directory (register
+  # caps, cmake/GapsOffload.cmake) is left out, the real toolkit kept
+  string(REGEX REPLACE "\\$<BUILD_INTERFACE:[^>]*>" "" _gaps_link_options "${_gaps_link_options}")
+  string(REGEX REPLACE "\\$<INSTALL_INTERFACE:([^>]*)>" "\\1" _gaps_link_options "${_gaps_link_options}")
+  list(REMOVE_ITEM _gaps_link_options "")
   list(JOIN _gaps_link_options " " _gaps_link_options)
   string(CONCAT GAPS_PC_LIBS "-Wl,--whole-archive -lgaps -Wl,--no-whole-archive "
                 "${_gaps_link_options} -Wl,-rpath,${GAPS_LLVM_LIB} -ldl -lm")

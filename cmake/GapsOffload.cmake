@@ -45,19 +45,62 @@ if(NOT EXISTS "${GAPS_LLVM_LIB}/libomptarget.so")
   message(FATAL_ERROR "libomptarget not found in ${GAPS_LLVM_LIB}: install libomp-19-dev")
 endif()
 find_package(Python3 COMPONENTS Interpreter REQUIRED)
+
+# Register caps of chosen kernels: "name=N;..." gives every kernel whose name contains `name`
+# at most N registers (PTX .maxnreg).  OpenMP in clang 19 cannot ask for it (no blocks-per-SM
+# in launch_bounds, ptxas ignores --maxrregcount next to .maxntid), so the build compiles
+# through a CUDA directory of its own whose ptxas is offload/ptxas_register_caps.py; every
+# other file is a link to the real toolkit.  The analysis kernel: 164 registers by default
+# (one 256-thread block per SM), 96 without any spill (two blocks); 23 % faster on an H200
+# (doc/benchmarks.md).  Empty: the toolkit as it is.
+set(GAPS_GPU_REGISTER_CAPS "gaps_analysis_launch=96" CACHE STRING
+    "Register caps of GPU kernels, NAME=N;... (empty: none)")
+set(_gaps_cuda_for_clang "${GAPS_CUDA_PATH}")
+if(GAPS_GPU_REGISTER_CAPS)
+  set(_gaps_shim "${CMAKE_BINARY_DIR}/gaps-cuda")
+  file(REMOVE_RECURSE "${_gaps_shim}")
+  file(MAKE_DIRECTORY "${_gaps_shim}/bin")
+  file(GLOB _gaps_top RELATIVE "${GAPS_CUDA_PATH}" "${GAPS_CUDA_PATH}/*")
+  foreach(_e IN LISTS _gaps_top)
+    if(NOT _e STREQUAL "bin")
+      file(CREATE_LINK "${GAPS_CUDA_PATH}/${_e}" "${_gaps_shim}/${_e}" SYMBOLIC)
+    endif()
+  endforeach()
+  file(GLOB _gaps_bin RELATIVE "${GAPS_CUDA_PATH}/bin" "${GAPS_CUDA_PATH}/bin/*")
+  foreach(_e IN LISTS _gaps_bin)
+    if(NOT _e STREQUAL "ptxas")
+      file(CREATE_LINK "${GAPS_CUDA_PATH}/bin/${_e}" "${_gaps_shim}/bin/${_e}" SYMBOLIC)
+    endif()
+  endforeach()
+  set(GAPS_REAL_PTXAS "${GAPS_CUDA_PATH}/bin/ptxas")
+  file(READ "${PROJECT_SOURCE_DIR}/offload/ptxas_register_caps.py" _gaps_front)
+  string(REPLACE "#!/usr/bin/env python3" "#!${Python3_EXECUTABLE}" _gaps_front "${_gaps_front}")
+  string(CONFIGURE "${_gaps_front}" _gaps_front @ONLY)
+  file(CONFIGURE OUTPUT "${_gaps_shim}/bin/ptxas.in" CONTENT "${_gaps_front}" @ONLY)
+  file(COPY "${_gaps_shim}/bin/ptxas.in" DESTINATION "${_gaps_shim}/bin.tmp"
+       FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+                        WORLD_READ WORLD_EXECUTE)
+  file(RENAME "${_gaps_shim}/bin.tmp/ptxas.in" "${_gaps_shim}/bin/ptxas")
+  file(REMOVE_RECURSE "${_gaps_shim}/bin.tmp" "${_gaps_shim}/bin/ptxas.in")
+  set(_gaps_cuda_for_clang "${_gaps_shim}")
+endif()
 message(STATUS "gaps offload: ${CMAKE_C_COMPILER} -> ${GAPS_GPU_ARCH}, CUDA ${GAPS_CUDA_PATH}, "
-               "LLVM runtime ${GAPS_LLVM_LIB}")
+               "LLVM runtime ${GAPS_LLVM_LIB}, register caps '${GAPS_GPU_REGISTER_CAPS}'")
 
 # -foffload-lto: the device code of all source files is linked as LLVM bitcode into one module
 # before ptxas.  Without it every file becomes its own relocatable cubin and CUDA 13's nvlink
 # joins them; after the header rewrite below, a call from one file into another then silently
 # ends the GPU thread (seen on an H200: the matrix element never ran).  One module also lets
 # the compiler inline across files.
+# The build links through the register-capping CUDA directory; an installed libgaps.a names
+# the real toolkit (a user's link then applies no caps).
 function(gaps_enable_offload target)
-  set(_flags -fopenmp --offload-arch=${GAPS_GPU_ARCH} --cuda-path=${GAPS_CUDA_PATH} -foffload-lto)
+  set(_flags -fopenmp --offload-arch=${GAPS_GPU_ARCH} -foffload-lto)
   target_compile_definitions(${target} PUBLIC GAPS_BACKEND_OFFLOAD)
-  target_compile_options(${target} PUBLIC ${_flags})
-  list(APPEND _flags --libomptarget-nvptx-bc-path=${GAPS_LLVM_LIB})
+  target_compile_options(${target} PUBLIC ${_flags} --cuda-path=${_gaps_cuda_for_clang})
+  list(APPEND _flags "$<BUILD_INTERFACE:--cuda-path=${_gaps_cuda_for_clang}>"
+                     "$<INSTALL_INTERFACE:--cuda-path=${GAPS_CUDA_PATH}>"
+                     --libomptarget-nvptx-bc-path=${GAPS_LLVM_LIB})
   target_link_options(${target} PUBLIC ${_flags} -L${GAPS_LLVM_LIB})
   target_link_libraries(${target} PUBLIC dl)
 endfunction()

@@ -140,7 +140,20 @@ double gaps_runtime_energy_read(char *source, size_t len)
 
 #else /* host backends */
 
-void *gaps_device_alloc(size_t bytes) { return calloc(1, bytes ? bytes : 1); }
+/* The loops' memory on the host, in whole cache lines: a small block (a pool's counters, a
+ * partition's arrays) then never shares a line with another partition's, which another
+ * thread writes (false sharing).  Large blocks come from calloc: fresh pages, zero without
+ * being touched, so a large pool costs only the memory its slots use. */
+#define GAPS_CACHE_LINE 64
+void *gaps_device_alloc(size_t bytes)
+{
+    const size_t n = bytes / GAPS_CACHE_LINE * GAPS_CACHE_LINE + GAPS_CACHE_LINE;
+    if (n < bytes) return NULL;
+    if (n >= ((size_t)1 << 20)) return calloc(1, n);
+    void *p = aligned_alloc(GAPS_CACHE_LINE, n);
+    if (p) memset(p, 0, n);
+    return p;
+}
 void gaps_device_free(void *p) { free(p); }
 void gaps_device_to_host(void *dst, const void *src, size_t bytes) { memcpy(dst, src, bytes); }
 void gaps_host_to_device(void *dst, const void *src, size_t bytes) { memcpy(dst, src, bytes); }

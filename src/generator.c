@@ -450,13 +450,16 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     uint64_t *words_dev = gaps_device_alloc(sizeof base->words);
     gaps_physics *phys_dev = gaps_device_copy(&phys, sizeof phys);
     gaps_histograms *hist_dev = hist.acc ? gaps_device_copy(&hist, sizeof hist) : NULL;
+    /* Pools share one event counter, except with pieces: then each walks its own piece.  With
+     * several host partitions the shared counter has a cache line of its own, away from any
+     * pool's other counters (which only that pool's thread writes). */
+    unsigned long long *shared_next =
+        nparts > 1 && !pieces ? gaps_device_alloc(sizeof *shared_next) : NULL;
     int ok = base && run->state && run->hist && parts && hist_dev && phys_dev && words_host
-             && words_dev;
+             && words_dev && (shared_next || nparts == 1 || pieces);
     for (int k = 0; ok && k < nparts; ++k) {
         const int n = (int)(slots / nparts + (k < slots % nparts));
-        /* pools share one counter, except with pieces: then each walks its own piece */
-        ok = gaps_pool_create(&parts[k].pool, n, cfg->max_partons,
-                              k == 0 || pieces ? NULL : parts[0].pool.next_event) == 0
+        ok = gaps_pool_create(&parts[k].pool, n, cfg->max_partons, shared_next) == 0
              && (parts[k].pool_dev = gaps_device_copy(&parts[k].pool, sizeof(gaps_pool))) != NULL
              && partition_alloc_output(&parts[k], cfg) == 0;
         if (ok && pieces) {
@@ -606,6 +609,7 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
         partition_free(&parts[k]);
     }
     free(parts);
+    gaps_device_free(shared_next);
     free(words_host);
     gaps_device_free(words_dev);
     free(base);

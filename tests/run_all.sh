@@ -54,8 +54,12 @@ for b in $backends; do
         || { echo "FAIL: $b build"; status=1; continue; }
     if [ "$backend" = offload ]; then
         # no GPU in CI: the offload build's host run must give the serial build's events (the
-        # MPI one is only built)
+        # MPI one is only built); its kernels must carry the register caps it was built with
         [ $mpi = OFF ] && bins="$bins build-test-$b/gaps"
+        caps=$(sed -n 's/^GAPS_GPU_REGISTER_CAPS:STRING=//p' "build-test-$b/CMakeCache.txt")
+        if [ -n "$caps" ] && [ $mpi = OFF ]; then
+            python3 tests/test_kernel_resources.py "build-test-$b/gaps" "$caps" || status=1
+        fi
         continue
     fi
     if [ $mpi = ON ]; then
