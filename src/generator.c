@@ -107,8 +107,12 @@ static void physics_init(const gaps_config *cfg, gaps_physics *phys)
 }
 
 /* One partition (an independent pool, see gaps_parallel.h): its pool, its per-event output
- * buffers, and what it reports back. */
+ * buffers, and what it reports back.  On the multicore backend each is written by its own
+ * thread after every pass; starting each on a cache line of its own keeps neighbours from
+ * invalidating each other's lines (false sharing). */
+#define GAPS_CACHE_LINE_BYTES 64
 typedef struct partition {
+    _Alignas(GAPS_CACHE_LINE_BYTES)
     gaps_pool pool;            /* host copy of the struct (device pointers inside) */
     gaps_pool *pool_dev;       /* the struct where the loops run */
     gaps_event_out out;        /* per-event output where the loops run (host copy) */
@@ -144,7 +148,10 @@ typedef struct shared {
     int64_t segment_end;       /* refills stop below this event number */
     int64_t done_before;       /* events finished before this run (a resumed checkpoint) */
     int64_t total;             /* events of the whole run, for progress */
-    int64_t analysed;          /* all partitions together, updated atomically */
+    /* All partitions together, updated atomically after every pass: on a cache line of its
+     * own, so that the fields above, which every partition reads after every pass, are not
+     * invalidated by each update. */
+    _Alignas(GAPS_CACHE_LINE_BYTES) int64_t analysed;
 } shared;
 
 static int stop_requested(const shared *sh)
@@ -441,7 +448,8 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     gaps_state *base = malloc(sizeof *base);
     run->state = malloc(sizeof *run->state);
     run->hist = malloc(sizeof *run->hist);
-    partition *parts = calloc(nparts, sizeof *parts);
+    partition *parts = aligned_alloc(GAPS_CACHE_LINE_BYTES, nparts * sizeof *parts);
+    if (parts) memset(parts, 0, nparts * sizeof *parts);
     gaps_histograms hist;
     gaps_histograms_layout(&hist, gaps_worker_count(), phys.me.w_max);
     const size_t hist_bytes = (size_t)gaps_histograms_words(&hist) * sizeof(uint64_t);

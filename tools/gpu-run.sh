@@ -22,7 +22,8 @@
 #       per warp and stall reasons of the shower, analysis and refill kernels.
 #   tools/gpu-run.sh scaling DIR OUT [EVENTS]   (GPU node)
 #       the multicore build on the node's CPU with 1, 2, 4, 8 and 16 threads (default 2x10^6
-#       events), with and without OMP_PROC_BIND=close OMP_PLACES=cores.
+#       events), with and without OMP_PROC_BIND=close OMP_PLACES=cores; a table of medians,
+#       speed-ups and efficiencies (GAPS_SCALING_BINARIES, _REPEATS, _BINDS: see below).
 #   tools/gpu-run.sh compare DIR OUT   (build machine)
 #       compares the GPU's per-event observables and histograms with the serial build's
 #       (OUT holds the files of `run`, or their archive gpu-results.tar).
@@ -170,19 +171,43 @@ for k, m in per.items():
 PY
     ;;
 scaling)
+    # GAPS_SCALING_BINARIES (default DIR/gaps-openmp): several multicore builds, interleaved
+    # run by run so that they see the same machine; GAPS_SCALING_REPEATS runs of each (median);
+    # GAPS_SCALING_BINDS (default "none close"): thread placements tried
     dir=$2; out=$3; n=${4:-2000000}
+    reps=${GAPS_SCALING_REPEATS:-1}; binds=${GAPS_SCALING_BINDS:-none close}
+    bins=${GAPS_SCALING_BINARIES:-$dir/gaps-openmp}
     mkdir -p "$out"
     lscpu >"$out/lscpu.txt" 2>/dev/null || true
-    for bind in none close; do
+    for bind in $binds; do
         for t in 1 2 4 8 16; do
-            if [ $bind = close ]; then
-                OMP_PROC_BIND=close OMP_PLACES=cores "$dir/gaps-openmp" --threads $t --events $n --output none --quiet --json /tmp/s.json
-            else
-                "$dir/gaps-openmp" --threads $t --events $n --output none --quiet --json /tmp/s.json
-            fi
-            echo "$bind $t $(python3 -c 'import json; d = json.load(open("/tmp/s.json")); print(d["time_s"]["total"])')"
+            r=0
+            while [ $r -lt "$reps" ]; do
+                for b in $bins; do
+                    if [ "$bind" = close ]; then
+                        OMP_PROC_BIND=close OMP_PLACES=cores "$b" --threads $t --events "$n" --output none --quiet --json /tmp/s.json
+                    else
+                        "$b" --threads $t --events "$n" --output none --quiet --json /tmp/s.json
+                    fi
+                    echo "$b $bind $t $(python3 -c 'import json; d = json.load(open("/tmp/s.json")); print(d["time_s"]["total"])')"
+                done
+                r=$((r + 1))
+            done
         done
-    done | tee "$out/scaling.txt"
+    done | tee "$out/scaling-raw.txt"
+    python3 - "$out/scaling-raw.txt" <<'PY' | tee "$out/scaling.txt"
+import collections, statistics, sys
+runs = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    b, bind, t, sec = line.split()
+    runs[(b, bind, int(t))].append(float(sec))
+print("%-28s %-6s %7s %9s %8s %10s %s" % ("binary", "bind", "threads", "median s", "speed-up", "efficiency", "runs"))
+for (b, bind, t), v in sorted(runs.items()):
+    one = statistics.median(runs[(b, bind, 1)]) if (b, bind, 1) in runs else float("nan")
+    m = statistics.median(v)
+    print("%-28s %-6s %7d %9.3f %8.2f %9.0f %% %s" % (b[-28:], bind, t, m, one / m, 100 * one / m / t,
+                                                    " ".join("%.3f" % x for x in v)))
+PY
     ;;
 compare)
     dir=$2; out=$3
