@@ -147,14 +147,17 @@ profile)
     ncu=/usr/local/cuda/bin/ncu
     [ -x $ncu ] || ncu=$(command -v ncu)
     "$dir/gaps-offload" --events 1000000 --output none --json "$out/profiled-run.json" --quiet
-    $ncu --kernel-name regex:'launch_cycles|analysis_launch|refill_done|launch_step' \
-        --launch-skip 12 --launch-count 8 --section SpeedOfLight --section Occupancy \
+    # GAPS_PROFILE_KERNELS, _SKIP, _COUNT: which kernels, and which of their launches
+    $ncu --kernel-name regex:"${GAPS_PROFILE_KERNELS:-launch_cycles|analysis_launch|refill_done|launch_step}" \
+        --launch-skip "${GAPS_PROFILE_SKIP:-12}" --launch-count "${GAPS_PROFILE_COUNT:-8}" \
+        --section SpeedOfLight --section Occupancy \
         --section LaunchStats --section WarpStateStats --section SchedulerStats \
         --csv --page details "$dir/gaps-offload" --events 1000000 --output none --quiet \
         >"$out/ncu.csv" 2>"$out/ncu.err" || tail -5 "$out/ncu.err"
     python3 - "$out/ncu.csv" <<'PY' | tee "$out/ncu-summary.txt"
-import csv, sys, collections
-rows = list(csv.DictReader(open(sys.argv[1])))
+import csv, io, sys, collections
+text = open(sys.argv[1]).read()
+rows = list(csv.DictReader(io.StringIO(text[text.find('"ID"'):])))   # skip ncu's ==PROF== lines
 want = ["Duration", "Registers Per Thread", "Achieved Occupancy", "Theoretical Occupancy",
         "Avg. Active Threads Per Warp", "Avg. Not Predicated Off Threads Per Warp",
         "Compute (SM) Throughput", "Memory Throughput", "DRAM Throughput", "Warp Cycles Per Issued Instruction",
