@@ -10,28 +10,25 @@ Usage: kernel_resources.py EXECUTABLE [NAME ...]
     prints "kernel registers stack_bytes" for every kernel (or those whose name contains one
     of the NAMEs); exit status 1 if the executable holds no CUDA image.
 """
+import os
 import struct
 import sys
 
-EM_CUDA = 190
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fix_cuda_image  # noqa: E402  (the same directory)
+
 EIFMT_SVAL = 4
 EIATTR_FRAME_SIZE = 0x11
 EIATTR_REGCOUNT = 0x2F
 
 
 def cuda_images(data):
-    """(offset, bytes) of each 64-bit little-endian CUDA ELF image in data."""
-    at = data.find(b"\x7fELF")
-    while at >= 0:
-        if at + 64 <= len(data) and data[at + 4] == 2 and data[at + 5] == 1 \
-                and struct.unpack_from("<H", data, at + 18)[0] == EM_CUDA:
-            shoff = struct.unpack_from("<Q", data, at + 0x28)[0]
-            shentsize, shnum = struct.unpack_from("<HH", data, at + 0x3A)
-            size = shoff + shentsize * shnum
-            yield data[at:at + size]
-            at = data.find(b"\x7fELF", at + size)
-        else:
-            at = data.find(b"\x7fELF", at + 1)
+    """The bytes of each CUDA ELF image in data (found as offload/fix_cuda_image.py finds
+    them), up to the end of its section header table."""
+    for at in fix_cuda_image.cuda_images(data):
+        shoff = struct.unpack_from("<Q", data, at + 0x28)[0]
+        shentsize, shnum = struct.unpack_from("<HH", data, at + 0x3A)
+        yield data[at:at + shoff + shentsize * shnum]
 
 
 def resources(img):
