@@ -55,6 +55,11 @@ find_package(Python3 COMPONENTS Interpreter REQUIRED)
 # (doc/benchmarks.md).  Empty: the toolkit as it is.
 set(GAPS_GPU_REGISTER_CAPS "gaps_analysis_launch=96" CACHE STRING
     "Register caps of GPU kernels, NAME=N;... (empty: none)")
+foreach(_cap IN LISTS GAPS_GPU_REGISTER_CAPS)
+  if(NOT _cap MATCHES "^[A-Za-z0-9_]+=([0-9]+)$" OR CMAKE_MATCH_1 LESS 16 OR CMAKE_MATCH_1 GREATER 255)
+    message(FATAL_ERROR "GAPS_GPU_REGISTER_CAPS: '${_cap}' is not NAME=N with 16 <= N <= 255")
+  endif()
+endforeach()
 set(_gaps_cuda_for_clang "${GAPS_CUDA_PATH}")
 if(GAPS_GPU_REGISTER_CAPS)
   set(_gaps_shim "${CMAKE_BINARY_DIR}/gaps-cuda")
