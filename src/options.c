@@ -132,10 +132,11 @@ static const opt_def *find_short(const opt_def *t, char c)
 
 /* A user's string made safe for a one-line message: control characters as \xNN, at most
  * SHOW_MAX bytes of a value (cut before a UTF-8 continuation byte, "..." when cut). A file
- * name is shown whole up to SHOW_PATH_MAX bytes; a longer one keeps its end, where the name
- * that tells files apart is ("..." then the last bytes). */
+ * name is shown whole up to SHOW_PATH_MAX bytes; a longer one keeps its start and its end,
+ * where the name that tells files apart is, around "..." (as outfile.c shows paths). */
 #define SHOW_MAX 64
 #define SHOW_PATH_MAX 200
+#define SHOW_PATH_HEAD 70
 typedef struct shown { char s[4 * SHOW_PATH_MAX + 8]; } shown;
 
 static int is_utf8_continuation(unsigned char c) { return (c & 0xc0) == 0x80; }
@@ -170,17 +171,19 @@ static shown show(const char *s) { return show_n(s, strlen(s)); }
 
 static shown show_path(const char *s)
 {
-    size_t n = strlen(s);
+    const size_t n = strlen(s);
+    shown r;
     if (n <= SHOW_PATH_MAX) {
-        shown r;
         r.s[show_bytes(r.s, s, n)] = '\0';
         return r;
     }
-    const char *tail = s + n - (SHOW_PATH_MAX - 3);
-    while (*tail && is_utf8_continuation((unsigned char)*tail)) ++tail;
-    shown r;
-    memcpy(r.s, "...", 3);
-    r.s[3 + show_bytes(r.s + 3, tail, strlen(tail))] = '\0';
+    size_t head = SHOW_PATH_HEAD, tail = n - (SHOW_PATH_MAX - SHOW_PATH_HEAD - 3);
+    while (head > 0 && is_utf8_continuation((unsigned char)s[head])) --head;
+    while (tail < n && is_utf8_continuation((unsigned char)s[tail])) ++tail;
+    size_t o = show_bytes(r.s, s, head);
+    memcpy(r.s + o, "...", 3);
+    o += 3;
+    r.s[o + show_bytes(r.s + o, s + tail, n - tail)] = '\0';
     return r;
 }
 
