@@ -81,6 +81,10 @@
 #  define GAPS_DEFAULT_CHECKPOINT_EVENTS 2000000LL
 #endif
 
+/* Bytes of a host cache line: data written by different host threads is kept this far apart
+ * (no false sharing). */
+#define GAPS_CACHE_LINE_BYTES 64
+
 /* Workers and their private accumulators.  Histograms keep one copy per worker and are merged
  * once at the end: a host thread (partition) owns its copy outright; on the device the threads
  * of a team share a copy (GAPS_DEVICE_COPIES copies in all) and update it atomically. */

@@ -144,13 +144,12 @@ double gaps_runtime_energy_read(char *source, size_t len)
  * partition's arrays) then never shares a line with another partition's, which another
  * thread writes (false sharing).  Large blocks come from calloc: fresh pages, zero without
  * being touched, so a large pool costs only the memory its slots use. */
-#define GAPS_CACHE_LINE 64
 void *gaps_device_alloc(size_t bytes)
 {
-    const size_t n = bytes / GAPS_CACHE_LINE * GAPS_CACHE_LINE + GAPS_CACHE_LINE;
+    const size_t n = bytes / GAPS_CACHE_LINE_BYTES * GAPS_CACHE_LINE_BYTES + GAPS_CACHE_LINE_BYTES;
     if (n < bytes) return NULL;
     if (n >= ((size_t)1 << 20)) return calloc(1, n);
-    void *p = aligned_alloc(GAPS_CACHE_LINE, n);
+    void *p = aligned_alloc(GAPS_CACHE_LINE_BYTES, n);
     if (p) memset(p, 0, n);
     return p;
 }

@@ -110,7 +110,6 @@ static void physics_init(const gaps_config *cfg, gaps_physics *phys)
  * buffers, and what it reports back.  On the multicore backend each is written by its own
  * thread after every pass; starting each on a cache line of its own keeps neighbours from
  * invalidating each other's lines (false sharing). */
-#define GAPS_CACHE_LINE_BYTES 64
 typedef struct partition {
     _Alignas(GAPS_CACHE_LINE_BYTES)
     gaps_pool pool;            /* host copy of the struct (device pointers inside) */
