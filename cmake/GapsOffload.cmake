@@ -80,12 +80,11 @@ if(GAPS_GPU_REGISTER_CAPS)
   file(READ "${PROJECT_SOURCE_DIR}/offload/ptxas_register_caps.py" _gaps_front)
   string(REPLACE "#!/usr/bin/env python3" "#!${Python3_EXECUTABLE}" _gaps_front "${_gaps_front}")
   string(CONFIGURE "${_gaps_front}" _gaps_front @ONLY)
-  file(CONFIGURE OUTPUT "${_gaps_shim}/bin/ptxas.in" CONTENT "${_gaps_front}" @ONLY)
-  file(COPY "${_gaps_shim}/bin/ptxas.in" DESTINATION "${_gaps_shim}/bin.tmp"
-       FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
-                        WORLD_READ WORLD_EXECUTE)
-  file(RENAME "${_gaps_shim}/bin.tmp/ptxas.in" "${_gaps_shim}/bin/ptxas")
-  file(REMOVE_RECURSE "${_gaps_shim}/bin.tmp" "${_gaps_shim}/bin/ptxas.in")
+  file(WRITE "${_gaps_shim}/bin/ptxas" "${_gaps_front}")
+  file(CHMOD "${_gaps_shim}/bin/ptxas" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE
+       GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+               "${PROJECT_SOURCE_DIR}/offload/ptxas_register_caps.py")
   set(_gaps_cuda_for_clang "${_gaps_shim}")
 endif()
 message(STATUS "gaps offload: ${CMAKE_C_COMPILER} -> ${GAPS_GPU_ARCH}, CUDA ${GAPS_CUDA_PATH}, "

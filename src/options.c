@@ -494,6 +494,10 @@ static void print_version(FILE *f)
     else
         fprintf(f, "GPU architecture %s\n", arch);
 #endif
+#ifdef GAPS_GPU_REGISTER_CAPS
+    /* a string literal, "NAME=N,..." (doc/gpu.md, register caps) */
+    fprintf(f, "GPU register caps %s\n", GAPS_GPU_REGISTER_CAPS);
+#endif
 }
 
 static int gaps_handler(void *vctx, const opt_def *d, const char *spelled, const char *val,
