@@ -7,6 +7,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "options.h"
+#include "shown_path.h"
 #include "gaps/constants.h"
 #include "gaps_runtime.h"
 
@@ -131,13 +132,10 @@ static const opt_def *find_short(const opt_def *t, char c)
  * ------------------------------------------------------------------------------------------ */
 
 /* A user's string made safe for a one-line message: control characters as \xNN, at most
- * SHOW_MAX bytes of a value (cut before a UTF-8 continuation byte, "..." when cut). A file
- * name is shown whole up to SHOW_PATH_MAX bytes; a longer one keeps its start and its end,
- * where the name that tells files apart is, around "..." (as outfile.c shows paths). */
+ * SHOW_MAX bytes of a value (cut before a UTF-8 continuation byte, "..." when cut).  A file
+ * name is cut as every message cuts one (shown_path.h). */
 #define SHOW_MAX 64
-#define SHOW_PATH_MAX 200
-#define SHOW_PATH_HEAD 70
-typedef struct shown { char s[4 * SHOW_PATH_MAX + 8]; } shown;
+typedef struct shown { char s[4 * GAPS_SHOWN_PATH_MAX + 8]; } shown;
 
 static int is_utf8_continuation(unsigned char c) { return (c & 0xc0) == 0x80; }
 
@@ -172,14 +170,12 @@ static shown show(const char *s) { return show_n(s, strlen(s)); }
 static shown show_path(const char *s)
 {
     const size_t n = strlen(s);
+    size_t head, tail;
     shown r;
-    if (n <= SHOW_PATH_MAX) {
+    if (!gaps_shown_path_cut(s, n, &head, &tail)) {
         r.s[show_bytes(r.s, s, n)] = '\0';
         return r;
     }
-    size_t head = SHOW_PATH_HEAD, tail = n - (SHOW_PATH_MAX - SHOW_PATH_HEAD - 3);
-    while (head > 0 && is_utf8_continuation((unsigned char)s[head])) --head;
-    while (tail < n && is_utf8_continuation((unsigned char)s[tail])) ++tail;
     size_t o = show_bytes(r.s, s, head);
     memcpy(r.s + o, "...", 3);
     o += 3;

@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE   /* O_TMPFILE, AT_EMPTY_PATH, fopencookie */
 #include "outfile.h"
+#include "shown_path.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -120,18 +121,14 @@ static void say(char *msg, size_t len, const char *fmt, ...)
 
 static const char *label_of(const gaps_outfile *o) { return o->label ? o->label : "output"; }
 
-/* A path as shown in a message: a very long one keeps its start and end around "...", so
- * that the reason after it still fits the caller's buffer.  Cuts fall on UTF-8 character
- * boundaries.  buf must have SHOWN bytes. */
-#define SHOWN 160
-#define SHOWN_PART 70
+/* A path as shown in a message (shown_path.h), so that the reason after it still fits the
+ * caller's buffer.  buf must have SHOWN bytes. */
+#define SHOWN (GAPS_SHOWN_PATH_MAX + 1)
 static const char *shown(const char *p, char *buf)
 {
     const size_t n = strlen(p);
-    if (n < SHOWN) return p;
-    size_t head = SHOWN_PART, tail = n - SHOWN_PART;
-    while (head > 0 && ((unsigned char)p[head] & 0xc0) == 0x80) --head;
-    while (tail < n && ((unsigned char)p[tail] & 0xc0) == 0x80) ++tail;
+    size_t head, tail;
+    if (!gaps_shown_path_cut(p, n, &head, &tail)) return p;
     memcpy(buf, p, head);
     memcpy(buf + head, "...", 3);
     memcpy(buf + head + 3, p + tail, n - tail + 1);
