@@ -10,19 +10,22 @@ import subprocess
 import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
-exe, caps = sys.argv[1], sys.argv[2]
-out = subprocess.run([sys.executable, os.path.join(here, "..", "offload", "kernel_resources.py"), exe],
+offload = os.path.join(here, "..", "offload")
+sys.path.insert(0, offload)
+from ptxas_register_caps import parse_caps  # noqa: E402  (the build's own reading of the caps)
+
+exe, caps = sys.argv[1], parse_caps(sys.argv[2])
+out = subprocess.run([sys.executable, os.path.join(offload, "kernel_resources.py"), exe],
                      stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout
 kernels = [line.split() for line in out.splitlines()]
 bad = 0
-for item in filter(None, caps.split(";")):
-    name, n = item.split("=")
+for name, n in caps:
     hit = [(k, int(r)) for k, r, _ in kernels if name in k]
     if not hit:
-        print("FAIL: no kernel matches the cap %s" % item)
+        print("FAIL: no kernel matches the cap %s=%d" % (name, n))
         bad += 1
     for k, r in hit:
-        ok = r <= int(n)
+        ok = r <= n
         bad += not ok
         print("%s: %s uses %d registers (cap %s)" % ("ok" if ok else "FAIL", k, r, n))
 for k, r, s in kernels:
