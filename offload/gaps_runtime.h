@@ -20,9 +20,10 @@ void *gaps_device_copy(const void *host_src, size_t bytes);
 const char *gaps_runtime_backend_name(void);
 
 /* Defaults of this backend (gaps_parallel.h says why): event slots per partition, veto
- * cycles per fused launch, events between checkpoints. */
+ * cycles per fused launch, veto cycles per splitting round, events between checkpoints. */
 int gaps_runtime_default_slots_per_partition(void);
 int gaps_runtime_default_cycles_per_launch(void);
+int gaps_runtime_default_split_every(void);
 long long gaps_runtime_default_checkpoint_events(void);
 
 /* Select the number of host threads (openmp backend; ignored elsewhere). */

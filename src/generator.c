@@ -38,6 +38,7 @@ void gaps_config_defaults(gaps_config *cfg)
     cfg->refill = 1;
     cfg->loop_mode = GAPS_LOOPS_FUSED;
     cfg->cycles_per_launch = gaps_runtime_default_cycles_per_launch();
+    cfg->split_every = gaps_runtime_default_split_every();
 }
 
 int gaps_config_check(const gaps_config *cfg, char *msg, size_t len)
@@ -75,6 +76,9 @@ int gaps_config_check(const gaps_config *cfg, char *msg, size_t len)
         return snprintf(msg, len, "--pool must be from 1 to %d", GAPS_MAX_SLOTS), -1;
     if (cfg->cycles_per_launch < 1 || cfg->cycles_per_launch > GAPS_MAX_CYCLES_PER_LAUNCH)
         return snprintf(msg, len, "--cycles-per-launch must be from 1 to %d",
+                        GAPS_MAX_CYCLES_PER_LAUNCH), -1;
+    if (cfg->split_every < 1 || cfg->split_every > GAPS_MAX_CYCLES_PER_LAUNCH)
+        return snprintf(msg, len, "--split-every must be from 1 to %d",
                         GAPS_MAX_CYCLES_PER_LAUNCH), -1;
     if (cfg->threads < 0 || cfg->threads > GAPS_MAX_THREADS)
         return snprintf(msg, len, "--threads must be from 1 to %d", GAPS_MAX_THREADS), -1;
@@ -231,7 +235,8 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
     for (;;) {
         t0 = now();
         if (cfg->loop_mode == GAPS_LOOPS_FUSED) {
-            gaps_shower_launch_cycles(pool, phys, nslots, cfg->cycles_per_launch);
+            gaps_shower_launch_cycles(pool, phys, nslots, cfg->cycles_per_launch,
+                                      cfg->split_every);
             part->launches++;
         } else {
             for (int step = 0; step < GAPS_N_VETO_STEPS; ++step)

@@ -339,9 +339,10 @@ static void write_json(FILE *f, const gaps_config *cfg, const gaps_run *run, con
     /* how the run was executed: differs between backends and runs of the same events */
     fprintf(f, "  \"backend\": \"%s\",\n  \"device\": \"%s\",\n", run->backend, run->device);
     fprintf(f, "  \"threads\": %d,\n  \"slots\": %d,\n", run->threads, run->slots);
-    fprintf(f, "  \"loops\": \"%s\",\n  \"cycles_per_launch\": %d,\n  \"refill\": %s,\n",
+    fprintf(f, "  \"loops\": \"%s\",\n  \"cycles_per_launch\": %d,\n  \"split_every\": %d,\n"
+               "  \"refill\": %s,\n",
             cfg->loop_mode == GAPS_LOOPS_FUSED ? "fused" : "steps", cfg->cycles_per_launch,
-            cfg->refill ? "true" : "false");
+            cfg->split_every, cfg->refill ? "true" : "false");
     fprintf(f, "  \"launches\": %ld,\n  \"veto_cycles\": %ld,\n", run->launches,
             run->veto_cycles);
     fprintf(f, "  \"time_s\": {\"me\": %.9g, \"shower\": %.9g, \"analysis\": %.9g, "
@@ -381,8 +382,10 @@ static void print_summary(FILE *out, const gaps_config *cfg, const gaps_run *run
     fprintf(out, "  pool %d slots x %d partons   loops %s", run->slots, cfg->max_partons,
             cfg->loop_mode == GAPS_LOOPS_FUSED ? "fused" : "steps");
     if (cfg->loop_mode == GAPS_LOOPS_FUSED)
-        fprintf(out, " (%d veto cycle%s per launch)", cfg->cycles_per_launch,
-                cfg->cycles_per_launch == 1 ? "" : "s");
+        fprintf(out, " (%d veto cycle%s per launch, a splitting round every %d)",
+                cfg->cycles_per_launch, cfg->cycles_per_launch == 1 ? "" : "s",
+                cfg->split_every < cfg->cycles_per_launch ? cfg->split_every
+                                                          : cfg->cycles_per_launch);
     fprintf(out, "   %s\n", cfg->refill ? "refill" : "batches");
     fprintf(out, "  work              %ld veto cycles in %ld launches\n", run->veto_cycles,
             run->launches);

@@ -54,7 +54,7 @@ enum field {
     F_EVENTS, F_FIRST_EVENT, F_ECM, F_ALPHAS_MZ, F_ALPHAS_ORDER, F_TCUT, F_SEED,
     F_OUTPUT, F_JSON, F_OBSERVABLES, F_CYCLES_OUT, F_HEPMC, F_QUIET, F_PROGRESS,
     F_STATE_OUT, F_CHECKPOINT, F_CHECKPOINT_EVERY, F_RESUME,
-    F_POOL, F_MAX_PARTONS, F_THREADS, F_LOOPS, F_CYCLES_PER_LAUNCH, F_REFILL, F_ALLOW_HOST,
+    F_POOL, F_MAX_PARTONS, F_THREADS, F_LOOPS, F_CYCLES_PER_LAUNCH, F_SPLIT_EVERY, F_REFILL, F_ALLOW_HOST,
     F_ENERGY, F_CARD, F_HELP, F_VERSION,
     /* gaps merge */
     F_M_OUTPUT, F_M_JSON, F_M_STATE_OUT, F_M_QUIET, F_M_HELP,
@@ -95,6 +95,7 @@ static const opt_def gaps_table[] = {
     { "threads", 't', K_INT, F_THREADS, 1, GAPS_MAX_THREADS },
     { "loops", 0, K_LOOPS, F_LOOPS, 0, 0 },
     { "cycles-per-launch", 0, K_INT, F_CYCLES_PER_LAUNCH, 1, GAPS_MAX_CYCLES_PER_LAUNCH },
+    { "split-every", 0, K_INT, F_SPLIT_EVERY, 1, GAPS_MAX_CYCLES_PER_LAUNCH },
     { "no-refill", 0, K_FLAG, F_REFILL, 0, 0 },
     { "allow-host", 0, K_FLAG, F_ALLOW_HOST, 1, 0 },
     { "energy", 0, K_FLAG, F_ENERGY, 1, 0 },
@@ -394,6 +395,7 @@ static void store(gaps_options *o, const opt_def *d, const value *v)
     case F_THREADS: c->threads = (int)v->i; break;
     case F_LOOPS: c->loop_mode = (int)v->i; break;
     case F_CYCLES_PER_LAUNCH: c->cycles_per_launch = (int)v->i; break;
+    case F_SPLIT_EVERY: c->split_every = (int)v->i; break;
     /* flags: "false" in a card leaves the default */
     case F_QUIET: if (v->on) o->quiet = (int)d->lo; break;
     case F_PROGRESS: if (v->on) o->progress = (int)d->lo; break;
@@ -762,12 +764,16 @@ void gaps_options_usage(FILE *f)
         "                           cycles per loop (default %s)\n"
         "      --cycles-per-launch K  veto cycles per fused launch, 1..%lld (2^20) (default %d\n"
         "                           in this build)\n"
+        "      --split-every M      fused launches: accepted trials wait and are split\n"
+        "                           together every M-th veto cycle, 1..%lld (default %d in\n"
+        "                           this build; 1 = at once; the events do not change)\n"
         "      --no-refill          run the pool in batches instead of refilling free slots\n"
         "      --allow-host         offload build: run on the host if no GPU is usable\n"
         "      --energy             measure the GPU's energy during the run\n",
         (long long)GAPS_MAX_SLOTS, GAPS_MAX_PARTONS, d.max_partons, GAPS_MAX_THREADS,
         d.loop_mode == GAPS_LOOPS_FUSED ? "fused" : "steps",
-        (long long)GAPS_MAX_CYCLES_PER_LAUNCH, d.cycles_per_launch);
+        (long long)GAPS_MAX_CYCLES_PER_LAUNCH, d.cycles_per_launch,
+        (long long)GAPS_MAX_CYCLES_PER_LAUNCH, d.split_every);
     fprintf(f,
         "Other:\n"
         "  -c, --card FILE          read options from a run card: one 'key = value' a line,\n"

@@ -120,6 +120,7 @@ void gaps_shower_start(gaps_pool *pool, const gaps_physics *phys, int e, int64_t
     pool->weight[e] = pt.weight;
     pool->t[e] = phys->me.s;
     pool->status[e] = GAPS_SLOT_SHOWERING;
+    pool->trial_kernel[e] = GAPS_KERNEL_NONE;
     update_rates(pool, phys, e);
 }
 
@@ -297,6 +298,7 @@ void gaps_veto_do_splitting(gaps_pool *pool, const gaps_physics *phys, int e)
 
     const int j = pool->n[e];
     if (j >= pool->maxp) {   /* no room for the emitted parton: end the shower, report it */
+        pool->trial_kernel[e] = GAPS_KERNEL_NONE;
         pool->flags[e] |= GAPS_FLAG_CAPACITY;
         gaps_pool_finish_shower(pool, e);
         return;
@@ -355,6 +357,7 @@ void gaps_veto_do_splitting(gaps_pool *pool, const gaps_physics *phys, int e)
         }
     }
     pool->n[e] = j + 1;
+    pool->trial_kernel[e] = GAPS_KERNEL_NONE;   /* the accepted trial is used up */
     update_rates(pool, phys, e);
 }
 
@@ -372,11 +375,22 @@ void gaps_veto_step(gaps_pool *pool, const gaps_physics *phys, int e, enum gaps_
 
 /* One veto cycle of one slot: its steps in the order of enum gaps_veto_step.  This is the
  * only place where the order of the steps is spelled out; the one-loop-per-step launches on
- * the host follow the same enum. */
-void gaps_veto_cycle(gaps_pool *pool, const gaps_physics *phys, int e)
+ * the host follow the same enum.
+ *
+ * Splitting rounds.  Outside a splitting round the last step is held back: a slot whose
+ * trial was accepted keeps it and sits out the following cycles until a splitting round,
+ * where every such slot does its splitting.  Why wait: about 8 % of trials are accepted, so in
+ * nearly every cycle some lane of a 32-lane GPU warp splits while the other lanes idle through
+ * a splitting that costs as much as three trials; held back to every M-th cycle, the
+ * splittings of a warp run side by side.  A waiting slot draws no random numbers, so the
+ * events do not depend on the rounds (doc/physics.md section 6).  With every cycle a
+ * splitting round this is the plain veto cycle. */
+void gaps_veto_cycle(gaps_pool *pool, const gaps_physics *phys, int e, int splitting_round)
 {
-    for (int step = 0; step < GAPS_N_VETO_STEPS; ++step)
-        gaps_veto_step(pool, phys, e, (enum gaps_veto_step)step);
+    if (pool->trial_kernel[e] == GAPS_KERNEL_NONE)   /* no accepted trial waiting */
+        for (int step = 0; step < GAPS_STEP_DO_SPLITTING; ++step)
+            gaps_veto_step(pool, phys, e, (enum gaps_veto_step)step);
+    if (splitting_round) gaps_veto_do_splitting(pool, phys, e);
 }
 
 /* Refill one slot with the next event number, if any is left below `end`. */
@@ -402,12 +416,15 @@ void gaps_shower_launch_step(gaps_pool *pool, const gaps_physics *phys, int nslo
 }
 
 void gaps_shower_launch_cycles(gaps_pool *pool, const gaps_physics *phys, int nslots,
-                               int cycles)
+                               int cycles, int split_every)
 {
     GAPS_PARALLEL_FOR(nslots)
     for (int e = 0; e < nslots; ++e)
-        for (int c = 0; c < cycles && pool->status[e] == GAPS_SLOT_SHOWERING; ++c)
-            gaps_veto_cycle(pool, phys, e);
+        for (int c = 0; c < cycles && pool->status[e] == GAPS_SLOT_SHOWERING; ++c) {
+            /* the last cycle is always a splitting round: no accepted trial outlives a launch */
+            const int splitting_round = (c + 1) % split_every == 0 || c == cycles - 1;
+            gaps_veto_cycle(pool, phys, e, splitting_round);
+        }
 }
 
 void gaps_shower_launch_refill(gaps_pool *pool, const gaps_physics *phys, int nslots)

@@ -34,6 +34,8 @@ for bin in "$@"; do
     run "b${i}-$backend-pool37" "$bin" $extra --pool 37
     run "b${i}-$backend-steps" "$bin" $extra --loops steps --pool 1000
     run "b${i}-$backend-batches-c3" "$bin" $extra --no-refill --cycles-per-launch 3 --pool 500
+    run "b${i}-$backend-rounds-c7s3" "$bin" $extra --cycles-per-launch 7 --split-every 3 --pool 300
+    run "b${i}-$backend-rounds-c16s32" "$bin" $extra --cycles-per-launch 16 --split-every 32
     if [ "$backend" = openmp ]; then
         run "b${i}-openmp-1thread" "$bin" --threads 1
         run "b${i}-openmp-2threads" "$bin" --threads 2 --pool 999

@@ -139,6 +139,7 @@ static int64_t get_pool(const gaps_options *o) { return o->cfg.slots; }
 static int64_t get_threads(const gaps_options *o) { return o->cfg.threads; }
 static int64_t get_maxp(const gaps_options *o) { return o->cfg.max_partons; }
 static int64_t get_cpl(const gaps_options *o) { return o->cfg.cycles_per_launch; }
+static int64_t get_split(const gaps_options *o) { return o->cfg.split_every; }
 static int64_t get_order(const gaps_options *o) { return o->cfg.alphas_order; }
 static int64_t get_every(const gaps_options *o) { return o->checkpoint_every; }
 
@@ -152,6 +153,7 @@ static const int_option int_options[] = {
     { "threads", 't', 1, 4096, get_threads, { NULL } },
     { "max-partons", 0, 3, GAPS_MAX_PARTONS, get_maxp, { NULL } },
     { "cycles-per-launch", 0, 1, (int64_t)1 << 20, get_cpl, { NULL } },
+    { "split-every", 0, 1, (int64_t)1 << 20, get_split, { NULL } },
     { "alphas-order", 0, 0, 2, get_order, { NULL } },
     { "checkpoint-every", 0, 1, TWO62, get_every, { "--checkpoint", "ck.state", NULL } },
 };
@@ -654,7 +656,8 @@ static void test_help_version(void)
                             "seed", "output", "json", "observables-out", "cycles-out", "hepmc",
                             "quiet", "progress", "no-progress", "state-out", "checkpoint",
                             "checkpoint-every", "resume", "pool", "max-partons", "threads",
-                            "loops", "cycles-per-launch", "no-refill", "allow-host", "energy",
+                            "loops", "cycles-per-launch", "split-every", "no-refill",
+                            "allow-host", "energy",
                             "card", "help", "version" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
         char a[80];
@@ -929,7 +932,7 @@ static void test_cards(void)
         "cycles-out = c.csv\nhepmc = -\nquiet = 1\nno-progress = yes\nstate-out = a.state\n"
         "checkpoint = a.ck\ncheckpoint-every = 1e3\nresume = b.ck\npool = 64\n"
         "max-partons = 64\nthreads = 2\nloops = fused\ncycles-per-launch = 8\n"
-        "no-refill = 1\nallow-host = true\nenergy = yes\n");
+        "split-every = 3\nno-refill = 1\nallow-host = true\nenergy = yes\n");
     CHECK(parse(&o, "--card", p, (char *)NULL) == 0, "all keys: %s", msg);
     CHECK(o.cfg.events == 2000 && o.cfg.first_event == 5 && o.cfg.ecm == 200 &&
           o.cfg.alphas_mz == 0.12 && o.cfg.alphas_order == 0 && o.cfg.t_cut == 2 &&
@@ -939,7 +942,7 @@ static void test_cards(void)
           !strcmp(o.state_out, "a.state") && !strcmp(o.checkpoint, "a.ck") &&
           o.checkpoint_every == 1000 && !strcmp(o.resume, "b.ck") && o.cfg.slots == 64 &&
           o.cfg.max_partons == 64 && o.cfg.threads == 2 && o.cfg.loop_mode == GAPS_LOOPS_FUSED &&
-          o.cfg.cycles_per_launch == 8 && o.cfg.refill == 0 && o.cfg.allow_host && o.energy,
+          o.cfg.cycles_per_launch == 8 && o.cfg.split_every == 3 && o.cfg.refill == 0 && o.cfg.allow_host && o.energy,
           "all keys: values");
     gaps_options_free(&o);
     p = CARD("none.card", "output = none\n");

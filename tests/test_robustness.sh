@@ -181,6 +181,7 @@ pool 1 268435456 -
 max-partons 3 64 -
 threads 1 4096 -
 cycles-per-launch 1 1048576 -
+split-every 1 1048576 -
 checkpoint-every 1 4611686018427387904 --checkpoint=ck
 alphas-order 0 2 -"
 plan=$(echo "$int_options" | $values plan "$SEED" "${ecm_lo:--}" "$ecm_hi" "$ratio") \
@@ -230,7 +231,8 @@ group_ok "--alphas-mz: 0 < X < 1"
 echo "=== option names: no abbreviations, an unknown option is named wherever it stands"
 names="events first-event ecm alphas-mz alphas-order tcut seed output json observables-out
 cycles-out hepmc quiet progress no-progress state-out checkpoint checkpoint-every resume pool
-max-partons threads loops cycles-per-launch no-refill allow-host energy card help version"
+max-partons threads loops cycles-per-launch split-every no-refill allow-host energy card help
+version"
 for n in $names; do
     short=${n%?}
     case " $(echo $names) " in *" $short "*) ;; *)

@@ -18,7 +18,8 @@ N=24000
 physics_json() {
     python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))
-for k in ("backend", "device", "threads", "slots", "loops", "cycles_per_launch", "refill",
+for k in ("backend", "device", "threads", "slots", "loops", "cycles_per_launch", "split_every",
+          "refill",
           "launches", "veto_cycles", "time_s", "events_per_s", "merged_from", "mpi", "ranks"):
     d.pop(k, None)
 print(json.dumps(d, sort_keys=True))' "$1"

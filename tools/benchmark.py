@@ -222,6 +222,7 @@ class Config:
         self.slots = None
         self.loops = None
         self.cycles_per_launch = None
+        self.split_every = None
         self.refill = None
 
 
@@ -399,6 +400,7 @@ def run_once(cfg, args, events, tmpdir, cycles_path=None):
         cfg.backend = summary.get("backend", cfg.backend)
         cfg.loops = summary.get("loops")
         cfg.cycles_per_launch = summary.get("cycles_per_launch")
+        cfg.split_every = summary.get("split_every")
         cfg.refill = summary.get("refill")
         log("  %s: %s backend on %s, %s slots at N = %d, loops %s%s" % (
             cfg.label, cfg.backend, cfg.device, cfg.slots, events, summary.get("loops", "?"),
@@ -410,7 +412,8 @@ def median_row(cfg, events, reps):
     row = {"label": cfg.label, "backend": cfg.backend, "device": cfg.device,
            "threads": cfg.threads, "slots": reps[0].get("slots", cfg.slots),
            "loops": cfg.loops,
-           "cycles_per_launch": cfg.cycles_per_launch, "refill": cfg.refill,
+           "cycles_per_launch": cfg.cycles_per_launch, "split_every": cfg.split_every,
+           "refill": cfg.refill,
            "args": " ".join(shlex.quote(a) for a in cfg.extra), "events": events,
            "repeats": len(reps)}
     for k in STAGES:
@@ -437,7 +440,7 @@ def add_speedups(rows, baseline):
 # output
 # ---------------------------------------------------------------------------------------
 SUMMARY_FIELDS = ["label", "backend", "device", "threads", "slots", "loops",
-                  "cycles_per_launch", "refill", "args", "events",
+                  "cycles_per_launch", "split_every", "refill", "args", "events",
                   "repeats", "me_s", "shower_s", "analysis_s", "total_s", "total_min_s",
                   "total_max_s", "us_per_event", "events_per_s", "speedup", "sigma_pb",
                   "sigma_err_pb", "cycles"]
@@ -478,7 +481,8 @@ def write_outputs(out_dir, rows, raw, configs, args, machine, complete):
         "labels": [{"label": c.label, "program": c.binary, "base": c.base,
                     "args": c.extra, "backend": c.backend, "device": c.device,
                     "threads": c.threads, "slots": c.slots, "loops": c.loops,
-                    "cycles_per_launch": c.cycles_per_launch, "refill": c.refill}
+                    "cycles_per_launch": c.cycles_per_launch, "split_every": c.split_every,
+                    "refill": c.refill}
                    for c in configs],
         "results": rows,
         "raw": raw,

@@ -146,15 +146,17 @@ profile)
     use_runtime "$dir" "$out"
     ncu=/usr/local/cuda/bin/ncu
     [ -x $ncu ] || ncu=$(command -v ncu)
-    "$dir/gaps-offload" --events 1000000 --output none --json "$out/profiled-run.json" --quiet
+    events=${GAPS_PROFILE_EVENTS:-1000000}
+    "$dir/gaps-offload" --events $events --output none --json "$out/profiled-run.json" --quiet
     # GAPS_PROFILE_KERNELS, _SKIP, _COUNT: which kernels, and which of their launches;
+    # GAPS_PROFILE_EVENTS: events of the profiled run (default 10^6);
     # GAPS_PROFILE_EXTRA: more ncu arguments (e.g. "--section SourceCounters": per-line
     # branch and divergence counters, written to ncu.csv)
     $ncu --kernel-name regex:"${GAPS_PROFILE_KERNELS:-launch_cycles|analysis_launch|refill_done|launch_step}" \
         --launch-skip "${GAPS_PROFILE_SKIP:-12}" --launch-count "${GAPS_PROFILE_COUNT:-8}" \
         --section SpeedOfLight --section Occupancy ${GAPS_PROFILE_EXTRA:-} \
         --section LaunchStats --section WarpStateStats --section SchedulerStats \
-        --csv --page details "$dir/gaps-offload" --events 1000000 --output none --quiet \
+        --csv --page details "$dir/gaps-offload" --events $events --output none --quiet \
         >"$out/ncu.csv" 2>"$out/ncu.err" || tail -5 "$out/ncu.err"
     python3 - "$out/ncu.csv" <<'PY' | tee "$out/ncu-summary.txt"
 import csv, io, sys, collections

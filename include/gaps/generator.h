@@ -34,7 +34,7 @@ enum gaps_loop_mode {
 /* Limits of the execution settings. */
 #define GAPS_MAX_SLOTS (1 << 28)              /* --pool */
 #define GAPS_MAX_THREADS 4096                 /* --threads */
-#define GAPS_MAX_CYCLES_PER_LAUNCH (1 << 20)  /* --cycles-per-launch */
+#define GAPS_MAX_CYCLES_PER_LAUNCH (1 << 20)  /* --cycles-per-launch, also --split-every */
 
 typedef struct gaps_config {
     int64_t events;          /* N */
@@ -49,6 +49,7 @@ typedef struct gaps_config {
     int refill;              /* 1: refill finished slots at once; 0: whole batches */
     int loop_mode;           /* enum gaps_loop_mode */
     int cycles_per_launch;   /* fused mode: veto cycles per launch */
+    int split_every;         /* fused mode: every split_every-th veto cycle is a splitting round */
     int threads;             /* openmp: 0 = OpenMP's default */
     int allow_host;          /* offload build without GPU: run on the host instead of failing */
     int keep_rows;           /* hand each event's observables to hooks->events */

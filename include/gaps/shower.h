@@ -5,6 +5,9 @@
  * Words used with one meaning each:
  *   veto step   one of the four stages below, a function of one slot;
  *   veto cycle  the four steps in order, for one slot (gaps_veto_cycle);
+ *   splitting round  a veto cycle in which accepted trials are split; in a fused launch
+ *               every M-th cycle (--split-every M), so that the accepted trials of a GPU
+ *               warp's lanes are split side by side;
  *   launch      one data-parallel loop over the slots of a pool: a GPU kernel, or a plain
  *               loop on a CPU thread.
  * The four veto steps and the paper's CUDA kernels they correspond to:
@@ -46,16 +49,21 @@ void gaps_veto_accept_or_reject(gaps_pool *pool, const gaps_physics *phys, int e
 void gaps_veto_do_splitting(gaps_pool *pool, const gaps_physics *phys, int e);
 /* One step of slot e, by number. */
 void gaps_veto_step(gaps_pool *pool, const gaps_physics *phys, int e, enum gaps_veto_step step);
-/* One whole veto cycle of slot e (nothing happens to a slot that is not showering). */
-void gaps_veto_cycle(gaps_pool *pool, const gaps_physics *phys, int e);
+/* One whole veto cycle of slot e (nothing happens to a slot that is not showering).  Outside
+ * a splitting round (splitting_round 0) an accepted trial waits for the next round instead of
+ * being split at once, and the slot sits out the cycles until then; the events are the same
+ * either way. */
+void gaps_veto_cycle(gaps_pool *pool, const gaps_physics *phys, int e, int splitting_round);
 GAPS_DEVICE_END
 
 /* Launches over the nslots slots of a pool.  pool and phys point to copies where the loops
  * run (device memory in the offload build). */
 void gaps_shower_launch_step(gaps_pool *pool, const gaps_physics *phys, int nslots,
                              enum gaps_veto_step step);
+/* cycles veto cycles per slot; every split_every-th of them, and the last, is a splitting
+ * round (split_every 1: every cycle, the plain veto algorithm). */
 void gaps_shower_launch_cycles(gaps_pool *pool, const gaps_physics *phys, int nslots,
-                               int cycles);
+                               int cycles, int split_every);
 
 /* Refill: every empty slot takes the next event number (if one below phys->end_event is left)
  * and starts it. */
