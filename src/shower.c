@@ -79,6 +79,7 @@ static void update_rates(gaps_pool *pool, const gaps_physics *phys, int e)
             }
             pool->rate[at] = r[0] + r[1];
             sum += r[0] + r[1];
+            pool->rate_cum[at] = sum;
         }
     }
     pool->rate_sum[e] = sum;
@@ -140,17 +141,28 @@ void gaps_veto_select_winner(gaps_pool *pool, const gaps_physics *phys, int e)
     if (!(r_sum > 0.0)) { pool->trial_t[e] = 0.0; return; }
     pool->trial_t[e] = pool->t[e] * gaps_exp(gaps_log(R) / r_sum);
 
+    /* The winner is the first dipole d whose cumulative rate exceeds u, found by bisection
+     * over the sums that update_rates() kept: a few loads where a scan over the dipoles
+     * takes up to 2n, and on a GPU the scan of the largest event holds up its warp.  The sums
+     * are the ones a scan would form, in the same order, so the choice is the same to the
+     * bit; a dipole of zero rate never wins (its sum equals its predecessor's). */
     const int nd = 2 * pool->n[e];
-    double acc = 0.0;
-    int d = 0, last = -1;
-    for (; d < nd; ++d) {
-        const double r = pool->rate[gaps_at(pool, d, e)];
-        if (r <= 0.0) continue;
-        last = d;
-        if (u < acc + r) break;
-        acc += r;
+    int d;
+    double acc;   /* the sum of the rates before d */
+    if (u < pool->rate_cum[gaps_at(pool, nd - 1, e)]) {
+        int lo = 0, hi = nd - 1;
+        while (lo < hi) {
+            const int mid = (lo + hi) / 2;
+            if (u < pool->rate_cum[gaps_at(pool, mid, e)]) hi = mid;
+            else lo = mid + 1;
+        }
+        d = lo;
+        acc = d > 0 ? pool->rate_cum[gaps_at(pool, d - 1, e)] : 0.0;
+    } else {   /* u rounded up to r_sum: the last dipole that can radiate */
+        d = nd - 1;
+        while (d > 0 && !(pool->rate[gaps_at(pool, d, e)] > 0.0)) --d;
+        acc = pool->rate_cum[gaps_at(pool, nd - 1, e)];
     }
-    if (d == nd) d = last;   /* u rounded up to r_sum */
     const int p = d / 2;
     int kernel = GAPS_KERNEL_Q_QG;
     if (pool->flav[gaps_at(pool, p, e)] == GAPS_GLUON) {

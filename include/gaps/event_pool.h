@@ -75,6 +75,7 @@ typedef struct gaps_physics {
     X(int, acol, (maxp), "anticolour tag, 0 for none")                                         \
     /* dipoles, row 2 p + s = emitter p, side s (0: along its colour, 1: its anticolour) */    \
     X(double, rate, 2 * (maxp), "trial rate of the dipole's kernels, 0 if it cannot radiate")  \
+    X(double, rate_cum, 2 * (maxp), "sum of the rates of dipole rows 0 .. d")                  \
     X(double, dip_m2, 2 * (maxp), "dipole mass^2, GeV^2 (where rate > 0)")                     \
     X(double, dip_zm, 2 * (maxp), "z- of the dipole (where rate > 0)")                         \
     X(double, dip_lnz, 2 * (maxp), "ln(z+/z-) of the dipole (where rate > 0)")                 \
