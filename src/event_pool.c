@@ -49,6 +49,13 @@ void gaps_pool_destroy(gaps_pool *pool)
     memset(pool, 0, sizeof *pool);
 }
 
+void gaps_pool_clear_done_by_n(gaps_pool *pool)
+{
+    /* not inside the analysis launch: its threads read the counts to find their entries */
+    static const unsigned long long zero[GAPS_MAX_PARTONS + 1];
+    gaps_host_to_device(pool->counters + GAPS_COUNT_BY_N, zero, sizeof zero);
+}
+
 void gaps_pool_read_counters(const gaps_pool *pool, unsigned long long out[GAPS_N_COUNTERS])
 {
     gaps_device_to_host(out, pool->counters, GAPS_N_COUNTERS * sizeof out[0]);
@@ -65,10 +72,29 @@ void gaps_pool_read_counters(const gaps_pool *pool, unsigned long long out[GAPS_
 GAPS_DEVICE_BEGIN
 void gaps_pool_finish_shower(gaps_pool *pool, int e)
 {
-    unsigned long long at, *cnt = pool->counters;
+    unsigned long long at, j, *cnt = pool->counters;
+    const int n = pool->n[e];
     pool->status[e] = GAPS_SLOT_FINISHED;
     GAPS_ATOMIC_CAPTURE
     at = cnt[GAPS_COUNT_DONE]++;
     pool->done_list[at] = e;
+    GAPS_ATOMIC_CAPTURE
+    j = cnt[GAPS_COUNT_BY_N + n]++;
+    pool->done_by_n[gaps_at(pool, n, (int)j)] = e;
+}
+
+/* Why the analysis takes the done list in the order of multiplicity: an event's analysis
+ * costs steeply more with its parton count (the exact thrust visits 2^(n-3) sign patterns,
+ * the clustering ~n^3/3 pairs), and a GPU warp takes as long as its costliest event; events of
+ * one multiplicity side by side run the same loops.  The rows are filled as the showers end,
+ * so the order costs no launch of its own; within a row the order is arbitrary, and nothing
+ * depends on it (the histograms are sums in fixed point, the host puts per-event output in
+ * event order).  Entry i is found by walking the row counts: a few dozen cached loads. */
+int gaps_pool_done_by_n(const gaps_pool *pool, int i)
+{
+    const unsigned long long *cnt = pool->counters + GAPS_COUNT_BY_N;
+    int n = 0;
+    while ((unsigned long long)i >= cnt[n]) i -= (int)cnt[n++];
+    return pool->done_by_n[gaps_at(pool, n, i)];
 }
 GAPS_DEVICE_END

@@ -257,6 +257,7 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
                 part->launches++;
                 if (part->out_dev && !part->failed) deliver_events(part, sh, m);
             }
+            gaps_pool_clear_done_by_n(&part->pool);
             part->analysed += done;
             GAPS_ATOMIC_UPDATE
             sh->analysed += done;

@@ -42,7 +42,9 @@ enum gaps_counter {
     GAPS_COUNT_CAPACITY,      /* events that hit the record capacity */
     GAPS_COUNT_INVALID,       /* events failing a momentum, mass, colour or finiteness check */
     GAPS_COUNT_NEXT,          /* the next event number (used in the first pool of a run) */
-    GAPS_N_COUNTERS
+    GAPS_COUNT_BY_N,          /* GAPS_MAX_PARTONS + 1 counters from here: entries of the done
+                                 list with n = 0, 1, ... partons (the rows of done_by_n) */
+    GAPS_N_COUNTERS = GAPS_COUNT_BY_N + GAPS_MAX_PARTONS + 1
 };
 
 /* Splitting kernels. */
@@ -99,7 +101,9 @@ typedef struct gaps_physics {
     X(int, trial_kernel, 1, "trial emission: enum gaps_kernel")                                \
     /* slots whose shower ended since the last analysis, GAPS_COUNT_DONE of them: the        \
      * analysis and the refill run over this list only, with every GPU lane busy */           \
-    X(int, done_list, 1, "slot numbers, in order of finishing")
+    X(int, done_list, 1, "slot numbers, in order of finishing")                              \
+    /* the same slots by multiplicity: row n lists those with n partons, for the analysis */  \
+    X(int, done_by_n, (maxp) + 1, "slot numbers of the finished events with n partons")
 
 typedef struct gaps_pool {
     int nslots;             /* event slots */
@@ -128,10 +132,15 @@ int gaps_pool_create(gaps_pool *pool, int nslots, int maxp, unsigned long long *
 void gaps_pool_destroy(gaps_pool *pool);
 
 GAPS_DEVICE_BEGIN
-/* End the shower of slot e: mark it finished and put it on the done list. */
+/* End the shower of slot e: mark it finished and put it on the done list (and in the row of
+ * its multiplicity). */
 void gaps_pool_finish_shower(gaps_pool *pool, int e);
+/* Entry i of the done list in the order of parton multiplicity (a slot number). */
+int gaps_pool_done_by_n(const gaps_pool *pool, int i);
 GAPS_DEVICE_END
 
+/* Host: empty the multiplicity rows of the done list (after its analysis). */
+void gaps_pool_clear_done_by_n(gaps_pool *pool);
 /* Host: read the pool's counters; out[GAPS_COUNT_NEXT] is the shared next event number. */
 void gaps_pool_read_counters(const gaps_pool *pool, unsigned long long out[GAPS_N_COUNTERS]);
 
