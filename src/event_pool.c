@@ -72,12 +72,11 @@ void gaps_pool_read_counters(const gaps_pool *pool, unsigned long long out[GAPS_
 GAPS_DEVICE_BEGIN
 void gaps_pool_finish_shower(gaps_pool *pool, int e)
 {
-    unsigned long long at, j, *cnt = pool->counters;
+    unsigned long long j, *cnt = pool->counters;
     const int n = pool->n[e];
     pool->status[e] = GAPS_SLOT_FINISHED;
-    GAPS_ATOMIC_CAPTURE
-    at = cnt[GAPS_COUNT_DONE]++;
-    pool->done_list[at] = e;
+    GAPS_ATOMIC_UPDATE
+    cnt[GAPS_COUNT_DONE] += 1u;
     GAPS_ATOMIC_CAPTURE
     j = cnt[GAPS_COUNT_BY_N + n]++;
     pool->done_by_n[gaps_at(pool, n, (int)j)] = e;

@@ -444,9 +444,3 @@ void gaps_shower_launch_refill(gaps_pool *pool, const gaps_physics *phys, int ns
     GAPS_PARALLEL_FOR(nslots)
     for (int e = 0; e < nslots; ++e) refill(pool, phys, e);
 }
-
-void gaps_shower_launch_refill_done(gaps_pool *pool, const gaps_physics *phys, int n)
-{
-    GAPS_PARALLEL_FOR(n)
-    for (int i = 0; i < n; ++i) refill(pool, phys, pool->done_list[i]);
-}

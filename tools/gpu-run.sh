@@ -152,7 +152,7 @@ profile)
     # GAPS_PROFILE_EVENTS: events of the profiled run (default 10^6);
     # GAPS_PROFILE_EXTRA: more ncu arguments (e.g. "--section SourceCounters": per-line
     # branch and divergence counters, written to ncu.csv)
-    $ncu --kernel-name regex:"${GAPS_PROFILE_KERNELS:-launch_cycles|analysis_launch|refill_done|launch_step}" \
+    $ncu --kernel-name regex:"${GAPS_PROFILE_KERNELS:-launch_cycles|analysis_launch|launch_refill|launch_step}" \
         --launch-skip "${GAPS_PROFILE_SKIP:-12}" --launch-count "${GAPS_PROFILE_COUNT:-8}" \
         --section SpeedOfLight --section Occupancy ${GAPS_PROFILE_EXTRA:-} \
         --section LaunchStats --section WarpStateStats --section SchedulerStats \

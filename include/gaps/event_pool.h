@@ -38,7 +38,7 @@ enum gaps_event_flag {
 /* Counters of a pool, in device memory, updated atomically by the few threads that need to. */
 enum gaps_counter {
     GAPS_COUNT_STARTED = 0,   /* events started in this pool */
-    GAPS_COUNT_DONE,          /* entries in done_list: showers ended since the last analysis */
+    GAPS_COUNT_DONE,          /* entries in the done list: showers ended since the analysis */
     GAPS_COUNT_CAPACITY,      /* events that hit the record capacity */
     GAPS_COUNT_INVALID,       /* events failing a momentum, mass, colour or finiteness check */
     GAPS_COUNT_NEXT,          /* the next event number (used in the first pool of a run) */
@@ -99,10 +99,9 @@ typedef struct gaps_physics {
     X(double, trial_y, 1, "trial emission: y")                                                 \
     X(int, trial_dipole, 1, "trial emission: dipole row 2 p + s")                              \
     X(int, trial_kernel, 1, "trial emission: enum gaps_kernel")                                \
-    /* slots whose shower ended since the last analysis, GAPS_COUNT_DONE of them: the        \
-     * analysis and the refill run over this list only, with every GPU lane busy */           \
-    X(int, done_list, 1, "slot numbers, in order of finishing")                              \
-    /* the same slots by multiplicity: row n lists those with n partons, for the analysis */  \
+    /* the done list: slots whose shower ended since the last analysis, GAPS_COUNT_DONE of    \
+     * them, in rows by multiplicity (row n: GAPS_COUNT_BY_N + n of them, in no set order);    \
+     * the analysis runs over this list only, with every GPU lane busy */                     \
     X(int, done_by_n, (maxp) + 1, "slot numbers of the finished events with n partons")
 
 typedef struct gaps_pool {

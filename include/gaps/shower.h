@@ -68,8 +68,6 @@ void gaps_shower_launch_cycles(gaps_pool *pool, const gaps_physics *phys, int ns
 /* Refill: every empty slot takes the next event number (if one below phys->end_event is left)
  * and starts it. */
 void gaps_shower_launch_refill(gaps_pool *pool, const gaps_physics *phys, int nslots);
-/* The same for the first n slots of the done list only (they were just analysed). */
-void gaps_shower_launch_refill_done(gaps_pool *pool, const gaps_physics *phys, int n);
 
 GAPS_C_END
 
