@@ -69,14 +69,15 @@
  * Veto cycles per fused launch: on an H200, 16 cycles take 10^6 events from 167 ms (1 cycle)
  * to 47 ms: fewer launches, analyses and counter reads (doc/benchmarks.md).  On a CPU a
  * launch costs nothing, so one cycle per launch keeps finished slots waiting least.
- * Splitting rounds (gaps_veto_cycle()): on an H200 a round every 8 cycles in launches of 48
- * cycles gave 10^7 events in 0.217 s against 0.327 s splitting at once in launches of 16
- * (doc/benchmarks.md, round four).  On a CPU nothing waits for a neighbouring lane: 1.
+ * Splitting rounds (gaps_veto_cycle()): on an H200 a round every 8 cycles in launches of 64
+ * cycles gave 10^8 events in 1.77 s, against 1.83 s in launches of 48 and 1.89 s in launches
+ * of 32; splitting at once in launches of 16 took 3.35 s before the other changes of round
+ * four (doc/benchmarks.md).  On a CPU nothing waits for a neighbouring lane: 1.
  * Checkpoint interval: each checkpoint drains the pool (the tail of a run) and writes a
  * small file; the interval makes that cost well under 1 % (doc/benchmarks.md). */
 #if defined(GAPS_BACKEND_OFFLOAD)
 #  define GAPS_DEFAULT_SLOTS_PER_PARTITION (1 << 19)
-#  define GAPS_DEFAULT_CYCLES_PER_LAUNCH 48
+#  define GAPS_DEFAULT_CYCLES_PER_LAUNCH 64
 #  define GAPS_DEFAULT_SPLIT_EVERY 8
 #  define GAPS_DEFAULT_CHECKPOINT_EVENTS 100000000LL
 #else
