@@ -381,11 +381,14 @@ static void print_summary(FILE *out, const gaps_config *cfg, const gaps_run *run
             cfg->seed);
     fprintf(out, "  pool %d slots x %d partons   loops %s", run->slots, cfg->max_partons,
             cfg->loop_mode == GAPS_LOOPS_FUSED ? "fused" : "steps");
-    if (cfg->loop_mode == GAPS_LOOPS_FUSED)
-        fprintf(out, " (%d veto cycle%s per launch, a splitting round every %d)",
-                cfg->cycles_per_launch, cfg->cycles_per_launch == 1 ? "" : "s",
-                cfg->split_every < cfg->cycles_per_launch ? cfg->split_every
-                                                          : cfg->cycles_per_launch);
+    if (cfg->loop_mode == GAPS_LOOPS_FUSED) {
+        fprintf(out, " (%d veto cycle%s per launch", cfg->cycles_per_launch,
+                cfg->cycles_per_launch == 1 ? "" : "s");
+        /* splitting rounds only matter when some cycle of a launch is not one */
+        if (cfg->split_every > 1 && cfg->cycles_per_launch > 1)
+            fprintf(out, ", a splitting round every %d", cfg->split_every);
+        fprintf(out, ")");
+    }
     fprintf(out, "   %s\n", cfg->refill ? "refill" : "batches");
     fprintf(out, "  work              %ld veto cycles in %ld launches\n", run->veto_cycles,
             run->launches);
