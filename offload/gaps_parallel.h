@@ -64,20 +64,24 @@
 #endif
 
 /* Defaults of each backend (used through gaps_runtime_default_*() in gaps_runtime.h).
- * Pool size: a GPU needs ~10^5-10^6 threads in flight; a CPU core works best on a pool that
- * stays in its cache (128 slots: 7.2 us/event against 7.6 at 512 and 8.6 at 2048).
+ * Pool size: a GPU needs ~10^5-10^6 threads in flight, and a larger pool spreads the cost
+ * of each pass of the host loop (analysis, refill, the launch's last waves) over more events:
+ * on an H200 2^20 slots (4.7 GB) took 10^8 events in 1.59 s against 1.65 s with 2^19 and
+ * 1.54 s with 2^21 (9.3 GB; doc/benchmarks.md, round four).  A CPU core works best on a pool
+ * that stays in its cache (128 slots: 7.2 us/event against 7.6 at 512 and 8.6 at 2048).
  * Veto cycles per fused launch: on an H200, 16 cycles take 10^6 events from 167 ms (1 cycle)
  * to 47 ms: fewer launches, analyses and counter reads (doc/benchmarks.md).  On a CPU a
  * launch costs nothing, so one cycle per launch keeps finished slots waiting least.
- * Splitting rounds (gaps_veto_cycle()): on an H200 a round every 8 cycles in launches of 64
- * cycles gave 10^8 events in 1.77 s, against 1.83 s in launches of 48 and 1.89 s in launches
- * of 32; splitting at once in launches of 16 took 3.35 s before the other changes of round
- * four (doc/benchmarks.md).  On a CPU nothing waits for a neighbouring lane: 1.
+ * Splitting rounds (gaps_veto_cycle()) make cycles cheap, and longer launches pay again: on
+ * an H200, with a round every 8 cycles and 2^20 slots, 10^8 events took 1.65 s in launches of
+ * 64 cycles, 1.59 s at 96 and 1.60 s at 128; 10^6 events 19.5, 19.3 and 18.2 ms.  Splitting
+ * at once in launches of 16 took 3.35 s before round four (doc/benchmarks.md).  On a CPU
+ * nothing waits for a neighbouring lane: 1.
  * Checkpoint interval: each checkpoint drains the pool (the tail of a run) and writes a
  * small file; the interval makes that cost well under 1 % (doc/benchmarks.md). */
 #if defined(GAPS_BACKEND_OFFLOAD)
-#  define GAPS_DEFAULT_SLOTS_PER_PARTITION (1 << 19)
-#  define GAPS_DEFAULT_CYCLES_PER_LAUNCH 64
+#  define GAPS_DEFAULT_SLOTS_PER_PARTITION (1 << 20)
+#  define GAPS_DEFAULT_CYCLES_PER_LAUNCH 96
 #  define GAPS_DEFAULT_SPLIT_EVERY 8
 #  define GAPS_DEFAULT_CHECKPOINT_EVENTS 100000000LL
 #else

@@ -757,7 +757,7 @@ void gaps_options_usage(FILE *f)
     fprintf(f,
         "Execution:\n"
         "      --pool N             event slots in the pool, 1..%lld (2^28) (default: 128 per\n"
-        "                           CPU thread, 2^19 on a GPU)\n"
+        "                           CPU thread, 2^20 on a GPU)\n"
         "      --max-partons N      event record capacity, 3..%d (default %d)\n"
         "  -t, --threads N          OpenMP threads, 1..%d (openmp build; default: OpenMP's)\n"
         "      --loops steps|fused  one loop per veto step (the paper's structure) or whole\n"
