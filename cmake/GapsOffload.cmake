@@ -52,8 +52,8 @@ find_package(Python3 COMPONENTS Interpreter REQUIRED)
 # through a CUDA directory of its own whose ptxas is offload/ptxas_register_caps.py; every
 # other file is a link to the real toolkit.  The analysis kernel: 164 registers by default
 # (one 256-thread block per SM), 96 without any spill (two blocks); 23 % faster on an H200.
-# The fused shower kernel: 130 registers, one register too many for two blocks per SM; held
-# at 128 without a spill, 16 % faster (doc/benchmarks.md).  Empty: the toolkit as it is.
+# The fused shower kernel: 130-138 registers, too many for two blocks per SM; held at 128
+# (a 16-byte spill) it is 16-18 % faster (doc/benchmarks.md).  Empty: the toolkit as it is.
 set(GAPS_GPU_REGISTER_CAPS "gaps_analysis_launch=96;gaps_shower_launch_cycles=128" CACHE STRING
     "Register caps of GPU kernels, NAME=N;... (empty: none)")
 foreach(_cap IN LISTS GAPS_GPU_REGISTER_CAPS)

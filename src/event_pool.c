@@ -93,7 +93,7 @@ int gaps_pool_done_by_n(const gaps_pool *pool, int i)
 {
     const unsigned long long *cnt = pool->counters + GAPS_COUNT_BY_N;
     int n = 0;
-    while ((unsigned long long)i >= cnt[n]) i -= (int)cnt[n++];
+    while (n < GAPS_MAX_PARTONS && (unsigned long long)i >= cnt[n]) i -= (int)cnt[n++];
     return pool->done_by_n[gaps_at(pool, n, i)];
 }
 GAPS_DEVICE_END

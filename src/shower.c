@@ -395,7 +395,7 @@ void gaps_veto_step(gaps_pool *pool, const gaps_physics *phys, int e, enum gaps_
  * nearly every cycle some lane of a 32-lane GPU warp splits while the other lanes idle through
  * a splitting that costs as much as three trials; held back to every M-th cycle, the
  * splittings of a warp run side by side.  A waiting slot draws no random numbers, so the
- * events do not depend on the rounds (doc/physics.md section 6).  With every cycle a
+ * events do not depend on the rounds (doc/physics.md section 6.6).  With every cycle a
  * splitting round this is the plain veto cycle. */
 void gaps_veto_cycle(gaps_pool *pool, const gaps_physics *phys, int e, int splitting_round)
 {
