@@ -73,16 +73,17 @@
  * to 47 ms: fewer launches, analyses and counter reads (doc/benchmarks.md).  On a CPU a
  * launch costs nothing, so one cycle per launch keeps finished slots waiting least.
  * Splitting rounds (gaps_veto_cycle()) make cycles cheap, and longer launches pay again: on
- * an H200, with a round every 8 cycles and 2^20 slots, 10^8 events took 1.65 s in launches of
- * 64 cycles, 1.59 s at 96 and 1.60 s at 128; 10^6 events 19.5, 19.3 and 18.2 ms.  Splitting
- * at once in launches of 16 took 3.35 s before round four (doc/benchmarks.md).  On a CPU
- * nothing waits for a neighbouring lane: 1.
+ * an H200 with 2^20 slots, 10^8 events took 1.65 s in launches of 64 cycles with a round
+ * every 8, 1.59 s at 96 and 8; in another call 1.62 s at 96 and 8, 1.57 s at 96 and 10, 1.55 s
+ * at 128 and 12 (10^6 events: 19.2, 18.8 and 17.8 ms).  Splitting at once in launches of 16
+ * took 3.35 s before round four (doc/benchmarks.md).  On a CPU nothing waits for a
+ * neighbouring lane: 1.
  * Checkpoint interval: each checkpoint drains the pool (the tail of a run) and writes a
  * small file; the interval makes that cost well under 1 % (doc/benchmarks.md). */
 #if defined(GAPS_BACKEND_OFFLOAD)
 #  define GAPS_DEFAULT_SLOTS_PER_PARTITION (1 << 20)
-#  define GAPS_DEFAULT_CYCLES_PER_LAUNCH 96
-#  define GAPS_DEFAULT_SPLIT_EVERY 8
+#  define GAPS_DEFAULT_CYCLES_PER_LAUNCH 128
+#  define GAPS_DEFAULT_SPLIT_EVERY 12
 #  define GAPS_DEFAULT_CHECKPOINT_EVENTS 100000000LL
 #else
 #  define GAPS_DEFAULT_SLOTS_PER_PARTITION 128
