@@ -140,10 +140,6 @@ void gaps_analysis_launch(gaps_pool *pool, const gaps_physics *phys,
                           int n)
 {
     GAPS_PARALLEL_FOR(n)
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i < n; ++i)
         finish(pool, phys, hist, out, i, gaps_pool_done_by_n(pool, first + i));
-        /* the list is read by index, not through its counter: resetting it here is safe, and
-         * the next shower launch appends from zero */
-        if (first == 0 && i == 0) pool->counters[GAPS_COUNT_DONE] = 0;
-    }
 }

@@ -56,6 +56,13 @@ void gaps_pool_clear_done_by_n(gaps_pool *pool)
     gaps_host_to_device(pool->counters + GAPS_COUNT_BY_N, zero, sizeof zero);
 }
 
+int gaps_pool_done_count(const unsigned long long c[GAPS_N_COUNTERS])
+{
+    unsigned long long done = 0;
+    for (int n = 0; n <= GAPS_MAX_PARTONS; ++n) done += c[GAPS_COUNT_BY_N + n];
+    return (int)done;
+}
+
 void gaps_pool_read_counters(const gaps_pool *pool, unsigned long long out[GAPS_N_COUNTERS])
 {
     gaps_device_to_host(out, pool->counters, GAPS_N_COUNTERS * sizeof out[0]);
@@ -75,8 +82,6 @@ void gaps_pool_finish_shower(gaps_pool *pool, int e)
     unsigned long long j, *cnt = pool->counters;
     const int n = pool->n[e];
     pool->status[e] = GAPS_SLOT_FINISHED;
-    GAPS_ATOMIC_UPDATE
-    cnt[GAPS_COUNT_DONE] += 1u;
     GAPS_ATOMIC_CAPTURE
     j = cnt[GAPS_COUNT_BY_N + n]++;
     pool->done_by_n[gaps_at(pool, n, (int)j)] = e;

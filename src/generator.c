@@ -246,7 +246,7 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
         gaps_pool_read_counters(&part->pool, c);
         const double t1 = now();
         part->time_shower += t1 - t0;
-        const int done = (int)c[GAPS_COUNT_DONE];
+        const int done = gaps_pool_done_count(c);
         if (done > 0) {
             /* with per-event output, at most out_capacity events per analysis launch: the
              * output buffers stay small whatever the pool size */

@@ -3,7 +3,8 @@
 
 Usage: test_kernel_resources.py EXECUTABLE "NAME=N;..."
 For every cap: at least one kernel of the program matches NAME, and each that does uses at
-most N registers.  The uncapped veto-cycle kernel is listed too, for the record.
+most N registers.  The fused veto-cycle kernel's registers and stack are listed too, for the
+record.
 """
 import os
 import subprocess

@@ -942,7 +942,8 @@ static void test_cards(void)
           !strcmp(o.state_out, "a.state") && !strcmp(o.checkpoint, "a.ck") &&
           o.checkpoint_every == 1000 && !strcmp(o.resume, "b.ck") && o.cfg.slots == 64 &&
           o.cfg.max_partons == 64 && o.cfg.threads == 2 && o.cfg.loop_mode == GAPS_LOOPS_FUSED &&
-          o.cfg.cycles_per_launch == 8 && o.cfg.split_every == 3 && o.cfg.refill == 0 && o.cfg.allow_host && o.energy,
+          o.cfg.cycles_per_launch == 8 && o.cfg.split_every == 3 && o.cfg.refill == 0 &&
+          o.cfg.allow_host && o.energy,
           "all keys: values");
     gaps_options_free(&o);
     p = CARD("none.card", "output = none\n");

@@ -75,9 +75,9 @@ GAPS_DEVICE_END
 /* Launch over entries first .. first + n - 1 of the pool's done list, taken in the order of
  * parton multiplicity (gaps_pool_done_by_n()): check each finished event, compute its
  * observables, fill the histograms, write its row and record to entry i - first of `out` (a
- * pointer where the loops run, or NULL for none) and free its slot.  The launch with
- * first == 0 empties the done list's counter (the entries stay readable by index for the
- * later chunks; the host empties the rows after the last, gaps_pool_clear_done_by_n()). */
+ * pointer where the loops run, or NULL for none) and free its slot.  The list stays as it is
+ * (later chunks read it too); the host empties it after the last chunk
+ * (gaps_pool_clear_done_by_n()). */
 void gaps_analysis_launch(gaps_pool *pool, const gaps_physics *phys,
                           const gaps_histograms *hist, const gaps_event_out *out, int first,
                           int n);

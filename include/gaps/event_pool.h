@@ -38,7 +38,6 @@ enum gaps_event_flag {
 /* Counters of a pool, in device memory, updated atomically by the few threads that need to. */
 enum gaps_counter {
     GAPS_COUNT_STARTED = 0,   /* events started in this pool */
-    GAPS_COUNT_DONE,          /* entries in the done list: showers ended since the analysis */
     GAPS_COUNT_CAPACITY,      /* events that hit the record capacity */
     GAPS_COUNT_INVALID,       /* events failing a momentum, mass, colour or finiteness check */
     GAPS_COUNT_NEXT,          /* the next event number (used in the first pool of a run) */
@@ -99,8 +98,8 @@ typedef struct gaps_physics {
     X(double, trial_y, 1, "trial emission: y")                                                 \
     X(int, trial_dipole, 1, "trial emission: dipole row 2 p + s")                              \
     X(int, trial_kernel, 1, "trial emission: enum gaps_kernel")                                \
-    /* the done list: slots whose shower ended since the last analysis, GAPS_COUNT_DONE of    \
-     * them, in rows by multiplicity (row n: GAPS_COUNT_BY_N + n of them, in no set order);    \
+    /* the done list: slots whose shower ended since the last analysis, in rows by          \
+     * multiplicity (row n: counter GAPS_COUNT_BY_N + n of them, in no set order);            \
      * the analysis runs over this list only, with every GPU lane busy */                     \
     X(int, done_by_n, (maxp) + 1, "slot numbers of the finished events with n partons")
 
@@ -140,6 +139,8 @@ GAPS_DEVICE_END
 
 /* Host: empty the multiplicity rows of the done list (after its analysis). */
 void gaps_pool_clear_done_by_n(gaps_pool *pool);
+/* Host: entries of the done list, from counters read by gaps_pool_read_counters(). */
+int gaps_pool_done_count(const unsigned long long c[GAPS_N_COUNTERS]);
 /* Host: read the pool's counters; out[GAPS_COUNT_NEXT] is the shared next event number. */
 void gaps_pool_read_counters(const gaps_pool *pool, unsigned long long out[GAPS_N_COUNTERS]);
 
