@@ -24,7 +24,7 @@ mark_as_advanced(GAPS_INSTALL_CMAKEDIR)
 #   compile options   -Wall -Wextra -ffp-contract=off, -foffload=disable and the offload
 #                     compile flags: a user's own sources need none of them (the offload flags
 #                     would even make clang compile all of a user's code for the GPU);
-#   GAPS_VERSION, GAPS_BACKEND_*   read only by src/ and offload/, never by include/gaps/;
+#   GAPS_VERSION, GAPS_BACKEND_*   read only by src/ and backend/, never by include/gaps/;
 #   -foffload=disable (link)       GCC-only, guards gaps' own target regions;
 #   OpenMP::OpenMP_C               replaced by gapsConfig.cmake with the OpenMP runtime (link
 #                                  only) of whichever language the user's project enabled (a
@@ -97,7 +97,7 @@ install(TARGETS gaps RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS ${_gaps_library} EXPORT gapsTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-# Only include/gaps/ is public: offload/ holds the backend's private headers.
+# Only include/gaps/ is public: backend/ holds the backend's private headers.
 install(DIRECTORY include/gaps DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.h")
 # GCC writes the GPU code streams of an OpenMP file into the object even with
@@ -127,7 +127,7 @@ install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY doc/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/doc
         FILES_MATCHING PATTERN "*.md" PATTERN "*.png")
 if(GAPS_BACKEND STREQUAL "offload")
-  install(PROGRAMS offload/fix_cuda_image.py DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/gaps)
+  install(PROGRAMS backend/fix_cuda_image.py DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/gaps)
 endif()
 
 # --- CMake package --------------------------------------------------------------------------

@@ -49,7 +49,7 @@ find_package(Python3 COMPONENTS Interpreter REQUIRED)
 # Register caps of chosen kernels: "name=N;..." gives every kernel whose name contains `name`
 # at most N registers (PTX .maxnreg).  OpenMP in clang 19 cannot ask for it (no blocks-per-SM
 # in launch_bounds, ptxas ignores --maxrregcount next to .maxntid), so the build compiles
-# through a CUDA directory of its own whose ptxas is offload/ptxas_register_caps.py; every
+# through a CUDA directory of its own whose ptxas is backend/ptxas_register_caps.py; every
 # other file is a link to the real toolkit.  The analysis kernel: 164 registers by default
 # (one 256-thread block per SM), 96 without any spill (two blocks); 23 % faster on an H200.
 # The fused shower kernel: 130-138 registers, too many for two blocks per SM; held at 128
@@ -78,14 +78,14 @@ if(GAPS_GPU_REGISTER_CAPS)
   _gaps_link_all_but("${GAPS_CUDA_PATH}" "${_gaps_shim}" bin)
   _gaps_link_all_but("${GAPS_CUDA_PATH}/bin" "${_gaps_shim}/bin" ptxas)
   set(GAPS_REAL_PTXAS "${GAPS_CUDA_PATH}/bin/ptxas")
-  file(READ "${PROJECT_SOURCE_DIR}/offload/ptxas_register_caps.py" _gaps_front)
+  file(READ "${PROJECT_SOURCE_DIR}/backend/ptxas_register_caps.py" _gaps_front)
   string(REPLACE "#!/usr/bin/env python3" "#!${Python3_EXECUTABLE}" _gaps_front "${_gaps_front}")
   string(CONFIGURE "${_gaps_front}" _gaps_front @ONLY)
   file(WRITE "${_gaps_shim}/bin/ptxas" "${_gaps_front}")
   file(CHMOD "${_gaps_shim}/bin/ptxas" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE
        GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
-               "${PROJECT_SOURCE_DIR}/offload/ptxas_register_caps.py")
+               "${PROJECT_SOURCE_DIR}/backend/ptxas_register_caps.py")
   set(_gaps_cuda_for_clang "${_gaps_shim}")
 endif()
 message(STATUS "gaps offload: ${CMAKE_C_COMPILER} -> ${GAPS_GPU_ARCH}, CUDA ${GAPS_CUDA_PATH}, "
@@ -112,11 +112,11 @@ endfunction()
 # Every executable of the offload build finds libomp and libomptarget of LLVM 19 through its
 # run path (not the system's older libomp.so.5), or in lib/ next to it (where
 # tools/bundle-offload-runtime.sh's bundle is unpacked on GPU nodes without LLVM), and gets
-# its device image checked and, for CUDA 13, its header rewritten (offload/fix_cuda_image.py);
+# its device image checked and, for CUDA 13, its header rewritten (backend/fix_cuda_image.py);
 # a build without a device image fails here.
 function(gaps_offload_executable target)
   set_target_properties(${target} PROPERTIES BUILD_RPATH "${GAPS_LLVM_LIB};\$ORIGIN/lib")
   add_custom_command(TARGET ${target} POST_BUILD
-    COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/offload/fix_cuda_image.py $<TARGET_FILE:${target}>
+    COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/backend/fix_cuda_image.py $<TARGET_FILE:${target}>
     VERBATIM)
 endfunction()

@@ -12,7 +12,7 @@
 # How GCC's offloading differs from clang's:
 # - The executable embeds PTX text, not a CUDA ELF image.  libgomp's nvptx plugin hands that
 #   PTX to the CUDA driver, which compiles it for the GPU at start-up (and caches the result),
-#   so CUDA 13's image header (offload/fix_cuda_image.py, clang only) does not arise and no
+#   so CUDA 13's image header (backend/fix_cuda_image.py, clang only) does not arise and no
 #   CUDA toolkit is needed to build or to run.
 # - Device code of all files is linked through GCC's LTO (mkoffload) into one PTX module set:
 #   no separate device-LTO flag is needed.

@@ -1,4 +1,4 @@
-/* fuzz_options.c -- fuzzing the command line and run card parsers (src/options.c).
+/* fuzz_options.c -- fuzzing the command line and run card parsers (src/program/options.c).
  *
  * One input is used four ways: split at newlines into argv words (words may hold spaces),
  * split at any white space, written to a file and read as a run card, and its first line as
@@ -20,7 +20,7 @@
  * tests/fuzz_options.sh builds and runs either.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "options.h"
+#include "program/options.h"
 #include "gaps/constants.h"
 
 #include <errno.h>

@@ -1,6 +1,6 @@
 #!/bin/sh
 # shellcheck disable=SC2086  # $flags and $srcs are word lists, split on purpose
-# Fuzz the command line and run card parsers (src/options.c, tests/fuzz_options.c) under
+# Fuzz the command line and run card parsers (src/program/options.c, tests/fuzz_options.c) under
 # AddressSanitizer and UndefinedBehaviorSanitizer.
 #
 #   sh tests/fuzz_options.sh [--libfuzzer] [--seconds S] [--seed X] [--build DIR] [--corpus DIR]
@@ -40,8 +40,8 @@ cmake -S . -B "$build" -DGAPS_BACKEND=serial -DBUILD_TESTING=OFF >/dev/null || e
 cmake --build "$build" --target gaps_physics -j2 >/dev/null || exit 2
 lib=$(find "$build" -maxdepth 1 -name 'libgaps*.a' | head -n 1)
 [ -n "$lib" ] || { echo "fuzz_options.sh: no library in $build" >&2; exit 2; }
-flags="-std=c11 -g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=all -Iinclude -Ioffload -Isrc"
-srcs="src/options.c tests/fuzz_options.c"
+flags="-std=c11 -g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=all -Iinclude -Ibackend -Isrc"
+srcs="src/program/options.c tests/fuzz_options.c"
 
 # card files of the fuzzer: memory rather than disk where possible
 [ -z "$TMPDIR" ] && [ -w /dev/shm ] && export TMPDIR=/dev/shm

@@ -1,7 +1,7 @@
 /* reference_shower.c -- an independent, deliberately plain implementation of the dipole
  * shower of doc/physics.md section 3, used to cross-check the production generator.
  *
- * Written from doc/physics.md alone (not from src/shower.c), so that a shared misreading of the
+ * Written from doc/physics.md alone (not from src/shower/veto.c), so that a shared misreading of the
  * specification is the only way both programs can agree and be wrong.  Everything is done
  * the obvious way: one event at a time, an array-of-structs event record, an O(n^2) dipole
  * scan at every step, and the literal per-(dipole, kernel) competition of trial scales

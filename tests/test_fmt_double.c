@@ -1,4 +1,4 @@
-/* test_fmt_double.c -- gaps_fmt_g17 (src/fmt_double.c) against the C library's "%.17g".
+/* test_fmt_double.c -- gaps_fmt_g17 (src/io/fmt_double.c) against the C library's "%.17g".
  *
  * Every number is formatted by both and the texts compared byte for byte, with the returned
  * end pointer and the untouched bytes after the NUL.  The sets:
@@ -20,12 +20,12 @@
  *   typical   N doubles in [1e-6, 1e4] (GeV, pb), half log-uniform, half uniform; these must
  *             all take the fast path, not snprintf
  *   --data F  every number in a text file (CSV, HepMC): also compared with the file's text
- * Built with -DGAPS_FMT_TEST_HOOKS and src/fmt_double.c, it also counts the numbers that went
- * to snprintf and runs negative controls: src/fmt_double.c broken on purpose in three ways
+ * Built with -DGAPS_FMT_TEST_HOOKS and src/io/fmt_double.c, it also counts the numbers that went
+ * to snprintf and runs negative controls: src/io/fmt_double.c broken on purpose in three ways
  * (ties, carries, the dropped 18th digit), each of which the test must catch.
  * Usage: test_fmt_double [--long] [--random N] [--seed S] [--data FILE]...
  * Exit status 0 when all agree, 1 on any difference or missed control, 2 on bad usage. */
-#include "fmt_double.h"
+#include "io/fmt_double.h"
 
 #include <float.h>
 #include <inttypes.h>
@@ -38,7 +38,7 @@
 #define GAPS_FMT_G17_FAST 0
 #endif
 
-#ifdef GAPS_FMT_TEST_HOOKS   /* built with src/fmt_double.c and the same definition */
+#ifdef GAPS_FMT_TEST_HOOKS   /* built with src/io/fmt_double.c and the same definition */
 extern long gaps_fmt_g17_fallbacks;
 extern int gaps_fmt_g17_mutation;
 #endif

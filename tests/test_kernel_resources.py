@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The offload build's register caps reached its kernels (offload/ptxas_register_caps.py).
+"""The offload build's register caps reached its kernels (backend/ptxas_register_caps.py).
 
 Usage: test_kernel_resources.py EXECUTABLE "NAME=N;..."
 For every cap: at least one kernel of the program matches NAME, and each that does uses at

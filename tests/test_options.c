@@ -1,4 +1,4 @@
-/* test_options.c -- the command line and run card of gaps (src/options.c).
+/* test_options.c -- the command line and run card of gaps (src/program/options.c).
  *
  * Every rule of options.h: exact integers in every spelling, each bound and one past it,
  * real numbers, short and long forms, errors (one line, no "gaps: " of its own, naming the
@@ -7,7 +7,7 @@
  * Exit status: 0 if everything passed, 1 otherwise (each failure is printed).
  */
 #define _POSIX_C_SOURCE 200809L
-#include "options.h"
+#include "program/options.h"
 #include "gaps/constants.h"
 
 #include <inttypes.h>

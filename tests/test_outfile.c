@@ -1,4 +1,4 @@
-/* test_outfile.c -- the output-file module (src/outfile.c) against real files, FIFOs and
+/* test_outfile.c -- the output-file module (src/program/outfile.c) against real files, FIFOs and
  * devices.  Usage: test_outfile SCRATCH_DIR (created if missing).  Each run works in a new
  * directory SCRATCH_DIR/run-XXXXXX, one subdirectory per case, removed when every check
  * passed and kept for inspection otherwise.  Returns non-zero if any check fails.
@@ -10,7 +10,7 @@
  * -DGAPS_OUTFILE_TEST_NO_EMPTY_PATH (linking through /proc only).
  */
 #define _GNU_SOURCE
-#include "outfile.h"
+#include "program/outfile.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
-/* bench_fmt_double.c -- time gaps_fmt_g17 (src/fmt_double.c) against snprintf "%.17g".
+/* bench_fmt_double.c -- time gaps_fmt_g17 (src/io/fmt_double.c) against snprintf "%.17g".
  *
  * Build and run (no CMake target needed):
- *   cc -O2 -Isrc tools/bench_fmt_double.c src/fmt_double.c -lm -o bench_fmt_double
+ *   cc -O2 -Isrc tools/bench_fmt_double.c src/io/fmt_double.c -lm -o bench_fmt_double
  *   ./bench_fmt_double [--n N] [--reps R] [--data FILE]
  * Numbers: a mix shaped like the program's outputs (momentum components and energies in GeV,
  * weights in pb, event shapes and jet resolutions spanning decades, round-off near 1e-17,
@@ -9,7 +9,7 @@
  * Prints the best-of-R time per number of each formatter, and checks that the texts agree. */
 #define _POSIX_C_SOURCE 200809L   /* clock_gettime */
 
-#include "fmt_double.h"
+#include "io/fmt_double.h"
 
 #include <math.h>
 #include <stdint.h>

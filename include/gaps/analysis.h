@@ -48,7 +48,7 @@ typedef struct gaps_records {
 
 /* Per-event output of one analysis launch, indexed by the position i of the event in the
  * done list (0 .. n-1): the host copies the first n entries back after the launch and puts
- * them in event-number order (src/event_stream.c).  Memory where the loops run; each part
+ * them in event-number order (src/io/event_stream.c).  Memory where the loops run; each part
  * NULL (records: p NULL) when not requested. */
 typedef struct gaps_event_out {
     double *rows;          /* GAPS_OBS_COLUMNS doubles per event: event, weight, observables */

@@ -7,7 +7,7 @@
  * In a build with OpenMP they become `omp declare target`, which tells an offloading compiler
  * to compile them for the accelerator as well; a host-only OpenMP build and a build without
  * OpenMP ignore the mark.  The mark depends only on whether the includer compiles with OpenMP,
- * never on the backend: which backend the library was built for is known to offload/ alone.
+ * never on the backend: which backend the library was built for is known to backend/ alone.
  */
 #ifndef GAPS_DECL_H
 #define GAPS_DECL_H

@@ -111,7 +111,7 @@ for f in libgaps.a cmake/gaps/gapsConfig.cmake cmake/gaps/gapsConfigVersion.cmak
     [ -n "$(find "$prefix" -path "*/$f")" ] || fail "$f not installed"
 done
 [ -z "$(find "$prefix/include" -name 'gaps_parallel.h' -o -name 'gaps_runtime.h')" ] \
-    || fail "private headers of offload/ installed"
+    || fail "private headers of backend/ installed"
 run "installed gaps runs" "$prefix/bin/gaps" --version
 
 # No installed file, text or binary, may name the source, build or staging directory.  One

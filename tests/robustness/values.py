@@ -32,7 +32,7 @@ import struct
 import sys
 import zlib
 
-# The state file (src/state.c): magic, format, kind, version[32], ecm, alphas_mz, t_cut,
+# The state file (src/io/state.c): magic, format, kind, version[32], ecm, alphas_mz, t_cut,
 # 4 u32, events, capacity_hits, invalid_events, ...; a CRC-32 (zlib's) of everything before
 # it ends the file.
 STATE_FORMAT = 1

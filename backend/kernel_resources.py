@@ -23,7 +23,7 @@ EIATTR_REGCOUNT = 0x2F
 
 
 def cuda_images(data):
-    """The bytes of each CUDA ELF image in data (found as offload/fix_cuda_image.py finds
+    """The bytes of each CUDA ELF image in data (found as backend/fix_cuda_image.py finds
     them), up to the end of its section header table."""
     for at in fix_cuda_image.cuda_images(data):
         shoff = struct.unpack_from("<Q", data, at + 0x28)[0]

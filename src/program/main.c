@@ -22,10 +22,10 @@
 #include "gaps/state.h"
 #include "gaps/yoda.h"
 #include "gaps_runtime.h"
-#include "event_stream.h"
-#include "options.h"
-#include "outfile.h"
-#include "ranks.h"
+#include "io/event_stream.h"
+#include "program/options.h"
+#include "program/outfile.h"
+#include "program/ranks.h"
 
 #include <errno.h>
 #include <fcntl.h>

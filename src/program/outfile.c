@@ -9,8 +9,8 @@
  *   GAPS_OUTFILE_TEST_NO_EMPTY_PATH  link anonymous files through /proc/self/fd only
  */
 #define _GNU_SOURCE   /* O_TMPFILE, AT_EMPTY_PATH, fopencookie */
-#include "outfile.h"
-#include "shown_path.h"
+#include "program/outfile.h"
+#include "program/shown_path.h"
 
 #include <errno.h>
 #include <fcntl.h>

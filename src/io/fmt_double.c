@@ -38,7 +38,7 @@
  * into a new digit the fixed form rounds one place earlier, which gives the same 10^X.  The
  * test (tests/test_fmt_double.c) compares with snprintf on every class of double, on exact
  * ties, on both sides of every power of ten and on 10^7-10^8 random numbers. */
-#include "fmt_double.h"
+#include "io/fmt_double.h"
 
 #include <stdint.h>
 #include <stdio.h>

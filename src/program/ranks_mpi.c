@@ -1,5 +1,5 @@
 /* ranks_mpi.c -- a run shared by MPI ranks (ranks.h): the driver's side.  The MPI calls
- * themselves are in offload/gaps_mpi.c.
+ * themselves are in backend/gaps_mpi.c.
  *
  * Work.  The run is cut into segments at its checkpoints (one segment without --checkpoint).
  * In a segment every rank runs the generator with gaps_hooks.next_range: each of its
@@ -25,7 +25,7 @@
  * empty end-of-segment batch.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "ranks.h"
+#include "program/ranks.h"
 #include "gaps/analysis.h"
 #include "gaps_mpi.h"
 #include "gaps_runtime.h"

@@ -36,7 +36,7 @@
 #include <stdio.h>
 
 #include "gaps/constants.h"
-#include "fmt_double.h"
+#include "io/fmt_double.h"
 
 #ifndef GAPS_VERSION
 #define GAPS_VERSION "0.0"
@@ -62,7 +62,7 @@ void gaps_hepmc_write_header(FILE *f, const char *const *attributes, int n_attri
 }
 
 /* Append the text of a double that reads back as exactly the same double: the bytes of
- * "%.17g", from a formatter ~10 times faster than printf's (src/fmt_double.c). */
+ * "%.17g", from a formatter ~10 times faster than printf's (src/io/fmt_double.c). */
 static char *put_double(char *s, double v)
 {
     return gaps_fmt_g17(s, v);

@@ -1,6 +1,6 @@
 /* event_stream.c -- the reorder buffer and the writers of per-event output. */
-#include "event_stream.h"
-#include "fmt_double.h"
+#include "io/event_stream.h"
+#include "io/fmt_double.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -6,8 +6,8 @@
  * describes every option for the command line, the run card and the error messages alike.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "options.h"
-#include "shown_path.h"
+#include "program/options.h"
+#include "program/shown_path.h"
 #include "gaps/constants.h"
 #include "gaps_runtime.h"
 

@@ -1,7 +1,7 @@
 /* gaps_mpi.h -- the MPI calls of a run shared by several processes (-DGAPS_MPI=ON).
  *
  * This is the only file pair that includes <mpi.h>.  It offers what the program's MPI driver
- * (src/ranks_mpi.c) needs and nothing about events or physics: who and where this process
+ * (src/program/ranks_mpi.c) needs and nothing about events or physics: who and where this process
  * is, collectives with one clear error message, an exact sum of run states, a shared
  * fetch-and-add counter on rank 0, and byte messages to rank 0.
  *
