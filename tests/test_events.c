@@ -49,21 +49,46 @@ int main(void)
     int flav[4], col[4], acol[4];
     good_event(p, flav, col, acol);
     const double ecm = p[0][0] + p[1][0] + p[2][0] + p[3][0];
-    CHECK(gaps_event_check(4, (const double(*)[4])p, flav, col, acol, ecm) == 0, "good event rejected");
+    const double beams[4] = { ecm, 0.0, 0.0, 0.0 };
+    CHECK(gaps_event_check(0, 4, (const double(*)[4])p, flav, col, acol, beams, ecm) == 0, "good event rejected");
 
     good_event(p, flav, col, acol);
     p[1][2] += 1e-6;   /* breaks conservation and masslessness */
-    CHECK(gaps_event_check(4, (const double(*)[4])p, flav, col, acol, ecm) & GAPS_FLAG_MOMENTUM, "momentum violation missed");
-    CHECK(gaps_event_check(4, (const double(*)[4])p, flav, col, acol, ecm) & GAPS_FLAG_MASS, "mass violation missed");
+    CHECK(gaps_event_check(0, 4, (const double(*)[4])p, flav, col, acol, beams, ecm) & GAPS_FLAG_MOMENTUM, "momentum violation missed");
+    CHECK(gaps_event_check(0, 4, (const double(*)[4])p, flav, col, acol, beams, ecm) & GAPS_FLAG_MASS, "mass violation missed");
     good_event(p, flav, col, acol);
     acol[2] = 1;       /* anticolour 1 twice, 2 never */
-    CHECK(gaps_event_check(4, (const double(*)[4])p, flav, col, acol, ecm) == GAPS_FLAG_COLOUR, "colour violation missed");
+    CHECK(gaps_event_check(0, 4, (const double(*)[4])p, flav, col, acol, beams, ecm) == GAPS_FLAG_COLOUR, "colour violation missed");
     good_event(p, flav, col, acol);
     col[3] = 4;        /* an antiquark with a colour */
-    CHECK(gaps_event_check(4, (const double(*)[4])p, flav, col, acol, ecm) & GAPS_FLAG_COLOUR, "antiquark colour missed");
+    CHECK(gaps_event_check(0, 4, (const double(*)[4])p, flav, col, acol, beams, ecm) & GAPS_FLAG_COLOUR, "antiquark colour missed");
     good_event(p, flav, col, acol);
     p[2][1] = NAN;
-    CHECK(gaps_event_check(4, (const double(*)[4])p, flav, col, acol, ecm) & GAPS_FLAG_NONFINITE, "NaN missed");
+    CHECK(gaps_event_check(0, 4, (const double(*)[4])p, flav, col, acol, beams, ecm) & GAPS_FLAG_NONFINITE, "NaN missed");
+
+    /* a record with incoming partons: u (x1) ubar (x2) -> Z g.  The u brings colour 1 in,
+     * the ubar anticolour 2; the gluon carries (1, 2) out; the Z is massive and colourless */
+    {
+        const double E = 6500.0, x1 = 0.02, x2 = 0.01;
+        double q[4][4] = { { x1 * E, 0, 0, x1 * E }, { x2 * E, 0, 0, -x2 * E } };
+        const double pt = 20.0, pzg = 15.0, Eg = sqrt(pt * pt + pzg * pzg);
+        q[3][0] = Eg; q[3][1] = pt; q[3][2] = 0; q[3][3] = pzg;
+        for (int m = 0; m < 4; ++m) q[2][m] = q[0][m] + q[1][m] - q[3][m];
+        int f[4] = { 2, -2, 23, GAPS_GLUON }, c[4] = { 1, 0, 0, 1 }, a[4] = { 0, 2, 0, 2 };
+        const double pp_beams[4] = { 2 * E, 0, 0, 0 };
+        CHECK(gaps_event_check(2, 4, (const double(*)[4])q, f, c, a, pp_beams, 2 * E) == 0,
+              "good q qbar -> Z g record rejected");
+        c[0] = 0; a[0] = 1;   /* an incoming quark with an anticolour */
+        CHECK(gaps_event_check(2, 4, (const double(*)[4])q, f, c, a, pp_beams, 2 * E)
+              & GAPS_FLAG_COLOUR, "incoming quark with the wrong colour missed");
+        c[0] = 1; a[0] = 0;
+        q[0][1] = 1e-3;       /* an incoming parton off the beam axis */
+        CHECK(gaps_event_check(2, 4, (const double(*)[4])q, f, c, a, pp_beams, 2 * E)
+              & GAPS_FLAG_MASS, "incoming parton off the beam axis missed");
+        q[0][1] = 0; q[2][3] += 1e-3;   /* momentum not balanced */
+        CHECK(gaps_event_check(2, 4, (const double(*)[4])q, f, c, a, pp_beams, 2 * E)
+              & GAPS_FLAG_MOMENTUM, "unbalanced momentum with incoming partons missed");
+    }
 
     /* a real run */
     gaps_config cfg;

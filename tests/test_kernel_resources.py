@@ -11,12 +11,12 @@ import subprocess
 import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
-offload = os.path.join(here, "..", "offload")
-sys.path.insert(0, offload)
+backend_dir = os.path.join(here, "..", "backend")
+sys.path.insert(0, backend_dir)
 from ptxas_register_caps import parse_caps  # noqa: E402  (the build's own reading of the caps)
 
 exe, caps = sys.argv[1], parse_caps(sys.argv[2])
-out = subprocess.run([sys.executable, os.path.join(offload, "kernel_resources.py"), exe],
+out = subprocess.run([sys.executable, os.path.join(backend_dir, "kernel_resources.py"), exe],
                      stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout
 kernels = [line.split() for line in out.splitlines()]
 bad = 0

@@ -328,7 +328,11 @@ static int generate(double *first_t, double *seconds)
 {
     gaps_physics phys;   /* as generator.c's physics_init, with the fixed coupling */
     memset(&phys, 0, sizeof phys);
-    gaps_me_init(&phys.me, ECM);
+    char why[128];
+    if (gaps_process_init(&phys.proc, GAPS_PROCESS_EE_QQ, ECM, why, sizeof why) != 0) {
+        printf("FAIL: %s\n", why);
+        return -1;
+    }
     gaps_alphas_init(&phys.as, 0, ALPHA_S);
     phys.t_cut = T_CUT;
     phys.a_max = gaps_alphas_value(&phys.as, T_CUT);
@@ -374,7 +378,7 @@ static int generate(double *first_t, double *seconds)
                 recorded[e] = 1;
                 --remaining;
                 /* an accepted emission lies where the density is non-zero */
-                if (!(t[e] > T_CUT && t[e] <= 0.25 * phys.me.s)) ++bad;
+                if (!(t[e] > T_CUT && t[e] <= 0.25 * phys.proc.s)) ++bad;
             } else if (n[e] != 2) {
                 ++bad;   /* two emissions in one cycle: impossible */
                 recorded[e] = 1;

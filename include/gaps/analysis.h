@@ -34,16 +34,20 @@ static inline void gaps_row_set_event(double *row, int64_t event)
 }
 GAPS_DEVICE_END
 
-/* Complete final states for event output (--hepmc): record i holds partons
- * [i * maxp, i * maxp + n[i]).  Pointers to memory where the loops run; the arrays share one
- * block that starts at p (gaps_records_carve). */
+/* Complete events for event output (--hepmc): record i holds partons
+ * [i * maxp, i * maxp + n[i]), the incoming ones first (status GAPS_STATUS_INCOMING, with
+ * their momentum fraction x), then the outgoing ones.  The beams, and an s-channel boson the
+ * record does not hold, come from the process (gaps/process.h).  Pointers to memory where the
+ * loops run; the arrays share one block that starts at p (gaps_records_carve). */
 typedef struct gaps_records {
     int maxp;          /* stride: the record capacity */
     double *p;         /* (E, px, py, pz) per parton, GeV: 4 doubles each */
+    double *x;         /* momentum fraction of an incoming parton, 0 for outgoing ones */
     double *weight;    /* pb */
     int64_t *event;    /* global event number */
     int *n;            /* partons in the event */
     int *flav, *col, *acol;
+    int *status;       /* enum gaps_particle_status per parton */
 } gaps_records;
 
 /* Per-event output of one analysis launch, indexed by the position i of the event in the
@@ -60,16 +64,21 @@ typedef struct gaps_event_out {
 size_t gaps_records_carve(gaps_records *r, void *base, size_t count, int maxp);
 
 /* Tolerances of the event checks (doc/physics.md section 7.4). */
-#define GAPS_CHECK_MOMENTUM_TOL 1e-10  /* |sum p - (sqrt s, 0)| / sqrt s */
+#define GAPS_CHECK_MOMENTUM_TOL 1e-10  /* |sum out - sum in - beams| / sqrt s */
 /* |p^2| / (E sqrt s) of every parton: a parton's components carry the rounding of the larger
  * momenta it was built from, so a soft parton's mass is zero to ~1e-16 E sqrt(s), not to
  * 1e-16 E^2 (seen at 500 GeV: m^2/E^2 = 4e-10 for a 75 MeV gluon) */
 #define GAPS_CHECK_MASS_TOL 1e-10
 
 GAPS_DEVICE_BEGIN
-/* The GAPS_FLAG_MOMENTUM/MASS/COLOUR/NONFINITE bits an event violates (0 if none). */
-int gaps_event_check(int n, const double p[][4], const int *flav, const int *col,
-                     const int *acol, double ecm);
+/* The GAPS_FLAG_MOMENTUM/MASS/COLOUR/NONFINITE bits an event violates (0 if none).  Rows
+ * 0 .. n_in-1 of p are incoming partons, the rest outgoing.  Momentum: the outgoing momenta
+ * minus the incoming ones must equal p_beams when the record holds no incoming parton (what
+ * the beams bring in, e+ e-), and zero otherwise.  Mass: every parton massless, an incoming
+ * one also without transverse momentum (along its beam).  Colour: every tag once as a colour
+ * and once as an anticolour, incoming partons crossed into the final state. */
+int gaps_event_check(int n_in, int n, const double p[][4], const int *flav, const int *col,
+                     const int *acol, const double p_beams[4], double ecm);
 GAPS_DEVICE_END
 
 /* Launch over entries first .. first + n - 1 of the pool's done list, taken in the order of

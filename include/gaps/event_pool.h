@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include "gaps/alphas.h"
 #include "gaps/constants.h"
-#include "gaps/matrix_element.h"
+#include "gaps/process.h"
 #include "gaps/decl.h"
 
 GAPS_C_BEGIN
@@ -29,8 +29,9 @@ enum gaps_slot_status {
 /* Per-event failure flags (bit mask), counted by the analysis. */
 enum gaps_event_flag {
     GAPS_FLAG_CAPACITY = 1,   /* an emission would have exceeded the record capacity */
-    GAPS_FLAG_MOMENTUM = 2,   /* total momentum differs from (sqrt(s), 0, 0, 0) */
-    GAPS_FLAG_MASS = 4,       /* a parton is not massless */
+    GAPS_FLAG_MOMENTUM = 2,   /* outgoing momenta do not add up to the incoming ones */
+    GAPS_FLAG_MASS = 4,       /* a parton is not massless, or an incoming one not along the
+                                 beam axis */
     GAPS_FLAG_COLOUR = 8,     /* colour tags not paired, or a flavour with the wrong colours */
     GAPS_FLAG_NONFINITE = 16  /* a momentum component is not finite */
 };
@@ -52,7 +53,7 @@ enum gaps_kernel { GAPS_KERNEL_Q_QG = 0, GAPS_KERNEL_G_GG = 1, GAPS_KERNEL_G_QQ 
 
 /* The physics of a run: everything a slot needs besides its own state. */
 typedef struct gaps_physics {
-    gaps_me me;
+    gaps_process proc;
     gaps_alphas as;
     double t_cut;     /* shower cutoff t_C, GeV^2 */
     double a_max;     /* coupling overestimate alpha_s(t_C) */
@@ -66,7 +67,7 @@ typedef struct gaps_physics {
  * in terms of maxp, the record capacity.  The struct, the allocation, the release and the
  * byte count are all generated from this list, so they cannot disagree. */
 #define GAPS_POOL_ARRAYS(X, maxp)                                                              \
-    /* partons, row p = parton p */                                                            \
+    /* partons, row p = parton p: incoming partons in rows 0 .. n_in-1, then outgoing ones */ \
     X(double, E, (maxp), "energy, GeV")                                                        \
     X(double, px, (maxp), "momentum x, GeV")                                                   \
     X(double, py, (maxp), "momentum y, GeV")                                                   \
@@ -86,6 +87,8 @@ typedef struct gaps_physics {
     /* one row: per slot */                                                                    \
     X(int, status, 1, "enum gaps_slot_status")                                                 \
     X(int, n, 1, "partons in the event")                                                       \
+    X(int, n_in, 1, "incoming partons (rows 0 .. n_in-1)")                                     \
+    X(double, x_in, 2, "momentum fractions of the incoming partons (where n_in > 0)")          \
     X(int, next_tag, 1, "the next unused colour tag")                                          \
     X(int, flags, 1, "enum gaps_event_flag bits")                                              \
     X(int64_t, event, 1, "global event number")                                                \

@@ -39,6 +39,7 @@ enum gaps_loop_mode {
 typedef struct gaps_config {
     int64_t events;          /* N */
     int64_t first_event;     /* generate event numbers first_event .. first_event + N - 1 */
+    int process;             /* enum gaps_process_id (gaps/process.h) */
     double ecm;              /* sqrt(s), GeV */
     double alphas_mz;
     int alphas_order;        /* 0 fixed, 1 one loop, 2 two loops */

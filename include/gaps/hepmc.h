@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "gaps/analysis.h"
+#include "gaps/process.h"
 #include "gaps/decl.h"
 
 GAPS_C_BEGIN
@@ -22,11 +23,12 @@ typedef struct gaps_hepmc_xsec {
  * newlines). */
 void gaps_hepmc_write_header(FILE *f, const char *const *attributes, int n_attributes);
 
-/* Record i of r as one event: the two beams (status 4), the s-channel Z/gamma* (PDG 23,
- * status 2) and the final partons (status 1) with their colour flow as flow1/flow2
- * attributes; weight and cross section in pb; ecm is sqrt(s) in GeV.  The caller checks
- * ferror(f). */
-void gaps_hepmc_write_event(FILE *f, const gaps_records *r, int i, double ecm,
+/* Record i of r as one event of process proc: the two beams (status 4) from the process;
+ * for a record without incoming partons the s-channel boson of the process (status 2) and
+ * the outgoing partons from its decay, otherwise the incoming partons (status 21, each from
+ * its beam) meeting in one vertex with the outgoing particles (status 1); colour flow as
+ * flow1/flow2 attributes; weight and cross section in pb.  The caller checks ferror(f). */
+void gaps_hepmc_write_event(FILE *f, const gaps_process *proc, const gaps_records *r, int i,
                             const gaps_hepmc_xsec *xs);
 
 /* The end of the event listing. */

@@ -4,45 +4,60 @@
 #include "gaps_parallel.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 GAPS_DEVICE_BEGIN
 
-int gaps_event_check(int n, const double p[][4], const int *flav, const int *col,
-                     const int *acol, double ecm)
+int gaps_event_check(int n_in, int n, const double p[][4], const int *flav, const int *col,
+                     const int *acol, const double p_beams[4], double ecm)
 {
     int bad = 0;
     double sum[4] = { 0.0, 0.0, 0.0, 0.0 };
     /* each colour tag must appear once as a colour and once as an anticolour */
     int n_col[GAPS_MAX_PARTONS + 2] = { 0 }, n_acol[GAPS_MAX_PARTONS + 2] = { 0 };
     for (int i = 0; i < n; ++i) {
+        const int incoming = i < n_in;
         for (int m = 0; m < 4; ++m) {
             if (!isfinite(p[i][m])) bad |= GAPS_FLAG_NONFINITE;
-            sum[m] += p[i][m];
+            sum[m] += incoming ? -p[i][m] : p[i][m];
         }
+        /* partons are massless; a colourless particle (a Z, a lepton) may have a mass */
+        const int parton = flav[i] == GAPS_GLUON || (flav[i] != 0 && abs(flav[i]) <= 6);
         const double m2 = p[i][0] * p[i][0] - p[i][1] * p[i][1] - p[i][2] * p[i][2]
                           - p[i][3] * p[i][3];
-        if (!(fabs(m2) <= GAPS_CHECK_MASS_TOL * p[i][0] * ecm)) bad |= GAPS_FLAG_MASS;
-        const int f = flav[i];
-        const int ok = f == GAPS_GLUON ? (col[i] > 0 && acol[i] > 0 && col[i] != acol[i])
-                     : f >= 1 && f <= GAPS_N_FLAVOURS ? (col[i] > 0 && acol[i] == 0)
-                     : f <= -1 && f >= -GAPS_N_FLAVOURS ? (col[i] == 0 && acol[i] > 0) : 0;
-        if (!ok || col[i] > GAPS_MAX_PARTONS + 1 || acol[i] > GAPS_MAX_PARTONS + 1) {
+        if (parton && !(fabs(m2) <= GAPS_CHECK_MASS_TOL * p[i][0] * ecm)) bad |= GAPS_FLAG_MASS;
+        /* an incoming parton runs along its beam: no transverse momentum */
+        if (incoming && !(fabs(p[i][1]) + fabs(p[i][2]) <= GAPS_CHECK_MOMENTUM_TOL * ecm))
+            bad |= GAPS_FLAG_MASS;
+        /* incoming partons carry their physical colours; crossed into the final state an
+         * incoming quark becomes an outgoing antiquark, its colour an anticolour */
+        const int f = incoming && flav[i] != GAPS_GLUON ? -flav[i] : flav[i];
+        const int c = incoming ? acol[i] : col[i], a = incoming ? col[i] : acol[i];
+        const int ok = !parton ? (c == 0 && a == 0)
+                     : f == GAPS_GLUON ? (c > 0 && a > 0 && c != a)
+                     : f >= 1 && f <= GAPS_N_FLAVOURS ? (c > 0 && a == 0)
+                     : f <= -1 && f >= -GAPS_N_FLAVOURS ? (c == 0 && a > 0) : 0;
+        if (!ok || c > GAPS_MAX_PARTONS + 1 || a > GAPS_MAX_PARTONS + 1) {
             bad |= GAPS_FLAG_COLOUR;
             continue;
         }
-        n_col[col[i]]++;
-        n_acol[acol[i]]++;
+        n_col[c]++;
+        n_acol[a]++;
     }
     for (int c = 1; c < GAPS_MAX_PARTONS + 2; ++c)
         if (n_col[c] != n_acol[c] || n_col[c] > 1) bad |= GAPS_FLAG_COLOUR;
-    const double dev = fabs(sum[0] - ecm) + fabs(sum[1]) + fabs(sum[2]) + fabs(sum[3]);
+    /* outgoing minus incoming momenta against what enters from outside the record: both
+     * beams when no incoming parton is in it (e+ e-) */
+    const double *q = n_in > 0 ? (const double[4]){ 0.0, 0.0, 0.0, 0.0 } : p_beams;
+    const double dev = fabs(sum[0] - q[0]) + fabs(sum[1] - q[1]) + fabs(sum[2] - q[2])
+                       + fabs(sum[3] - q[3]);
     if (!(dev <= GAPS_CHECK_MOMENTUM_TOL * ecm)) bad |= GAPS_FLAG_MOMENTUM;
     return bad;
 }
 
-static void keep_record(const gaps_records *rec, int i, int64_t event, int n,
+static void keep_record(const gaps_records *rec, int i, int64_t event, int n_in, int n,
                         const double p[][4], const int *flav, const int *col, const int *acol,
-                        double w)
+                        const double *x_in, double w)
 {
     const long base = (long)i * rec->maxp;
     rec->event[i] = event;
@@ -53,6 +68,8 @@ static void keep_record(const gaps_records *rec, int i, int64_t event, int n,
         rec->flav[base + k] = flav[k];
         rec->col[base + k] = col[k];
         rec->acol[base + k] = acol[k];
+        rec->status[base + k] = k < n_in ? GAPS_STATUS_INCOMING : GAPS_STATUS_OUTGOING;
+        rec->x[base + k] = k < n_in ? x_in[k] : 0.0;
     }
 }
 
@@ -92,15 +109,24 @@ static void finish(gaps_pool *pool, const gaps_physics *phys, const gaps_histogr
         col[k] = pool->col[at];
         acol[k] = pool->acol[at];
     }
-    const int flags = pool->flags[e] | gaps_event_check(n, p, flav, col, acol, phys->me.ecm);
+    const int n_in = pool->n_in[e];
+    double x_in[2] = { 0.0, 0.0 };
+    for (int b = 0; b < n_in && b < 2; ++b) x_in[b] = pool->x_in[gaps_at(pool, b, e)];
+    /* the beams collide head on in the frame of the record: they bring (sqrt s, 0, 0, 0) */
+    const double p_beams[4] = { phys->proc.ecm, 0.0, 0.0, 0.0 };
+    const int flags = pool->flags[e]
+                      | gaps_event_check(n_in, n, p, flav, col, acol, p_beams, phys->proc.ecm);
 
+    /* the observables see the outgoing partons only */
     gaps_observables o;
-    gaps_observables_compute(n, p, &o);
+    gaps_observables_compute(n - n_in, p + n_in, &o);
     const double w = pool->weight[e];
     const int64_t event = pool->event[e];
     gaps_histograms_fill_event(hist, gaps_worker_id(), &o, w);
-    if (out && out->rows) keep_row(out->rows + (long)i * GAPS_OBS_COLUMNS, event, w, n, &o);
-    if (out && out->records.p) keep_record(&out->records, i, event, n, p, flav, col, acol, w);
+    if (out && out->rows)
+        keep_row(out->rows + (long)i * GAPS_OBS_COLUMNS, event, w, n - n_in, &o);
+    if (out && out->records.p)
+        keep_record(&out->records, i, event, n_in, n, p, flav, col, acol, x_in, w);
     /* failures are rare: the few threads concerned count them, no per-slot flag goes back */
     unsigned long long *cnt = pool->counters;
     if (flags & GAPS_FLAG_CAPACITY) {
@@ -125,12 +151,14 @@ size_t gaps_records_carve(gaps_records *r, void *base, size_t count, int maxp)
     (r->field = base ? (void *)((char *)base + off) : NULL, off += (n) * sizeof *r->field)
     r->maxp = maxp;
     GAPS_CARVE_(p, 4 * np);
+    GAPS_CARVE_(x, np);
     GAPS_CARVE_(weight, count);
     GAPS_CARVE_(event, count);
     GAPS_CARVE_(n, count);
     GAPS_CARVE_(flav, np);
     GAPS_CARVE_(col, np);
     GAPS_CARVE_(acol, np);
+    GAPS_CARVE_(status, np);
 #undef GAPS_CARVE_
     return off;
 }

@@ -28,7 +28,8 @@ void gaps_config_defaults(gaps_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->events = 100000;
-    cfg->ecm = GAPS_DEFAULT_ECM;
+    cfg->process = GAPS_PROCESS_EE_QQ;
+    cfg->ecm = gaps_process_table[GAPS_PROCESS_EE_QQ].default_ecm;
     cfg->alphas_mz = GAPS_DEFAULT_ALPHAS_MZ;
     cfg->alphas_order = 2;
     cfg->t_cut = GAPS_DEFAULT_TCUT;
@@ -49,6 +50,8 @@ int gaps_config_check(const gaps_config *cfg, char *msg, size_t len)
     if (cfg->first_event < 0 || cfg->first_event > GAPS_MAX_EVENT_NUMBER - cfg->events)
         return snprintf(msg, len, "--first-event + --events must not exceed %lld",
                         GAPS_MAX_EVENT_NUMBER), -1;
+    if (cfg->process < 0 || cfg->process >= GAPS_N_PROCESSES)
+        return snprintf(msg, len, "unknown process %d", cfg->process), -1;
     if (!(cfg->ecm >= GAPS_MIN_ECM && cfg->ecm <= GAPS_MAX_ECM))
         return snprintf(msg, len, "--ecm must be from %g to %g GeV", GAPS_MIN_ECM, GAPS_MAX_ECM),
                -1;
@@ -101,8 +104,11 @@ void gaps_state_init(gaps_state *state, const gaps_config *cfg)
 
 static void physics_init(const gaps_config *cfg, gaps_physics *phys)
 {
+    char msg[128];
     memset(phys, 0, sizeof *phys);
-    gaps_me_init(&phys->me, cfg->ecm);
+    /* the configuration was checked (gaps_config_check): the process exists */
+    (void)gaps_process_init(&phys->proc, (enum gaps_process_id)cfg->process, cfg->ecm, msg,
+                            sizeof msg);
     gaps_alphas_init(&phys->as, cfg->alphas_order, cfg->alphas_mz);
     phys->t_cut = cfg->t_cut;
     phys->a_max = gaps_alphas_value(&phys->as, cfg->t_cut);
@@ -454,7 +460,7 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     partition *parts = aligned_alloc(GAPS_CACHE_LINE_BYTES, nparts * sizeof *parts);
     if (parts) memset(parts, 0, nparts * sizeof *parts);
     gaps_histograms hist;
-    gaps_histograms_layout(&hist, gaps_worker_count(), phys.me.w_max);
+    gaps_histograms_layout(&hist, gaps_worker_count(), phys.proc.w_unit);
     const size_t hist_bytes = (size_t)gaps_histograms_words(&hist) * sizeof(uint64_t);
     hist.acc = gaps_device_alloc(hist_bytes);
     uint64_t *words_host = malloc(sizeof base->words);

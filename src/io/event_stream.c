@@ -14,8 +14,8 @@ static size_t block_size(const gaps_event_stream *s, int n)
 {
     size_t bytes = 0;
     if (s->rows) bytes += GAPS_OBS_COLUMNS * sizeof(double);
-    if (s->hepmc) bytes += 2 * sizeof(double) + sizeof(int64_t) + 4 * n * sizeof(double)
-                           + 3 * n * sizeof(int);
+    if (s->hepmc) bytes += 2 * sizeof(double) + sizeof(int64_t) + 5 * n * sizeof(double)
+                           + 4 * n * sizeof(int);
     return bytes ? bytes : 1;
 }
 
@@ -53,7 +53,7 @@ static void write_event(gaps_event_stream *s, const double *row, const gaps_reco
         const double mean = s->sum_w / (double)s->n;
         const double var = fmax(s->sum_w2 / (double)s->n - mean * mean, 0.0);
         const gaps_hepmc_xsec xs = { mean, sqrt(var / (double)s->n), (int64_t)s->n };
-        gaps_hepmc_write_event(s->hepmc, rec, i, s->ecm, &xs);
+        gaps_hepmc_write_event(s->hepmc, &s->proc, rec, i, &xs);
     }
     s->next++;
 }
@@ -63,9 +63,10 @@ static void write_block(gaps_event_stream *s, const unsigned char *b)
 {
     double row[GAPS_OBS_COLUMNS];
     gaps_records rec;
-    double p[4 * GAPS_MAX_PARTONS], weight;
+    double p[4 * GAPS_MAX_PARTONS], x[GAPS_MAX_PARTONS], weight;
     int64_t event;
     int n = 0, flav[GAPS_MAX_PARTONS], col[GAPS_MAX_PARTONS], acol[GAPS_MAX_PARTONS];
+    int status[GAPS_MAX_PARTONS];
     if (s->rows) {
         memcpy(row, b, sizeof row);
         b += sizeof row;
@@ -84,7 +85,13 @@ static void write_block(gaps_event_stream *s, const unsigned char *b)
         memcpy(col, b, n * sizeof(int));
         b += n * sizeof(int);
         memcpy(acol, b, n * sizeof(int));
-        rec = (gaps_records){ GAPS_MAX_PARTONS, p, &weight, &event, &n, flav, col, acol };
+        b += n * sizeof(int);
+        memcpy(x, b, n * sizeof(double));
+        b += n * sizeof(double);
+        memcpy(status, b, n * sizeof(int));
+        rec = (gaps_records){ .maxp = GAPS_MAX_PARTONS, .p = p, .x = x, .weight = &weight,
+                              .event = &event, .n = &n, .flav = flav, .col = col,
+                              .acol = acol, .status = status };
     }
     write_event(s, s->rows ? row : NULL, s->hepmc ? &rec : NULL, 0);
 }
@@ -115,6 +122,10 @@ static unsigned char *pack(const gaps_event_stream *s, const double *rows,
         memcpy(b, rec->col + base, n * sizeof(int));
         b += n * sizeof(int);
         memcpy(b, rec->acol + base, n * sizeof(int));
+        b += n * sizeof(int);
+        memcpy(b, rec->x + base, n * sizeof(double));
+        b += n * sizeof(double);
+        memcpy(b, rec->status + base, n * sizeof(int));
     }
     return block;
 }
@@ -135,14 +146,15 @@ static int ring_reserve(gaps_event_stream *s, int64_t k)
     return 0;
 }
 
-int gaps_event_stream_init(gaps_event_stream *s, FILE *rows, FILE *hepmc, double ecm, int maxp,
+int gaps_event_stream_init(gaps_event_stream *s, FILE *rows, FILE *hepmc,
+                           const gaps_process *proc, int maxp,
                            int64_t first, int continuing, const char *const *hepmc_attributes,
                            int n_hepmc_attributes)
 {
     memset(s, 0, sizeof *s);
     s->rows = rows;
     s->hepmc = hepmc;
-    s->ecm = ecm;
+    s->proc = *proc;
     s->maxp = maxp;
     s->next = first;
     if (pthread_mutex_init(&s->lock, NULL) != 0) return -1;

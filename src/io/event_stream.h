@@ -22,7 +22,7 @@
 typedef struct gaps_event_stream {
     FILE *rows;              /* CSV of observables, or NULL */
     FILE *hepmc;             /* HepMC3 events, or NULL */
-    double ecm;              /* GeV */
+    gaps_process proc;       /* the process: beams and s-channel boson for HepMC3 */
     int maxp;
     int64_t next;            /* the next event number to write */
     /* reorder buffer: event next + k waits in ring[(head + k) & (cap - 1)] (NULL if absent) */
@@ -37,7 +37,8 @@ typedef struct gaps_event_stream {
 
 /* Start a stream at event number `first`.  rows and hepmc may be NULL.  Writes the file
  * headers unless `continuing` (a resumed run whose files already have them). */
-int gaps_event_stream_init(gaps_event_stream *s, FILE *rows, FILE *hepmc, double ecm, int maxp,
+int gaps_event_stream_init(gaps_event_stream *s, FILE *rows, FILE *hepmc,
+                           const gaps_process *proc, int maxp,
                            int64_t first, int continuing, const char *const *hepmc_attributes,
                            int n_hepmc_attributes);
 

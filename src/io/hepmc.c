@@ -36,6 +36,8 @@
 #include <stdio.h>
 
 #include "gaps/constants.h"
+#include "gaps/process.h"
+#include <math.h>
 #include "io/fmt_double.h"
 
 #ifndef GAPS_VERSION
@@ -43,7 +45,9 @@
 #endif
 
 /* Particle ids of an event: beams 1 (e+) and 2 (e-), boson 3, partons from 4 on. */
-enum { ID_EPLUS = 1, ID_EMINUS = 2, ID_BOSON = 3, ID_FIRST_PARTON = 4 };
+/* Particle ids of an event: the beams first, then the s-channel boson (e+ e-) or the incoming
+ * partons, then the outgoing partons in record order. */
+enum { ID_BEAM_A = 1, ID_BEAM_B = 2, ID_NEXT = 3 };
 
 void gaps_hepmc_write_header(FILE *f, const char *const *attributes, int n_attributes)
 {
@@ -68,18 +72,40 @@ static char *put_double(char *s, double v)
     return gaps_fmt_g17(s, v);
 }
 
-void gaps_hepmc_write_event(FILE *f, const gaps_records *r, int i, double ecm,
+/* One particle line: id, parent (a vertex if negative, else the particle whose decay made
+ * it), PDG code, (px, py, pz, E), mass and status. */
+static char *put_particle(char *s, int id, int parent, int pdg, const double p[4], double m,
+                          int status)
+{
+    s += sprintf(s, "P %d %d %d ", id, parent, pdg);
+    for (int c = 1; c <= 4; ++c) {
+        s = put_double(s, p[c & 3]);   /* px, py, pz, then E */
+        *s++ = ' ';
+    }
+    s = put_double(s, m);
+    return s + sprintf(s, " %d\n", status);
+}
+
+void gaps_hepmc_write_event(FILE *f, const gaps_process *proc, const gaps_records *r, int i,
                             const gaps_hepmc_xsec *xs)
 {
     const int n = r->n[i];
     const long base = (long)i * r->maxp;
-    const double e_beam = 0.5 * ecm;
+    const gaps_process_info *info = &gaps_process_table[proc->id];
+    int n_in = 0;
+    while (n_in < n && r->status[base + n_in] == GAPS_STATUS_INCOMING) ++n_in;
+    double beam[2][4], boson[4];
+    gaps_process_beams(proc, beam);
+    const int boson_pdg = n_in == 0 ? gaps_process_intermediate(proc, boson) : 0;
+    const int first_parton = ID_NEXT + (boson_pdg != 0);   /* id of record row 0 */
+    const int n_particles = first_parton - 1 + n;
     const long n_acc = xs->events <= INT_MAX ? (long)xs->events : -1L;
     /* one event is formatted into a local buffer and written with one call: far fewer
      * library calls than one fprintf per field (GAPS_MAX_PARTONS lines of ~130 bytes fit) */
     char buf[512 + GAPS_MAX_PARTONS * 192], *s = buf;
 
-    s += sprintf(s, "E %" PRId64 " 2 %d\nU GEV MM\nW ", r->event[i], ID_FIRST_PARTON - 1 + n);
+    s += sprintf(s, "E %" PRId64 " %d %d\nU GEV MM\nW ", r->event[i], n_in > 0 ? 3 : 2,
+                 n_particles);
     s = put_double(s, r->weight[i]);
     s += sprintf(s, "\nA 0 GenCrossSection ");
     s = put_double(s, xs->sigma);
@@ -88,39 +114,39 @@ void gaps_hepmc_write_event(FILE *f, const gaps_records *r, int i, double ecm,
     s += sprintf(s, " %ld %ld\n", n_acc, n_acc);
     for (int k = 0; k < n; ++k)
         if (r->col[base + k] != 0)
-            s += sprintf(s, "A %d flow1 %d\n", ID_FIRST_PARTON + k, r->col[base + k]);
+            s += sprintf(s, "A %d flow1 %d\n", first_parton + k, r->col[base + k]);
     for (int k = 0; k < n; ++k)
         if (r->acol[base + k] != 0)
-            s += sprintf(s, "A %d flow2 %d\n", ID_FIRST_PARTON + k, r->acol[base + k]);
+            s += sprintf(s, "A %d flow2 %d\n", first_parton + k, r->acol[base + k]);
 
-    /* Beams: massless, e+ along +z (doc/physics.md section 1), status 4 = incoming beam. */
-    s += sprintf(s, "P %d 0 -11 0 0 ", ID_EPLUS);
-    s = put_double(s, e_beam);
-    *s++ = ' ';
-    s = put_double(s, e_beam);
-    s += sprintf(s, " 0 4\nP %d 0 11 0 0 ", ID_EMINUS);
-    s = put_double(s, -e_beam);
-    *s++ = ' ';
-    s = put_double(s, e_beam);
-    s += sprintf(s, " 0 4\nV -1 0 [%d,%d]\n", ID_EPLUS, ID_EMINUS);
-    /* The s-channel Z/gamma* at rest, mass sqrt(s); status 2 = decayed. */
-    s += sprintf(s, "P %d -1 23 0 0 0 ", ID_BOSON);
-    s = put_double(s, ecm);
-    *s++ = ' ';
-    s = put_double(s, ecm);
-    s += sprintf(s, " 2\n");
-    /* Final partons from the boson's (implicit) decay vertex.  Records hold (E, px, py, pz). */
-    for (int k = 0; k < n; ++k) {
+    /* Beams from the process, massless, the first along +z; status 4 = incoming beam. */
+    for (int b = 0; b < 2; ++b)
+        s = put_particle(s, ID_BEAM_A + b, 0, info->beam_pdg[b], beam[b], 0.0, 4);
+    int parent_out;   /* where the outgoing partons come from */
+    if (n_in == 0) {
+        /* the beams annihilate (vertex -1) into the s-channel boson, status 2 = decayed; the
+         * outgoing partons come from its (implicit) decay vertex */
+        s += sprintf(s, "V -1 0 [%d,%d]\n", ID_BEAM_A, ID_BEAM_B);
+        if (boson_pdg != 0)
+            s = put_particle(s, ID_NEXT, -1, boson_pdg, boson, boson[0], 2);
+        parent_out = boson_pdg != 0 ? ID_NEXT : -1;
+    } else {
+        /* each incoming parton leaves its beam (status 21, the incoming partons of the hard
+         * process in the Pythia convention); they meet in vertex -3 */
+        for (int k = 0; k < n_in; ++k)
+            s = put_particle(s, first_parton + k, ID_BEAM_A + k, r->flav[base + k],
+                             r->p + (base + k) * 4, 0.0, 21);
+        s += sprintf(s, "V -3 0 [%d,%d]\n", first_parton, first_parton + 1);
+        parent_out = -3;
+    }
+    for (int k = n_in; k < n; ++k) {
         const double *p = r->p + (base + k) * 4;
-        s += sprintf(s, "P %d %d %d ", ID_FIRST_PARTON + k, ID_BOSON, r->flav[base + k]);
-        s = put_double(s, p[1]);
-        *s++ = ' ';
-        s = put_double(s, p[2]);
-        *s++ = ' ';
-        s = put_double(s, p[3]);
-        *s++ = ' ';
-        s = put_double(s, p[0]);
-        s += sprintf(s, " 0 1\n");
+        const double m2 = p[0] * p[0] - p[1] * p[1] - p[2] * p[2] - p[3] * p[3];
+        /* partons are massless; a colourless particle (a Z) carries its mass */
+        const int flav = r->flav[base + k];
+        const double m = (flav == GAPS_GLUON || (flav != 0 && flav >= -6 && flav <= 6))
+                         ? 0.0 : sqrt(m2 > 0.0 ? m2 : 0.0);
+        s = put_particle(s, first_parton + k, parent_out, flav, p, m, 1);
     }
     fwrite(buf, 1, (size_t)(s - buf), f);
 }

@@ -1,6 +1,8 @@
-/* matrix_element.c -- e+e- -> Z/gamma* -> q qbar at leading order (doc/physics.md section 1). */
+/* ee_qq.c -- e+e- -> Z/gamma* -> q qbar at leading order (doc/physics.md section 1). */
 #include "gaps/matrix_element.h"
 #include "gaps/constants.h"
+#include "gaps/fpmath.h"
+#include "process/processes.h"
 
 #include <math.h>
 
@@ -61,6 +63,36 @@ gaps_me_point gaps_me_generate(const gaps_me *me, gaps_rng *rng)
     if (pt.flavour > GAPS_N_FLAVOURS) pt.flavour = GAPS_N_FLAVOURS;
     pt.weight = me->w_norm * gaps_me_squared(me, pt.flavour, pt.cos_theta);
     return pt;
+}
+
+/* The quark along (theta, phi) from the e+ beam and the antiquark opposite, each with energy
+ * sqrt(s)/2 (doc/physics.md section 1.3); colours quark (1, 0), antiquark (0, 1); the shower
+ * starts at t = s. */
+void gaps_ee_qq_generate(const gaps_me *me, gaps_rng *rng, gaps_hard_event *ev)
+{
+    const gaps_me_point pt = gaps_me_generate(me, rng);
+    const double E = 0.5 * me->ecm;
+    const double st = sqrt(fmax(0.0, 1.0 - pt.cos_theta * pt.cos_theta));
+    double sphi, cphi;
+    gaps_sincos(pt.phi, &sphi, &cphi);
+    const double dir[3] = { st * cphi, st * sphi, pt.cos_theta };
+    for (int p = 0; p < 2; ++p) {
+        const double sign = p == 0 ? 1.0 : -1.0;
+        ev->p[p][0] = E;
+        for (int m = 0; m < 3; ++m) ev->p[p][m + 1] = sign * E * dir[m];
+    }
+    ev->flav[0] = pt.flavour;
+    ev->col[0] = 1;
+    ev->acol[0] = 0;
+    ev->flav[1] = -pt.flavour;
+    ev->col[1] = 0;
+    ev->acol[1] = 1;
+    ev->n_in = 0;
+    ev->n = 2;
+    ev->next_tag = 2;
+    ev->x[0] = ev->x[1] = 1.0;
+    ev->weight = pt.weight;
+    ev->t_start = me->s;
 }
 
 GAPS_DEVICE_END

@@ -681,8 +681,13 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
     if (pg->streaming) {
         hepmc_attributes(pg);
         const int64_t first = o->resume ? pg->rp.next_event : cfg->first_event;
+        gaps_process proc;
+        char why[128];
+        if (gaps_process_init(&proc, (enum gaps_process_id)cfg->process, cfg->ecm, why,
+                              sizeof why) != 0)
+            return refuse(msg, len, EXIT_USAGE, "%s", why);
         if (gaps_event_stream_init(&pg->stream, gaps_outfile_stream(&pg->out[OUT_ROWS]),
-                                   gaps_outfile_stream(&pg->out[OUT_HEPMC]), cfg->ecm,
+                                   gaps_outfile_stream(&pg->out[OUT_HEPMC]), &proc,
                                    cfg->max_partons, first, o->resume != NULL, pg->hepmc_attr,
                                    pg->n_hepmc_attr) != 0) {
             pg->streaming = 0;

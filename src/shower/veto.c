@@ -1,15 +1,20 @@
-/* shower.c -- the steps of the parallelised veto algorithm, one function per step.
+/* veto.c -- the steps of the parallelised veto algorithm, one function per step, and the
+ * launches that run them over a pool (doc/physics.md sections 3.6 and 6).
  *
- * Conventions: slot e, parton p; X[p * nslots + e] is component X of parton p.  A dipole is
- * (emitter p, side s): side 0 runs along the emitter's colour line (spectator = the parton
- * whose anticolour is the emitter's colour), side 1 along its anticolour line.  A quark has
- * only side 0, an antiquark only side 1, a gluon both.  Dipole d = 2 p + s.  (In e+e- -> q qbar
- * no two partons share two colour lines, so an ordered pair never appears twice.)
+ * The physics of one emission is in the headers beside this file: the dipoles and their
+ * trial rates (dipoles.h), the splitting kernels (kernels.h), the momentum maps
+ * (kinematics.h) and the colour flow (colour.h).  This file strings them together in the
+ * order of the veto algorithm; slot e, parton p, X[p * nslots + e] is component X of
+ * parton p (gaps_at()).
  */
 #include "gaps/shower.h"
 #include "gaps/constants.h"
 #include "gaps/fpmath.h"
 #include "gaps_parallel.h"
+#include "shower/colour.h"
+#include "shower/dipoles.h"
+#include "shower/kernels.h"
+#include "shower/kinematics.h"
 
 #include <math.h>
 
@@ -20,109 +25,38 @@ static gaps_rng slot_rng(const gaps_pool *pool, const gaps_physics *phys, int e)
     return gaps_rng_make(phys->seed, (uint64_t)pool->event[e], pool->draw[e]);
 }
 
-/* The spectator of dipole (p, side), or -1 if the emitter has no such colour line. */
-static int spectator(const gaps_pool *pool, int e, int p, int side)
-{
-    const int tag = side == 0 ? pool->col[gaps_at(pool, p, e)] : pool->acol[gaps_at(pool, p, e)];
-    if (tag == 0) return -1;
-    return side == 0 ? pool->acol_owner[gaps_at(pool, tag, e)] : pool->col_owner[gaps_at(pool, tag, e)];
-}
-
-static double pair_mass2(const gaps_pool *pool, int e, int i, int k)
-{
-    return 2.0 * (pool->E[gaps_at(pool, i, e)] * pool->E[gaps_at(pool, k, e)] - pool->px[gaps_at(pool, i, e)] * pool->px[gaps_at(pool, k, e)]
-                  - pool->py[gaps_at(pool, i, e)] * pool->py[gaps_at(pool, k, e)] - pool->pz[gaps_at(pool, i, e)] * pool->pz[gaps_at(pool, k, e)]);
-}
-
-/* z- of a dipole of mass^2 m2: (1 - sqrt(1 - 4 t_C/m2)) / 2, written without cancellation. */
-static double z_minus(double m2, double t_cut)
-{
-    return 2.0 * t_cut / (m2 * (1.0 + sqrt(1.0 - 4.0 * t_cut / m2)));
-}
-
-/* Constant trial rates of one dipole's kernels from its z- and L = ln(z+/z-): r[0] for
- * q -> q g or g -> g g, r[1] for g -> q qbar summed over flavours. */
-static void kernel_rates(double zm, double lnz, int gluon, const gaps_physics *phys, double r[2])
-{
-    const double pref = phys->a_max / (2.0 * GAPS_PI);
-    if (!gluon) {
-        r[0] = pref * 2.0 * GAPS_CF * lnz;
-        r[1] = 0.0;
-    } else {
-        r[0] = pref * GAPS_CA * lnz;
-        r[1] = pref * GAPS_N_FLAVOURS * 0.5 * GAPS_TR * ((1.0 - zm) - zm);
-    }
-}
-
-/* Recompute every dipole's mass, z- range, ln(z+/z-) and rate, and the sum of the rates:
- * after the start and after each accepted emission, the only times momenta or colours
- * change.  The veto step reads the cached values instead of recomputing a square root, a
- * division and a logarithm for every trial. */
-static void update_rates(gaps_pool *pool, const gaps_physics *phys, int e)
-{
-    const int n = pool->n[e];
-    double sum = 0.0;
-    for (int p = 0; p < n; ++p) {
-        const int gluon = pool->flav[gaps_at(pool, p, e)] == GAPS_GLUON;
-        for (int side = 0; side < 2; ++side) {
-            const int k = spectator(pool, e, p, side);
-            const long at = gaps_at(pool, 2 * p + side, e);
-            double r[2] = { 0.0, 0.0 };
-            const double m2 = k >= 0 ? pair_mass2(pool, e, p, k) : 0.0;
-            if (m2 > 4.0 * phys->t_cut) {   /* lighter dipoles cannot radiate */
-                const double zm = z_minus(m2, phys->t_cut);
-                const double lnz = gaps_log((1.0 - zm) / zm);
-                kernel_rates(zm, lnz, gluon, phys, r);
-                pool->dip_m2[at] = m2;
-                pool->dip_zm[at] = zm;
-                pool->dip_lnz[at] = lnz;
-            }
-            pool->rate[at] = r[0] + r[1];
-            sum += r[0] + r[1];
-            pool->rate_cum[at] = sum;
-        }
-    }
-    pool->rate_sum[e] = sum;
-}
-
 void gaps_shower_start(gaps_pool *pool, const gaps_physics *phys, int e, int64_t event)
 {
     pool->event[e] = event;
     pool->draw[e] = 0;
     gaps_rng rng = slot_rng(pool, phys, e);
-    const gaps_me_point pt = gaps_me_generate(&phys->me, &rng);
+    gaps_hard_event ev;
+    gaps_process_generate(&phys->proc, &rng, &ev);
     pool->draw[e] = rng.draw;
 
-    const double E = 0.5 * phys->me.ecm;
-    const double st = sqrt(fmax(0.0, 1.0 - pt.cos_theta * pt.cos_theta));
-    double sphi, cphi;
-    gaps_sincos(pt.phi, &sphi, &cphi);
-    const double dir[3] = { st * cphi, st * sphi, pt.cos_theta };
-    for (int p = 0; p < 2; ++p) {
-        const double sign = p == 0 ? 1.0 : -1.0;
-        pool->E[gaps_at(pool, p, e)] = E;
-        pool->px[gaps_at(pool, p, e)] = sign * E * dir[0];
-        pool->py[gaps_at(pool, p, e)] = sign * E * dir[1];
-        pool->pz[gaps_at(pool, p, e)] = sign * E * dir[2];
+    for (int p = 0; p < ev.n; ++p) {
+        const long at = gaps_at(pool, p, e);
+        pool->E[at] = ev.p[p][0];
+        pool->px[at] = ev.p[p][1];
+        pool->py[at] = ev.p[p][2];
+        pool->pz[at] = ev.p[p][3];
+        pool->flav[at] = ev.flav[p];
+        pool->col[at] = ev.col[p];
+        pool->acol[at] = ev.acol[p];
+        if (ev.col[p] > 0) pool->col_owner[gaps_at(pool, ev.col[p], e)] = p;
+        if (ev.acol[p] > 0) pool->acol_owner[gaps_at(pool, ev.acol[p], e)] = p;
     }
-    /* quark (1, 0), antiquark (0, 1) */
-    pool->flav[gaps_at(pool, 0, e)] = pt.flavour;
-    pool->col[gaps_at(pool, 0, e)] = 1;
-    pool->acol[gaps_at(pool, 0, e)] = 0;
-    pool->flav[gaps_at(pool, 1, e)] = -pt.flavour;
-    pool->col[gaps_at(pool, 1, e)] = 0;
-    pool->acol[gaps_at(pool, 1, e)] = 1;
-    pool->col_owner[gaps_at(pool, 1, e)] = 0;
-    pool->acol_owner[gaps_at(pool, 1, e)] = 1;
+    for (int b = 0; b < ev.n_in; ++b) pool->x_in[gaps_at(pool, b, e)] = ev.x[b];
 
-    pool->n[e] = 2;
-    pool->next_tag[e] = 2;
+    pool->n[e] = ev.n;
+    pool->n_in[e] = ev.n_in;
+    pool->next_tag[e] = ev.next_tag;
     pool->flags[e] = 0;
-    pool->weight[e] = pt.weight;
-    pool->t[e] = phys->me.s;
+    pool->weight[e] = ev.weight;
+    pool->t[e] = ev.t_start;
     pool->status[e] = GAPS_SLOT_SHOWERING;
     pool->trial_kernel[e] = GAPS_KERNEL_NONE;
-    update_rates(pool, phys, e);
+    gaps_dipoles_update(pool, phys, e);
 }
 
 /* Veto step 1, select the winner (the paper's select_winner_split_func).  One trial scale from
@@ -142,7 +76,7 @@ void gaps_veto_select_winner(gaps_pool *pool, const gaps_physics *phys, int e)
     pool->trial_t[e] = pool->t[e] * gaps_exp(gaps_log(R) / r_sum);
 
     /* The winner is the first dipole d whose cumulative rate exceeds u, found by bisection
-     * over the sums that update_rates() kept: a few loads where a scan over the dipoles
+     * over the sums that gaps_dipoles_update() kept: a few loads where a scan over the dipoles
      * takes up to 2n, and on a GPU the scan of the largest event holds up its warp.  The sums
      * are the ones a scan would form, in the same order, so the choice is the same to the
      * bit; a dipole of zero rate never wins (its sum equals its predecessor's). */
@@ -167,7 +101,8 @@ void gaps_veto_select_winner(gaps_pool *pool, const gaps_physics *phys, int e)
     int kernel = GAPS_KERNEL_Q_QG;
     if (pool->flav[gaps_at(pool, p, e)] == GAPS_GLUON) {
         double r[2];
-        kernel_rates(pool->dip_zm[gaps_at(pool, d, e)], pool->dip_lnz[gaps_at(pool, d, e)], 1, phys, r);
+        gaps_dipole_kernel_rates(pool->dip_zm[gaps_at(pool, d, e)],
+                                 pool->dip_lnz[gaps_at(pool, d, e)], 1, phys->a_max, r);
         kernel = (u - acc) < r[0] ? GAPS_KERNEL_G_GG : GAPS_KERNEL_G_QQ;
     }
     pool->trial_dipole[e] = d;
@@ -200,27 +135,15 @@ void gaps_veto_accept_or_reject(gaps_pool *pool, const gaps_physics *phys, int e
     gaps_rng_uniform2(&rng, &Rz, &Ra);
     pool->draw[e] = rng.draw;
 
-    const int d = pool->trial_dipole[e], kernel = pool->trial_kernel[e];
+    const int d = pool->trial_dipole[e];
+    const enum gaps_kernel kernel = (enum gaps_kernel)pool->trial_kernel[e];
     const double m2 = pool->dip_m2[gaps_at(pool, d, e)];
-    const double zm = pool->dip_zm[gaps_at(pool, d, e)], zp = 1.0 - zm;
     double z, omz;   /* z and 1 - z, each computed where it is accurate */
-    if (kernel == GAPS_KERNEL_G_QQ) {
-        z = zm + (zp - zm) * Rz;
-        omz = 1.0 - z;
-    } else {
-        omz = zm * gaps_exp(Rz * pool->dip_lnz[gaps_at(pool, d, e)]);
-        z = 1.0 - omz;
-    }
+    gaps_kernel_generate_z(kernel, pool->dip_zm[gaps_at(pool, d, e)],
+                           pool->dip_lnz[gaps_at(pool, d, e)], Rz, &z, &omz);
     const double t = pool->t[e];
     const double y = t / (m2 * z * omz);
-    double ratio = 0.0;   /* (1 - y) P / Q */
-    if (y < 1.0) {
-        const double den = omz + z * y;   /* 1 - z (1 - y) */
-        if (kernel == GAPS_KERNEL_Q_QG) ratio = (2.0 / den - (1.0 + z)) * omz / 2.0;
-        else if (kernel == GAPS_KERNEL_G_GG) ratio = (2.0 / den - 2.0 + z * omz) * omz / 2.0;
-        else ratio = 1.0 - 2.0 * z * omz;
-        ratio *= 1.0 - y;
-    }
+    double ratio = gaps_kernel_ratio(kernel, z, omz, y);   /* (1 - y) P / Q */
     /* alpha_s(t) / a_max <= 1, so a trial that fails the kinematic ratio alone fails the full
      * one too: the coupling (two logarithms) is computed only for the survivors */
     if (Ra < ratio) ratio *= gaps_alphas_value(&phys->as, t) / phys->a_max;
@@ -230,59 +153,6 @@ void gaps_veto_accept_or_reject(gaps_pool *pool, const gaps_physics *phys, int e
     }
     pool->trial_z[e] = z;
     pool->trial_y[e] = y;
-}
-
-static double mdot(const double a[4], const double b[4])
-{
-    return a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
-}
-
-static void cross(const double a[3], const double b[3], double c[3])
-{
-    c[0] = a[1] * b[2] - a[2] * b[1];
-    c[1] = a[2] * b[0] - a[0] * b[2];
-    c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-/* Two unit space-like four-vectors n1, n2 orthogonal to the massless pi, pk and to each other.
- *
- * n1 = (0, u) with u = pi x pk (three-vectors) is orthogonal to both; when pi and pk are
- * (anti)parallel u is taken orthogonal to pi and a fixed coordinate axis instead, and n1 is
- * then projected onto the space orthogonal to pi and pk so that rounding never leaves a
- * component along them (which would give the new partons a mass).
- * n2 = (u . (pi x pk), Ei (pk x u) - Ek (pi x u)) is orthogonal to pi, pk and (0, u) for any u,
- * an identity of the triple product; unlike the time axis minus its projections it needs no
- * cancellation between large terms when pi and pk are nearly back to back. */
-static void transverse_basis(const double pi[4], const double pk[4], double n1[4], double n2[4])
-{
-    const double *vi = pi + 1, *vk = pk + 1;
-    double u[3], c[3], a[3], b[3];
-    cross(vi, vk, u);
-    cross(vi, vk, c);
-    const double u2 = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
-    const double vi2 = vi[0] * vi[0] + vi[1] * vi[1] + vi[2] * vi[2];
-    const double vk2 = vk[0] * vk[0] + vk[1] * vk[1] + vk[2] * vk[2];
-    if (!(u2 > 1e-12 * vi2 * vk2)) {   /* reference axis: the one least aligned with pi */
-        const double ax = fabs(vi[0]), ay = fabs(vi[1]), az = fabs(vi[2]);
-        const double ref[3] = { (ax <= ay && ax <= az) ? 1.0 : 0.0,
-                                (ay < ax && ay <= az) ? 1.0 : 0.0,
-                                (az < ax && az < ay) ? 1.0 : 0.0 };
-        cross(vi, ref, u);
-    }
-    n1[0] = 0.0;
-    n1[1] = u[0]; n1[2] = u[1]; n1[3] = u[2];
-    const double pipk = mdot(pi, pk);
-    const double ai = mdot(n1, pk) / pipk, ak = mdot(n1, pi) / pipk;
-    for (int m = 0; m < 4; ++m) n1[m] -= ai * pi[m] + ak * pk[m];
-    const double norm1 = 1.0 / sqrt(-mdot(n1, n1));
-    for (int m = 0; m < 4; ++m) n1[m] *= norm1;
-
-    cross(vk, u, a);
-    cross(vi, u, b);
-    n2[0] = u[0] * c[0] + u[1] * c[1] + u[2] * c[2];
-    for (int m = 0; m < 3; ++m) n2[m + 1] = pi[0] * a[m] - pk[0] * b[m];
-    const double norm2 = 1.0 / sqrt(-mdot(n2, n2));
-    for (int m = 0; m < 4; ++m) n2[m] *= norm2;
 }
 
 static void load(const gaps_pool *pool, int e, int p, double v[4])
@@ -316,61 +186,26 @@ void gaps_veto_do_splitting(gaps_pool *pool, const gaps_physics *phys, int e)
         return;
     }
     const int d = pool->trial_dipole[e], i = d / 2, side = d % 2, kernel = pool->trial_kernel[e];
-    const int k = spectator(pool, e, i, side);
-    const double z = pool->trial_z[e], y = pool->trial_y[e];
+    const int k = gaps_dipole_spectator(pool, e, i, side);
 
-    double pi[4], pk[4], n1[4], n2[4], qi[4], qj[4], qk[4];
+    double pi[4], pk[4], qi[4], qj[4], qk[4];
     load(pool, e, i, pi);
     load(pool, e, k, pk);
-    transverse_basis(pi, pk, n1, n2);
-    const double m2 = 2.0 * mdot(pi, pk);
-    const double kt = sqrt(m2 * y * z * (1.0 - z));
-    double sphi, cphi;
-    gaps_sincos(phi, &sphi, &cphi);
-    const double c = kt * cphi, s = kt * sphi;
-    for (int m = 0; m < 4; ++m) {
-        const double kperp = c * n1[m] + s * n2[m];
-        qi[m] = z * pi[m] + (1.0 - z) * y * pk[m] + kperp;
-        qj[m] = (1.0 - z) * pi[m] + z * y * pk[m] - kperp;
-        qk[m] = (1.0 - y) * pk[m];
-    }
+    gaps_map_ff(pi, pk, pool->trial_z[e], pool->trial_y[e], phi, qi, qj, qk);
     store(pool, e, i, qi);
     store(pool, e, j, qj);
     store(pool, e, k, qk);
 
-    const int a = pool->col[gaps_at(pool, i, e)], b = pool->acol[gaps_at(pool, i, e)];
     if (kernel == GAPS_KERNEL_G_QQ) {
-        /* g(a, b) -> q(a, 0) + qbar(0, b) */
         int f = 1 + (int)(GAPS_N_FLAVOURS * Rf);
         if (f > GAPS_N_FLAVOURS) f = GAPS_N_FLAVOURS;
-        pool->flav[gaps_at(pool, i, e)] = f;
-        pool->acol[gaps_at(pool, i, e)] = 0;
-        pool->flav[gaps_at(pool, j, e)] = -f;
-        pool->col[gaps_at(pool, j, e)] = 0;
-        pool->acol[gaps_at(pool, j, e)] = b;
-        pool->acol_owner[gaps_at(pool, b, e)] = j;
+        gaps_colour_split_gluon(pool, e, i, j, f);
     } else {
-        const int tag = pool->next_tag[e]++;
-        pool->flav[gaps_at(pool, j, e)] = GAPS_GLUON;
-        if (side == 0) {   /* along colour a: emitter (tag, b), gluon (a, tag) */
-            pool->col[gaps_at(pool, i, e)] = tag;
-            pool->col[gaps_at(pool, j, e)] = a;
-            pool->acol[gaps_at(pool, j, e)] = tag;
-            pool->col_owner[gaps_at(pool, tag, e)] = i;
-            pool->col_owner[gaps_at(pool, a, e)] = j;
-            pool->acol_owner[gaps_at(pool, tag, e)] = j;
-        } else {           /* along anticolour b: emitter (a, tag), gluon (tag, b) */
-            pool->acol[gaps_at(pool, i, e)] = tag;
-            pool->col[gaps_at(pool, j, e)] = tag;
-            pool->acol[gaps_at(pool, j, e)] = b;
-            pool->acol_owner[gaps_at(pool, tag, e)] = i;
-            pool->col_owner[gaps_at(pool, tag, e)] = j;
-            pool->acol_owner[gaps_at(pool, b, e)] = j;
-        }
+        gaps_colour_emit_gluon(pool, e, i, j, side, pool->next_tag[e]++);
     }
     pool->n[e] = j + 1;
     pool->trial_kernel[e] = GAPS_KERNEL_NONE;   /* the accepted trial is used up */
-    update_rates(pool, phys, e);
+    gaps_dipoles_update(pool, phys, e);
 }
 
 /* One veto step of one slot. */

@@ -1,0 +1,100 @@
+/* gaps/process.h -- the hard processes: what starts an event before the shower.
+ *
+ * A process is chosen once per run (enum gaps_process_id, a run-uniform value: device code
+ * dispatches on it with a switch, never through function pointers).  Its run parameters live
+ * in gaps_process, which travels inside gaps_physics to wherever the loops run.  For each
+ * event the process fills a gaps_hard_event: the weight, the particles that start the shower
+ * (incoming partons first, then outgoing ones), the shower's start scale, and what the event
+ * record cannot hold itself (the beams and an s-channel boson that decayed).
+ *
+ * Adding a process: one file in src/process/ with its init and generate functions, one entry
+ * in enum gaps_process_id, one line in the table of src/process/process.c and one case in
+ * each switch there.
+ */
+#ifndef GAPS_PROCESS_H
+#define GAPS_PROCESS_H
+
+#include <stdint.h>
+#include "gaps/matrix_element.h"
+#include "gaps/rng.h"
+#include "gaps/decl.h"
+
+GAPS_C_BEGIN
+
+enum gaps_process_id {
+    GAPS_PROCESS_EE_QQ = 0,   /* e+ e- -> Z/gamma* -> q qbar, leading order */
+    GAPS_N_PROCESSES
+};
+
+/* Status of a particle in an event record (doc/physics.md section 7.1).  The HepMC3 writer
+ * turns them into the usual status codes (gaps_status_hepmc()). */
+enum gaps_particle_status {
+    GAPS_STATUS_BEAM = 0,          /* a colliding beam particle (HepMC3 status 4) */
+    GAPS_STATUS_INCOMING = 1,      /* a parton entering the hard process (Pythia's 21) */
+    GAPS_STATUS_INTERMEDIATE = 2,  /* an s-channel particle that decayed (HepMC3 status 2) */
+    GAPS_STATUS_OUTGOING = 3       /* a final-state particle (HepMC3 status 1) */
+};
+
+/* What a user and the output files need to know about a process; one row per process in
+ * gaps_process_table (src/process/process.c). */
+typedef struct gaps_process_info {
+    const char *name;          /* the value of --process */
+    const char *title;         /* one line for YODA, HepMC3 and the summary */
+    int beam_pdg[2];           /* beam particles: the first along +z */
+    double default_ecm;        /* sqrt(s), GeV */
+    int hadronic;              /* beams are hadrons: the process needs parton distributions */
+} gaps_process_info;
+
+extern const gaps_process_info gaps_process_table[GAPS_N_PROCESSES];
+
+/* Most particles a process hands to the shower. */
+#define GAPS_HARD_MAX 4
+
+/* The start of one event. */
+typedef struct gaps_hard_event {
+    double weight;                  /* pb */
+    double t_start;                 /* the shower's start scale, GeV^2 */
+    int n_in;                       /* rows 0 .. n_in-1 are incoming partons */
+    int n;                          /* rows in all */
+    double p[GAPS_HARD_MAX][4];     /* (E, px, py, pz), GeV */
+    int flav[GAPS_HARD_MAX], col[GAPS_HARD_MAX], acol[GAPS_HARD_MAX];
+    double x[2];                    /* momentum fractions of the incoming partons */
+    int next_tag;                   /* the first colour tag not used */
+} gaps_hard_event;
+
+/* Run parameters of the process (plain data, copied to the device). */
+typedef struct gaps_process {
+    enum gaps_process_id id;
+    double ecm, s;           /* sqrt(s) in GeV, s in GeV^2 */
+    double w_unit;           /* a typical large event weight, pb: the unit in which the
+                                exact histogram sums are kept (gaps/histogram.h) */
+    gaps_me ee_qq;           /* GAPS_PROCESS_EE_QQ */
+} gaps_process;
+
+/* Host: the process of that name, or -1. */
+int gaps_process_lookup(const char *name);
+
+/* Host: set up process id at sqrt(s) = ecm (GeV).  Returns 0, or -1 with a reason in msg. */
+int gaps_process_init(gaps_process *proc, enum gaps_process_id id, double ecm, char *msg,
+                      size_t len);
+
+/* Host: the beams' four-momenta (E, px, py, pz) in the centre-of-mass frame, the first along
+ * +z, massless. */
+void gaps_process_beams(const gaps_process *proc, double beam[2][4]);
+
+/* Host: the exact total cross section where one is known analytically (pb), else a
+ * negative number. */
+double gaps_process_sigma_exact(const gaps_process *proc);
+
+/* Host: the s-channel boson that decayed into the outgoing particles where the process fixes
+ * its momentum and the record does not hold it: its PDG code and momentum, or 0 if none. */
+int gaps_process_intermediate(const gaps_process *proc, double p[4]);
+
+GAPS_DEVICE_BEGIN
+/* Draw one event's hard process from its random stream. */
+void gaps_process_generate(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev);
+GAPS_DEVICE_END
+
+GAPS_C_END
+
+#endif

@@ -1,0 +1,80 @@
+/* process.c -- the list of hard processes and the dispatch to them (gaps/process.h). */
+#include "gaps/process.h"
+#include "gaps/constants.h"
+#include "process/processes.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* One row per process, in the order of enum gaps_process_id. */
+const gaps_process_info gaps_process_table[GAPS_N_PROCESSES] = {
+    [GAPS_PROCESS_EE_QQ] = { "ee-qq", "e+ e- -> Z/gamma* -> q qbar, LO + dipole shower",
+                             { -11, 11 }, GAPS_DEFAULT_ECM, 0 },
+};
+
+int gaps_process_lookup(const char *name)
+{
+    for (int i = 0; i < GAPS_N_PROCESSES; ++i)
+        if (strcmp(name, gaps_process_table[i].name) == 0) return i;
+    return -1;
+}
+
+int gaps_process_init(gaps_process *proc, enum gaps_process_id id, double ecm, char *msg,
+                      size_t len)
+{
+    memset(proc, 0, sizeof *proc);
+    proc->id = id;
+    proc->ecm = ecm;
+    proc->s = ecm * ecm;
+    switch (id) {
+    case GAPS_PROCESS_EE_QQ:
+        gaps_me_init(&proc->ee_qq, ecm);
+        proc->w_unit = proc->ee_qq.w_max;
+        return 0;
+    default:
+        snprintf(msg, len, "unknown process %d", (int)id);
+        return -1;
+    }
+}
+
+void gaps_process_beams(const gaps_process *proc, double beam[2][4])
+{
+    const double e = 0.5 * proc->ecm;
+    for (int b = 0; b < 2; ++b) {
+        beam[b][0] = e;
+        beam[b][1] = beam[b][2] = 0.0;
+        beam[b][3] = b == 0 ? e : -e;
+    }
+}
+
+int gaps_process_intermediate(const gaps_process *proc, double p[4])
+{
+    switch (proc->id) {
+    case GAPS_PROCESS_EE_QQ:   /* the Z/gamma* at rest with mass sqrt(s) */
+        p[0] = proc->ecm;
+        p[1] = p[2] = p[3] = 0.0;
+        return 23;
+    default:
+        return 0;
+    }
+}
+
+double gaps_process_sigma_exact(const gaps_process *proc)
+{
+    switch (proc->id) {
+    case GAPS_PROCESS_EE_QQ: return gaps_me_sigma_exact(&proc->ee_qq);
+    default: return -1.0;
+    }
+}
+
+GAPS_DEVICE_BEGIN
+
+void gaps_process_generate(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev)
+{
+    switch (proc->id) {
+    case GAPS_PROCESS_EE_QQ: gaps_ee_qq_generate(&proc->ee_qq, rng, ev); break;
+    default: ev->n = ev->n_in = 0; ev->weight = 0.0; ev->t_start = 0.0; break;
+    }
+}
+
+GAPS_DEVICE_END
