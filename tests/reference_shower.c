@@ -20,6 +20,7 @@
 
 #include "gaps/alphas.h"
 #include "gaps/constants.h"
+#include "gaps/analysis.h"
 #include "gaps/histogram.h"
 #include "gaps/matrix_element.h"
 #include "gaps/observables.h"
@@ -316,7 +317,9 @@ int main(int argc, char **argv)
         for (int m = 0; m < e.n; m++) memcpy(mom[m], e.q[m].p, sizeof mom[m]);
         gaps_observables obs;
         gaps_observables_compute(e.n, (const double(*)[4])mom, &obs);
-        gaps_histograms_fill_event(&h, 0, &obs, pt.weight);
+        double row[GAPS_OBS_COLUMNS];
+        gaps_analysis_row(row, ev, pt.weight, e.n, &obs);
+        gaps_histograms_fill_event(&h, 0, row);
     }
 
     gaps_histograms_result(&h, h.acc, res);   /* one copy: its words are the sums */

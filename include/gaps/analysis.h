@@ -5,6 +5,7 @@
 
 #include "gaps/event_pool.h"
 #include "gaps/histogram.h"
+#include "gaps/analysis_lep.h"
 #include "gaps/decl.h"
 
 #include <stddef.h>
@@ -16,9 +17,12 @@ GAPS_C_BEGIN
 /* Columns of one event's row of per-event output (--observables-out).  Every column is a
  * double except GAPS_OBS_EVENT, which holds the 64 bits of the event number (a double would
  * round event numbers beyond 2^53): read and write it with gaps_row_event/gaps_row_set_event. */
-enum { GAPS_OBS_EVENT, GAPS_OBS_WEIGHT, GAPS_OBS_NPARTONS, GAPS_OBS_Y23, GAPS_OBS_Y34,
-       GAPS_OBS_Y45, GAPS_OBS_Y56, GAPS_OBS_TAU, GAPS_OBS_RHO_H, GAPS_OBS_RHO_L, GAPS_OBS_B_T,
-       GAPS_OBS_B_W, GAPS_OBS_B_N, GAPS_OBS_C, GAPS_OBS_COLUMNS };
+enum {
+#define GAPS_OBS_ENUM_(id, name) GAPS_OBS_##id,
+    GAPS_LEP_COLUMNS(GAPS_OBS_ENUM_)
+#undef GAPS_OBS_ENUM_
+    GAPS_OBS_COLUMNS
+};
 
 GAPS_DEVICE_BEGIN
 static inline int64_t gaps_row_event(const double *row)
@@ -32,6 +36,8 @@ static inline void gaps_row_set_event(double *row, int64_t event)
 {
     memcpy(&row[GAPS_OBS_EVENT], &event, sizeof event);
 }
+/* The row of one event: event number, weight w (pb), n final partons and the observables. */
+void gaps_analysis_row(double *row, int64_t event, double w, int n, const gaps_observables *o);
 GAPS_DEVICE_END
 
 /* Complete events for event output (--hepmc): record i holds partons

@@ -15,19 +15,23 @@
 
 #include <stdint.h>
 #include "gaps/observables.h"
+#include "gaps/analysis_lep.h"
 #include "gaps/decl.h"
 
 GAPS_C_BEGIN
 
 enum gaps_hist_id {
-    GAPS_H_Y23, GAPS_H_Y34, GAPS_H_Y45, GAPS_H_Y56,
-    GAPS_H_TAU, GAPS_H_RHO_H, GAPS_H_RHO_L, GAPS_H_B_T, GAPS_H_B_W, GAPS_H_B_N, GAPS_H_C,
-    GAPS_H_NPARTONS,
+#define GAPS_HIST_ENUM_(id, col, tr, minp, path, title, xl, yl, nb, lo, hi) GAPS_H_##id,
+    GAPS_LEP_HISTOGRAMS(GAPS_HIST_ENUM_)
+#undef GAPS_HIST_ENUM_
     GAPS_N_HISTS,
     GAPS_H_EVENTS = GAPS_N_HISTS   /* one-bin counter of all events: the cross section */
 };
 
 typedef struct gaps_hist_def {
+    int column;          /* the per-event column it histograms (GAPS_OBS_*) */
+    int transform;       /* enum gaps_fill_transform */
+    int min_partons;     /* filled for events with at least this many final partons */
     const char *path;    /* YODA path, part of the interface */
     const char *title;
     const char *xlabel, *ylabel;   /* axis labels, LaTeX as YODA/Rivet plotting tools read */
@@ -65,9 +69,9 @@ void gaps_histograms_layout(gaps_histograms *h, int ncopies, double w_max);
 long gaps_histograms_words(const gaps_histograms *h);
 
 GAPS_DEVICE_BEGIN
-/* Fill every histogram of one event (and the event counter) into worker copy `copy`. */
-void gaps_histograms_fill_event(const gaps_histograms *h, int copy, const gaps_observables *o,
-                                double weight);
+/* Fill every histogram of one event (and the event counter) into worker copy `copy` from the
+ * event's row of columns (GAPS_OBS_*: weight, multiplicity, observables). */
+void gaps_histograms_fill_event(const gaps_histograms *h, int copy, const double *row);
 GAPS_DEVICE_END
 
 /* The merged, normalised content of one histogram or of the event counter, as YODA wants it. */
@@ -85,7 +89,8 @@ typedef struct gaps_hist_result {
 
 /* Bins of one copy of all histograms and the event counter, under/overflow included: the
  * size (times GAPS_ACC_WORDS words) of the exact accumulators a state file carries. */
-#define GAPS_HIST_TOTAL_BINS (11 * (100 + 2) + (64 + 2) + (1 + 2))
+#define GAPS_HIST_BINS_(id, col, tr, minp, path, title, xl, yl, nb, lo, hi) + ((nb) + 2)
+#define GAPS_HIST_TOTAL_BINS (0 GAPS_LEP_HISTOGRAMS(GAPS_HIST_BINS_) + (1 + 2))
 
 /* Host: dst += src, exactly, for two single-copy accumulator arrays of nbins_total bins: the
  * 128-bit sums carry, the entry counts add.  Merging runs is this operation. */

@@ -73,7 +73,7 @@ static void keep_record(const gaps_records *rec, int i, int64_t event, int n_in,
     }
 }
 
-static void keep_row(double *r, int64_t event, double w, int n, const gaps_observables *o)
+void gaps_analysis_row(double *r, int64_t event, double w, int n, const gaps_observables *o)
 {
     gaps_row_set_event(r, event);
     r[GAPS_OBS_WEIGHT] = w;
@@ -122,9 +122,11 @@ static void finish(gaps_pool *pool, const gaps_physics *phys, const gaps_histogr
     gaps_observables_compute(n - n_in, p + n_in, &o);
     const double w = pool->weight[e];
     const int64_t event = pool->event[e];
-    gaps_histograms_fill_event(hist, gaps_worker_id(), &o, w);
+    double row[GAPS_OBS_COLUMNS];
+    gaps_analysis_row(row, event, w, n - n_in, &o);
+    gaps_histograms_fill_event(hist, gaps_worker_id(), row);
     if (out && out->rows)
-        keep_row(out->rows + (long)i * GAPS_OBS_COLUMNS, event, w, n - n_in, &o);
+        for (int c = 0; c < GAPS_OBS_COLUMNS; ++c) out->rows[(long)i * GAPS_OBS_COLUMNS + c] = row[c];
     if (out && out->records.p)
         keep_record(&out->records, i, event, n_in, n, p, flav, col, acol, x_in, w);
     /* failures are rare: the few threads concerned count them, no per-slot flag goes back */

@@ -1,5 +1,6 @@
 /* histogram.c -- order-independent fixed-point histogram accumulation and its merge. */
 #include "gaps/histogram.h"
+#include "gaps/analysis.h"
 #include "gaps/fpmath.h"
 #include "gaps_parallel.h"
 
@@ -7,31 +8,10 @@
 #include <string.h>
 
 const gaps_hist_def gaps_hist_defs[GAPS_N_HISTS] = {
-    [GAPS_H_Y23] = { "/LEP/log10_y23", "Durham log10(y_23)", "$\\log_{10}(y_{23})$",
-                     "$\\mathrm{d}\\sigma/\\mathrm{d}\\log_{10}(y_{23})$ [pb]", 100, -4.3, -0.3 },
-    [GAPS_H_Y34] = { "/LEP/log10_y34", "Durham log10(y_34)", "$\\log_{10}(y_{34})$",
-                     "$\\mathrm{d}\\sigma/\\mathrm{d}\\log_{10}(y_{34})$ [pb]", 100, -4.3, -0.3 },
-    [GAPS_H_Y45] = { "/LEP/log10_y45", "Durham log10(y_45)", "$\\log_{10}(y_{45})$",
-                     "$\\mathrm{d}\\sigma/\\mathrm{d}\\log_{10}(y_{45})$ [pb]", 100, -4.3, -0.3 },
-    [GAPS_H_Y56] = { "/LEP/log10_y56", "Durham log10(y_56)", "$\\log_{10}(y_{56})$",
-                     "$\\mathrm{d}\\sigma/\\mathrm{d}\\log_{10}(y_{56})$ [pb]", 100, -4.3, -0.3 },
-    [GAPS_H_TAU] = { "/LEP/tau", "1 - thrust", "$\\tau = 1 - T$",
-                     "$\\mathrm{d}\\sigma/\\mathrm{d}\\tau$ [pb]", 100, 0.0, 0.5 },
-    [GAPS_H_RHO_H] = { "/LEP/rho_H", "heavy jet mass", "$\\rho_H = M_H^2/E_\\mathrm{vis}^2$",
-                       "$\\mathrm{d}\\sigma/\\mathrm{d}\\rho_H$ [pb]", 100, 0.0, 0.4 },
-    [GAPS_H_RHO_L] = { "/LEP/rho_L", "light jet mass", "$\\rho_L = M_L^2/E_\\mathrm{vis}^2$",
-                       "$\\mathrm{d}\\sigma/\\mathrm{d}\\rho_L$ [pb]", 100, 0.0, 0.2 },
-    [GAPS_H_B_T] = { "/LEP/B_T", "total jet broadening", "$B_T$",
-                     "$\\mathrm{d}\\sigma/\\mathrm{d}B_T$ [pb]", 100, 0.0, 0.4 },
-    [GAPS_H_B_W] = { "/LEP/B_W", "wide jet broadening", "$B_W$",
-                     "$\\mathrm{d}\\sigma/\\mathrm{d}B_W$ [pb]", 100, 0.0, 0.3 },
-    [GAPS_H_B_N] = { "/LEP/B_N", "narrow jet broadening", "$B_N$",
-                     "$\\mathrm{d}\\sigma/\\mathrm{d}B_N$ [pb]", 100, 0.0, 0.15 },
-    [GAPS_H_C] = { "/LEP/C", "C-parameter", "$C$", "$\\mathrm{d}\\sigma/\\mathrm{d}C$ [pb]",
-                   100, 0.0, 1.0 },
-    [GAPS_H_NPARTONS] = { "/LEP/n_partons", "final-state parton multiplicity",
-                          "$n_\\mathrm{partons}$", "$\\sigma(n_\\mathrm{partons})$ [pb]", 64,
-                          -0.5, 63.5 },
+#define GAPS_HIST_DEF_(id, col, tr, minp, path, title, xl, yl, nb, lo, hi)                     \
+    [GAPS_H_##id] = { GAPS_OBS_##col, tr, minp, path, title, xl, yl, nb, lo, hi },
+    GAPS_LEP_HISTOGRAMS(GAPS_HIST_DEF_)
+#undef GAPS_HIST_DEF_
 };
 
 void gaps_histograms_layout(gaps_histograms *h, int ncopies, double w_max)
@@ -103,21 +83,27 @@ static void hist_fill(const gaps_histograms *h, int copy, int id, double x, doub
     a[GAPS_ACC_COUNT] += 1u;
 }
 
-void gaps_histograms_fill_event(const gaps_histograms *h, int copy, const gaps_observables *o,
-                                double weight)
+/* What each histogram fills, from the analysis's list (a constant table where the loops
+ * run; with its trip count known the compiler unrolls the loop below). */
+static const struct hist_fill_rule {
+    int column, transform, min_partons;
+} fill_rules[GAPS_N_HISTS] = {
+#define GAPS_HIST_RULE_(id, col, tr, minp, path, title, xl, yl, nb, lo, hi)                    \
+    [GAPS_H_##id] = { GAPS_OBS_##col, tr, minp },
+    GAPS_LEP_HISTOGRAMS(GAPS_HIST_RULE_)
+#undef GAPS_HIST_RULE_
+};
+
+void gaps_histograms_fill_event(const gaps_histograms *h, int copy, const double *row)
 {
-    const double w = weight * h->inv_w_max;
-    const double y[4] = { o->y23, o->y34, o->y45, o->y56 };
-    for (int k = 0; k < 4; ++k)
-        if (o->n_partons >= k + 3) hist_fill(h, copy, GAPS_H_Y23 + k, gaps_log10(y[k]), w);
-    hist_fill(h, copy, GAPS_H_TAU, o->tau, w);
-    hist_fill(h, copy, GAPS_H_RHO_H, o->rho_H, w);
-    hist_fill(h, copy, GAPS_H_RHO_L, o->rho_L, w);
-    hist_fill(h, copy, GAPS_H_B_T, o->B_T, w);
-    hist_fill(h, copy, GAPS_H_B_W, o->B_W, w);
-    hist_fill(h, copy, GAPS_H_B_N, o->B_N, w);
-    hist_fill(h, copy, GAPS_H_C, o->C, w);
-    hist_fill(h, copy, GAPS_H_NPARTONS, (double)o->n_partons, w);
+    const double w = row[GAPS_OBS_WEIGHT] * h->inv_w_max;
+    const int n = (int)row[GAPS_OBS_NPARTONS];
+    for (int id = 0; id < GAPS_N_HISTS; ++id) {
+        const struct hist_fill_rule *r = &fill_rules[id];
+        if (n < r->min_partons) continue;
+        const double v = row[r->column];
+        hist_fill(h, copy, id, r->transform == GAPS_FILL_LOG10 ? gaps_log10(v) : v, w);
+    }
     hist_fill(h, copy, GAPS_H_EVENTS, 0.5, w);
 }
 

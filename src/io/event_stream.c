@@ -21,7 +21,10 @@ static size_t block_size(const gaps_event_stream *s, int n)
 
 void gaps_rows_write_header(FILE *f)
 {
-    fputs("# event,weight,n_partons,y23,y34,y45,y56,tau,rho_H,rho_L,B_T,B_W,B_N,C\n", f);
+    /* the column names of the analysis's list, comma-separated */
+#define GAPS_COLUMN_NAME_(id, name) "," name
+    fprintf(f, "# %s\n", GAPS_LEP_COLUMNS(GAPS_COLUMN_NAME_) + 1);
+#undef GAPS_COLUMN_NAME_
 }
 
 /* One CSV row: event number, weight, multiplicity and the observables, every double as
