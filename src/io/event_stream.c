@@ -23,7 +23,8 @@ void gaps_rows_write_header(FILE *f)
 {
     /* the column names of the analysis's list, comma-separated */
 #define GAPS_COLUMN_NAME_(id, name) "," name
-    fprintf(f, "# %s\n", GAPS_LEP_COLUMNS(GAPS_COLUMN_NAME_) + 1);
+    static const char names[] = GAPS_LEP_COLUMNS(GAPS_COLUMN_NAME_);
+    fprintf(f, "# %s\n", &names[1]);
 #undef GAPS_COLUMN_NAME_
 }
 
