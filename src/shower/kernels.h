@@ -38,20 +38,27 @@ static inline double gaps_kernel_rate(enum gaps_kernel k, double pref, double zm
     }
 }
 
-/* z and 1 - z from the uniform number R, distributed as the overestimate of kernel k on
- * [zm, 1 - zm]; each of z and 1 - z is computed where it is accurate (1 - z near 0 for the
- * soft-enhanced kernels). */
-static inline void gaps_kernel_generate_z(enum gaps_kernel k, double zm, double lnz, double R,
-                                          double *z, double *omz)
+/* A splitting variable z together with 1 - z, each computed where it is accurate (1 - z near
+ * 0 for the soft-enhanced kernels).  Returned by value: on a GPU, outputs through pointers
+ * kept the values in local memory (a 40-byte stack frame in the shower kernel). */
+typedef struct gaps_zpair {
+    double z, omz;
+} gaps_zpair;
+
+/* z distributed as the overestimate of kernel k on [zm, 1 - zm], from the uniform number R. */
+static inline gaps_zpair gaps_kernel_generate_z(enum gaps_kernel k, double zm, double lnz,
+                                                double R)
 {
+    gaps_zpair v;
     if (k == GAPS_KERNEL_G_QQ) {   /* flat */
         const double zp = 1.0 - zm;
-        *z = zm + (zp - zm) * R;
-        *omz = 1.0 - *z;
+        v.z = zm + (zp - zm) * R;
+        v.omz = 1.0 - v.z;
     } else {                       /* 1/(1 - z): 1 - z = z- (z+/z-)^R */
-        *omz = zm * gaps_exp(R * lnz);
-        *z = 1.0 - *omz;
+        v.omz = zm * gaps_exp(R * lnz);
+        v.z = 1.0 - v.omz;
     }
+    return v;
 }
 
 /* (1 - y) P(z, y) / Q(z) for kernel k, 0 outside the dipole's phase space (y >= 1).

@@ -34,7 +34,9 @@ void gaps_shower_start(gaps_pool *pool, const gaps_physics *phys, int e, int64_t
     gaps_process_generate(&phys->proc, &rng, &ev);
     pool->draw[e] = rng.draw;
 
-    for (int p = 0; p < ev.n; ++p) {
+    /* a loop of constant length (unrolled: the hard event stays in registers on a GPU) */
+    for (int p = 0; p < GAPS_HARD_MAX; ++p) {
+        if (p >= ev.n) break;
         const long at = gaps_at(pool, p, e);
         pool->E[at] = ev.p[p][0];
         pool->px[at] = ev.p[p][1];
@@ -46,7 +48,8 @@ void gaps_shower_start(gaps_pool *pool, const gaps_physics *phys, int e, int64_t
         if (ev.col[p] > 0) pool->col_owner[gaps_at(pool, ev.col[p], e)] = p;
         if (ev.acol[p] > 0) pool->acol_owner[gaps_at(pool, ev.acol[p], e)] = p;
     }
-    for (int b = 0; b < ev.n_in; ++b) pool->x_in[gaps_at(pool, b, e)] = ev.x[b];
+    for (int b = 0; b < 2; ++b)
+        if (b < ev.n_in) pool->x_in[gaps_at(pool, b, e)] = ev.x[b];
 
     pool->n[e] = ev.n;
     pool->n_in[e] = ev.n_in;
@@ -100,10 +103,10 @@ void gaps_veto_select_winner(gaps_pool *pool, const gaps_physics *phys, int e)
     const int p = d / 2;
     int kernel = GAPS_KERNEL_Q_QG;
     if (pool->flav[gaps_at(pool, p, e)] == GAPS_GLUON) {
-        double r[2];
-        gaps_dipole_kernel_rates(pool->dip_zm[gaps_at(pool, d, e)],
-                                 pool->dip_lnz[gaps_at(pool, d, e)], 1, phys->a_max, r);
-        kernel = (u - acc) < r[0] ? GAPS_KERNEL_G_GG : GAPS_KERNEL_G_QQ;
+        const double r_gg = gaps_kernel_rate(GAPS_KERNEL_G_GG, phys->a_max / (2.0 * GAPS_PI),
+                                             pool->dip_zm[gaps_at(pool, d, e)],
+                                             pool->dip_lnz[gaps_at(pool, d, e)]);
+        kernel = (u - acc) < r_gg ? GAPS_KERNEL_G_GG : GAPS_KERNEL_G_QQ;
     }
     pool->trial_dipole[e] = d;
     pool->trial_kernel[e] = kernel;
@@ -138,9 +141,9 @@ void gaps_veto_accept_or_reject(gaps_pool *pool, const gaps_physics *phys, int e
     const int d = pool->trial_dipole[e];
     const enum gaps_kernel kernel = (enum gaps_kernel)pool->trial_kernel[e];
     const double m2 = pool->dip_m2[gaps_at(pool, d, e)];
-    double z, omz;   /* z and 1 - z, each computed where it is accurate */
-    gaps_kernel_generate_z(kernel, pool->dip_zm[gaps_at(pool, d, e)],
-                           pool->dip_lnz[gaps_at(pool, d, e)], Rz, &z, &omz);
+    const gaps_zpair zz = gaps_kernel_generate_z(kernel, pool->dip_zm[gaps_at(pool, d, e)],
+                                                 pool->dip_lnz[gaps_at(pool, d, e)], Rz);
+    const double z = zz.z, omz = zz.omz;
     const double t = pool->t[e];
     const double y = t / (m2 * z * omz);
     double ratio = gaps_kernel_ratio(kernel, z, omz, y);   /* (1 - y) P / Q */

@@ -1,0 +1,29 @@
+/* pdf_command.h -- `gaps pdf`: the parton distributions of a PDF set at one point (x, Q).
+ *
+ *   gaps pdf [--pdf NAME[/MEMBER]] [--pdf-path DIR] X Q
+ *
+ * prints one line "PID XF" per parton of the set, in the order of the set's Flavors list,
+ * XF = x f(x, Q^2) as gaps_pdf_xfxq2() returns it, written with "%.17g" (the exact double)
+ * in the C locale.  Default set: CT14lo, member 0.  X in (0, 1], Q > 0 in GeV, decimal
+ * numbers; --name=VALUE works too, and "--" ends the options.
+ */
+#ifndef GAPS_PDF_COMMAND_H
+#define GAPS_PDF_COMMAND_H
+
+#include <stddef.h>
+
+/* The set `gaps pdf` and the generator use when none is named. */
+#define GAPS_PDF_DEFAULT_SET "CT14lo"
+
+/* Run `gaps pdf`; argv[0] is "pdf".  Returns the exit status: 0; 2 for bad input (a message
+ * "gaps: ..." on standard error: an unknown option, a bad number, X or Q out of range, a set
+ * that is missing or does not load); 1 if standard output cannot be written. */
+int gaps_pdf_command(int argc, char **argv);
+
+/* The search path for PDF sets, colon-separated, in this order: user_dir (--pdf-path; NULL or
+ * "" for none), $LHAPDF_DATA_PATH, the installed share directory (GAPS_PDF_DATADIR, if the
+ * build defines it), the source tree's share/pdfsets (GAPS_PDF_SOURCE_DATADIR, if defined).
+ * Returns 0, or -1 if it does not fit in len bytes. */
+int gaps_pdf_search_path(const char *user_dir, char *buf, size_t len);
+
+#endif
