@@ -28,4 +28,14 @@
 #  define GAPS_DEVICE_END
 #endif
 
+/* GAPS_ALWAYS_INLINE marks the small pure functions of the shower's hot path (kernels,
+ * kinematic maps, colour updates).  Left to itself clang's inliner kept the final-final map
+ * as a call inside the fused GPU shower kernel, which then spilled past its register cap and
+ * ran 3-8 % slower than the same code written in place (H200, 10^8 events). */
+#if defined(__GNUC__) || defined(__clang__)
+#  define GAPS_ALWAYS_INLINE __attribute__((always_inline)) static inline
+#else
+#  define GAPS_ALWAYS_INLINE static inline
+#endif
+
 #endif

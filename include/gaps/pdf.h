@@ -100,8 +100,8 @@ typedef struct gaps_pdf {
  * (empty entries are skipped); the member file is taken from the same directory.  Numbers are
  * read in the C locale whatever the caller's locale.  Returns 0, or -1 with one line (no
  * newline) in err naming the file and what is wrong; on failure *pdf is left zeroed (and
- * gaps_pdf_free() on it is harmless).  Memory is bounded: files above 256 MiB and grids above
- * 2^24 values are refused. */
+ * gaps_pdf_free() on it is harmless).  Memory is bounded: member files above 128 MiB and grids
+ * above 2^22 values (4 x 10^6; CT14lo has 10^5) are refused. */
 int gaps_pdf_load(gaps_pdf *pdf, const char *spec, const char *search_path, char *err,
                   size_t errlen);
 /* Host: release what gaps_pdf_load() allocated and zero the struct. */

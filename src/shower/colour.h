@@ -18,7 +18,7 @@ GAPS_DEVICE_BEGIN
  * anticolour b); the new line gets tag `tag`.
  *   side 0: emitter (a, b) -> emitter (tag, b) + gluon (a, tag)
  *   side 1: emitter (a, b) -> emitter (a, tag) + gluon (tag, b) */
-static inline void gaps_colour_emit_gluon(gaps_pool *pool, int e, int i, int j, int side, int tag)
+GAPS_ALWAYS_INLINE void gaps_colour_emit_gluon(gaps_pool *pool, int e, int i, int j, int side, int tag)
 {
     const int a = pool->col[gaps_at(pool, i, e)], b = pool->acol[gaps_at(pool, i, e)];
     pool->flav[gaps_at(pool, j, e)] = GAPS_GLUON;
@@ -41,7 +41,7 @@ static inline void gaps_colour_emit_gluon(gaps_pool *pool, int e, int i, int j, 
 
 /* Gluon i splits into a quark of flavour f (stays in row i) and its antiquark j:
  *   g (a, b) -> q (a, 0) + qbar (0, b) */
-static inline void gaps_colour_split_gluon(gaps_pool *pool, int e, int i, int j, int f)
+GAPS_ALWAYS_INLINE void gaps_colour_split_gluon(gaps_pool *pool, int e, int i, int j, int f)
 {
     const int b = pool->acol[gaps_at(pool, i, e)];
     pool->flav[gaps_at(pool, i, e)] = f;

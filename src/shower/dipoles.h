@@ -63,11 +63,8 @@ static inline void gaps_dipole_kernel_rates(double zm, double lnz, int gluon, do
 /* Recompute every dipole's mass, z- range, ln(z+/z-) and rate, the running sums of the rates
  * (for the bisection in gaps_veto_select_winner) and their total.  The veto step reads the
  * cached values instead of recomputing a square root, a division and a logarithm for every
- * trial.
- * Not inlined: it runs only after an accepted emission, and inlined into the fused shower
- * kernel its loop pushed that kernel past its 128-register cap (40 bytes of spills instead of
- * 16; measured with backend/kernel_resources.py). */
-__attribute__((noinline)) static void gaps_dipoles_update(gaps_pool *pool, const gaps_physics *phys, int e)
+ * trial. */
+static inline void gaps_dipoles_update(gaps_pool *pool, const gaps_physics *phys, int e)
 {
     const int n = pool->n[e];
     double sum = 0.0;

@@ -27,7 +27,7 @@ GAPS_DEVICE_BEGIN
 
 /* Trial rate of kernel k on a dipole with z- = zm and L = ln(z+/z-) = lnz, given the coupling
  * prefactor pref = alpha_max / (2 pi). */
-static inline double gaps_kernel_rate(enum gaps_kernel k, double pref, double zm, double lnz)
+GAPS_ALWAYS_INLINE double gaps_kernel_rate(enum gaps_kernel k, double pref, double zm, double lnz)
 {
     switch (k) {
     case GAPS_KERNEL_Q_QG: return pref * 2.0 * GAPS_CF * lnz;       /* Q = 2 C_F / (1 - z) */
@@ -39,14 +39,13 @@ static inline double gaps_kernel_rate(enum gaps_kernel k, double pref, double zm
 }
 
 /* A splitting variable z together with 1 - z, each computed where it is accurate (1 - z near
- * 0 for the soft-enhanced kernels).  Returned by value: on a GPU, outputs through pointers
- * kept the values in local memory (a 40-byte stack frame in the shower kernel). */
+ * 0 for the soft-enhanced kernels); returned by value, so that nothing needs an address. */
 typedef struct gaps_zpair {
     double z, omz;
 } gaps_zpair;
 
 /* z distributed as the overestimate of kernel k on [zm, 1 - zm], from the uniform number R. */
-static inline gaps_zpair gaps_kernel_generate_z(enum gaps_kernel k, double zm, double lnz,
+GAPS_ALWAYS_INLINE gaps_zpair gaps_kernel_generate_z(enum gaps_kernel k, double zm, double lnz,
                                                 double R)
 {
     gaps_zpair v;
@@ -65,7 +64,7 @@ static inline gaps_zpair gaps_kernel_generate_z(enum gaps_kernel k, double zm, d
  *   q -> q g   P = C_F [2/(1 - z(1 - y)) - (1 + z)]
  *   g -> g g   P = C_A/2 [2/(1 - z(1 - y)) - 2 + z(1 - z)]   (one side of two)
  *   g -> q q   P = T_R [1 - 2 z (1 - z)]                     (per flavour) */
-static inline double gaps_kernel_ratio(enum gaps_kernel k, double z, double omz, double y)
+GAPS_ALWAYS_INLINE double gaps_kernel_ratio(enum gaps_kernel k, double z, double omz, double y)
 {
     if (!(y < 1.0)) return 0.0;
     const double den = omz + z * y;   /* 1 - z (1 - y) */

@@ -18,12 +18,12 @@
 GAPS_DEVICE_BEGIN
 
 /* Minkowski product a.b. */
-static inline double gaps_mdot(const double a[4], const double b[4])
+GAPS_ALWAYS_INLINE double gaps_mdot(const double a[4], const double b[4])
 {
     return a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
 }
 
-static inline void gaps_cross3(const double a[3], const double b[3], double c[3])
+GAPS_ALWAYS_INLINE void gaps_cross3(const double a[3], const double b[3], double c[3])
 {
     c[0] = a[1] * b[2] - a[2] * b[1];
     c[1] = a[2] * b[0] - a[0] * b[2];
@@ -39,7 +39,7 @@ static inline void gaps_cross3(const double a[3], const double b[3], double c[3]
  * n2 = (u . (pi x pk), Ei (pk x u) - Ek (pi x u)) is orthogonal to pi, pk and (0, u) for any u,
  * an identity of the triple product; unlike the time axis minus its projections it needs no
  * cancellation between large terms when pi and pk are nearly back to back. */
-static inline void gaps_transverse_basis(const double pi[4], const double pk[4], double n1[4],
+GAPS_ALWAYS_INLINE void gaps_transverse_basis(const double pi[4], const double pk[4], double n1[4],
                                          double n2[4])
 {
     const double *vi = pi + 1, *vk = pk + 1;
@@ -78,7 +78,7 @@ static inline void gaps_transverse_basis(const double pi[4], const double pk[4],
  *   qi = z pi + (1 - z) y pk + k_perp,   qj = (1 - z) pi + z y pk - k_perp,   qk = (1 - y) pk
  * with k_perp^2 = -k_T^2 = -2 pi.pk y z (1 - z).  The map conserves pi + pk exactly in exact
  * arithmetic and leaves all three momenta massless. */
-static inline void gaps_map_ff(const double pi[4], const double pk[4], double z, double y,
+GAPS_ALWAYS_INLINE void gaps_map_ff(const double pi[4], const double pk[4], double z, double y,
                                double phi, double qi[4], double qj[4], double qk[4])
 {
     double n1[4], n2[4];
