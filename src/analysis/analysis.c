@@ -92,13 +92,13 @@ static void finish(gaps_pool *pool, const gaps_physics *phys, const gaps_histogr
         col[k] = pool->col[at];
         acol[k] = pool->acol[at];
     }
-    const int flags = pool->flags[e] | gaps_event_check(n, p, flav, col, acol, phys->me.ecm);
+    int flags = pool->flags[e] | gaps_event_check(n, p, flav, col, acol, phys->me.ecm);
 
     gaps_observables o;
     gaps_observables_compute(n, p, &o);
     const double w = pool->weight[e];
     const int64_t event = pool->event[e];
-    gaps_histograms_fill_event(hist, gaps_worker_id(), &o, w);
+    if (gaps_histograms_fill_event(hist, gaps_worker_id(), &o, w) != 0) flags |= GAPS_FLAG_WEIGHT;
     if (out && out->rows) keep_row(out->rows + (long)i * GAPS_OBS_COLUMNS, event, w, n, &o);
     if (out && out->records.p) keep_record(&out->records, i, event, n, p, flav, col, acol, w);
     /* failures are rare: the few threads concerned count them, no per-slot flag goes back */
@@ -107,9 +107,13 @@ static void finish(gaps_pool *pool, const gaps_physics *phys, const gaps_histogr
         GAPS_ATOMIC_UPDATE
         cnt[GAPS_COUNT_CAPACITY] += 1u;
     }
-    if (flags & ~GAPS_FLAG_CAPACITY) {
+    if (flags & ~(GAPS_FLAG_CAPACITY | GAPS_FLAG_WEIGHT)) {
         GAPS_ATOMIC_UPDATE
         cnt[GAPS_COUNT_INVALID] += 1u;
+    }
+    if (flags & GAPS_FLAG_WEIGHT) {
+        GAPS_ATOMIC_UPDATE
+        cnt[GAPS_COUNT_BAD_WEIGHT] += 1u;
     }
     pool->status[e] = GAPS_SLOT_EMPTY;
 }
