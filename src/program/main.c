@@ -686,6 +686,20 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
             if (strcmp(of->path, "-") == 0)
                 return refuse(msg, len, EXIT_USAGE, "--resume: %s cannot be continued on "
                               "standard output", of->label);
+            /* the offset must be where the checkpoint's events end in FILE.part */
+            char *part = malloc(strlen(of->path) + 6);
+            if (!part) return refuse(msg, len, EXIT_RUN_FAILED, "out of memory");
+            strcpy(part, of->path);
+            strcat(part, ".part");
+            hepmc_attributes(pg);
+            const int bad = gaps_event_stream_check_resume(part, which[k] == OUT_HEPMC,
+                                                           offsets[k], cfg->first_event,
+                                                           pg->rp.next_event, pg->hepmc_attr,
+                                                           pg->n_hepmc_attr, why, sizeof why);
+            free(part);
+            if (bad)
+                return refuse(msg, len, EXIT_USAGE, "--resume: %s cannot be continued: %s",
+                              of->label, one_line(why));
             if (gaps_outfile_resume(of, offsets[k], why, sizeof why) != 0)
                 return refuse(msg, len, EXIT_USAGE, "--resume: %s cannot be continued: %s",
                               of->label, why);
