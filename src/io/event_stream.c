@@ -298,6 +298,22 @@ int gaps_event_stream_check_resume(const char *part, int hepmc, int64_t offset,
             snprintf(want, sizeof want, "E %" PRId64 " ", next_event - 1);
             ok = ok && (e > 0 || from == (int64_t)hl) && n - e > strlen(want)
                  && memcmp(buf + e, want, strlen(want)) == 0;
+            /* and the event is complete: "E number vertices particles", then as many "P "
+             * lines as it says, the last one ending at the offset */
+            if (ok) {
+                long vertices = -1, particles = -1, seen = 0;
+                char text[96];
+                const size_t tl = n - e < sizeof text - 1 ? n - e : sizeof text - 1;
+                memcpy(text, buf + e, tl);
+                text[tl] = '\0';
+                int64_t number;
+                ok = sscanf(text, "E %" SCNd64 " %ld %ld", &number, &vertices, &particles) == 3;
+                for (size_t k = e; ok && k < n; ++k)
+                    if ((k == e || buf[k - 1] == '\n') && k + 1 < n && buf[k] == 'P'
+                        && buf[k + 1] == ' ')
+                        ++seen;
+                ok = ok && seen == particles;
+            }
         }
         if (!ok) {
             snprintf(msg, len, "the checkpoint's offset %" PRId64 " in '%s' is not at the end of "
