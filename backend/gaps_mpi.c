@@ -119,10 +119,16 @@ static void add_states(void *in, void *inout, int *count, MPI_Datatype *type)
     const gaps_state *src = in;
     gaps_state *dst = inout;
     for (int i = 0; i < *count; ++i) {
+        const int poisoned = dst[i].events == UINT64_MAX || src[i].events == UINT64_MAX;
         dst[i].events += src[i].events;
         dst[i].capacity_hits += src[i].capacity_hits;
         dst[i].invalid_events += src[i].invalid_events;
-        gaps_histograms_accumulate(dst[i].words, src[i].words, GAPS_HIST_TOTAL_BINS);
+        dst[i].bad_weights += src[i].bad_weights;
+        /* an overflow (impossible within the weight limit and 2^62 events) makes the event
+         * count impossible, for good, which the caller refuses */
+        if (gaps_histograms_accumulate(dst[i].words, src[i].words, GAPS_HIST_TOTAL_BINS) != 0
+            || poisoned)
+            dst[i].events = UINT64_MAX;
     }
 }
 

@@ -336,6 +336,7 @@ int main(int argc, char **argv)
     st.t_cut = g_tcut;
     st.seed = (uint32_t)seed;
     st.max_partons = MAXP;
+    st.w_unit = me.w_max;
     memcpy(st.words, h.acc, sizeof st.words);
     st.events = (uint64_t)nev;
     FILE *f = fopen(out, "w");

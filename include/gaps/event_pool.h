@@ -33,7 +33,9 @@ enum gaps_event_flag {
     GAPS_FLAG_MASS = 4,       /* a parton is not massless, or an incoming one not along the
                                  beam axis */
     GAPS_FLAG_COLOUR = 8,     /* colour tags not paired, or a flavour with the wrong colours */
-    GAPS_FLAG_NONFINITE = 16  /* a momentum component is not finite */
+    GAPS_FLAG_NONFINITE = 16, /* a momentum component is not finite */
+    GAPS_FLAG_WEIGHT = 32     /* the weight is not finite or too large for the exact sums
+                                 (gaps/histogram.h): counted as an event, added nowhere */
 };
 
 /* Counters of a pool, in device memory, updated atomically by the few threads that need to. */
@@ -41,6 +43,7 @@ enum gaps_counter {
     GAPS_COUNT_STARTED = 0,   /* events started in this pool */
     GAPS_COUNT_CAPACITY,      /* events that hit the record capacity */
     GAPS_COUNT_INVALID,       /* events failing a momentum, mass, colour or finiteness check */
+    GAPS_COUNT_BAD_WEIGHT,    /* events whose weight the histograms could not take */
     GAPS_COUNT_NEXT,          /* the next event number (used in the first pool of a run) */
     GAPS_COUNT_BY_N,          /* GAPS_MAX_PARTONS + 1 counters from here: entries of the done
                                  list with n = 0, 1, ... partons (the rows of done_by_n) */

@@ -96,6 +96,8 @@ typedef struct gaps_run {
     gaps_hist_result *hist;  /* the same histograms as doubles (heap) */
     double sigma, sigma_err; /* pb */
     int64_t events, capacity_hits, invalid_events;
+    int64_t bad_weights;     /* events whose weight the histograms could not take (not
+                                finite, or beyond 2^43 weight units): counted, not added */
     int64_t next_event;      /* the run covers [first_event, next_event) (with next_range:
                                 the run's end once no piece was left, else its start) */
     int interrupted;         /* 1 if *hooks->stop ended it early */

@@ -4,9 +4,18 @@
  * Why fixed point: the same events are filled in a different order by every backend, thread
  * count and pool size.  Floating-point sums would then differ in the last bits; integer sums
  * do not.  Each contribution (w, w^2, w x, w x^2) is rounded once to a multiple of 2^-40 in
- * units of the largest possible event weight w_max and added to a 128-bit two's-complement
- * integer (two 64-bit words with an explicit carry, because the device has no 128-bit
- * atomics).  2^87 units of headroom is ~10^26 events: overflow is not a concern.
+ * units of the run's weight unit w_unit (a property of the process: for LEP the largest
+ * leading-order event weight w_max) and added to a 192-bit two's-complement integer (three
+ * 64-bit words with explicit carries, because the device has no wider atomics).
+ *
+ * Signed and unbounded weights: a weight may be negative, zero or up to
+ * GAPS_WEIGHT_MAX_UNITS = 2^43 (8.8e12) w_unit in magnitude; then every contribution is below
+ * 2^126 quanta (w^2 is the largest: 2^86 x 2^40), and 2^62 events (the largest event number)
+ * sum to less than 2^188, a factor 8 inside the 192-bit range: a run, a reduction of worker
+ * copies or a merge of states of one run can never overflow.  A weight beyond that, or not
+ * finite, is not added at all: the event is counted (N and the event counter's entries) and
+ * flagged (GAPS_FLAG_WEIGHT, the run's bad_weights), never silently wrapped.  Sums that
+ * overflow anyway (states from elsewhere) are detected when added and refused.
  *
  * Storage: one copy of all accumulators per worker (see gaps_parallel.h), merged once.
  */
@@ -45,12 +54,21 @@ extern const gaps_hist_def gaps_hist_defs[GAPS_N_HISTS];
 /* The most bins of any histogram (under/overflow not counted). */
 #define GAPS_HIST_MAX_BINS 100
 
-/* Per bin: 4 accumulators of two words (sumw, sumw2, sumwx, sumwx2) and the entry count. */
-enum { GAPS_ACC_SUMW = 0, GAPS_ACC_SUMW2 = 2, GAPS_ACC_SUMWX = 4, GAPS_ACC_SUMWX2 = 6,
-       GAPS_ACC_COUNT = 8, GAPS_ACC_WORDS = 9 };
+/* Per bin: 4 accumulators of three words, low word first (sumw, sumw2, sumwx, sumwx2), and
+ * the entry count. */
+enum { GAPS_ACC_SUM_WORDS = 3,
+       GAPS_ACC_SUMW = 0, GAPS_ACC_SUMW2 = 3, GAPS_ACC_SUMWX = 6, GAPS_ACC_SUMWX2 = 9,
+       GAPS_ACC_COUNT = 12, GAPS_ACC_WORDS = 13 };
 
-/* Fixed-point quantum: 2^-40 of w_max. */
+/* Fixed-point quantum: 2^-40 of w_unit (of w_unit^2 for sum w^2). */
 #define GAPS_FIXED_SCALE 0x1.0p40
+
+/* The largest |weight| / w_unit the accumulators take (see the top of this file). */
+#define GAPS_WEIGHT_MAX_UNITS 0x1.0p43
+
+/* Every contribution of an accepted weight is at most 2^GAPS_FIXED_TERM_BITS quanta in
+ * magnitude; a sum of k contributions at most k times that (what a state must satisfy). */
+#define GAPS_FIXED_TERM_BITS 126
 
 /* What a fill needs on the device: binning, the bin offsets and the accumulator array. */
 typedef struct gaps_histograms {
@@ -59,19 +77,34 @@ typedef struct gaps_histograms {
     int offset[GAPS_N_HISTS + 1];         /* first bin of each histogram in a copy */
     int nbins[GAPS_N_HISTS + 1];
     double lo[GAPS_N_HISTS + 1], hi[GAPS_N_HISTS + 1];
-    double inv_w_max;                     /* 1 / largest event weight, pb^-1 */
+    double inv_w_unit;                    /* 1 / weight unit, pb^-1 */
     uint64_t *acc;                        /* [copy][bin][GAPS_ACC_WORDS], device memory */
 } gaps_histograms;
 
-/* Host: the layout for ncopies copies of everything, with weights normalised by w_max.
- * acc is left NULL; the caller allocates gaps_histograms_words() zeroed words for it. */
-void gaps_histograms_layout(gaps_histograms *h, int ncopies, double w_max);
+/* Host: the layout for ncopies copies of everything, with weights counted in units of w_unit
+ * (pb; finite and positive).  acc is left NULL; the caller allocates gaps_histograms_words()
+ * zeroed words for it. */
+void gaps_histograms_layout(gaps_histograms *h, int ncopies, double w_unit);
 long gaps_histograms_words(const gaps_histograms *h);
 
 GAPS_DEVICE_BEGIN
+enum { GAPS_FILL_BAD_WEIGHT = 1 };
+
 /* Fill every histogram of one event (and the event counter) into worker copy `copy` from the
- * event's row of columns (GAPS_OBS_*: weight, multiplicity, observables). */
-void gaps_histograms_fill_event(const gaps_histograms *h, int copy, const double *row);
+ * event's row of columns (GAPS_OBS_*: weight, multiplicity, observables).  Returns 0, or GAPS_FILL_BAD_WEIGHT when the weight is not finite or |weight| exceeds
+ * GAPS_WEIGHT_MAX_UNITS w_unit: then only the event counter's entry count is incremented (the
+ * event counts in N) and no sum changes. */
+int gaps_histograms_fill_event(const gaps_histograms *h, int copy, const double *row);
+
+/* The fixed-point value of v (v in units of w_unit, or w_unit^2, ...):
+ * floor(v * 2^40 + 0.5) evaluated in double precision, as format 1 did it (where it then
+ * converted to a 64-bit integer), as a two's-complement integer of two words (low first).  Exact and defined for
+ * every finite v with |v| * 2^40 < 2^127; the caller keeps to that (fill_event does). */
+void gaps_fixed_from_double(double v, uint64_t out[2]);
+
+/* acc[0..2] += the sign-extended two-word value c, on the device with one atomic on the low
+ * word, and atomics on the higher words only when a carry or a sign extension reaches them. */
+void gaps_fixed_add(uint64_t *acc, const uint64_t c[2]);
 GAPS_DEVICE_END
 
 /* The merged, normalised content of one histogram or of the event counter, as YODA wants it. */
@@ -93,8 +126,15 @@ typedef struct gaps_hist_result {
 #define GAPS_HIST_TOTAL_BINS (0 GAPS_LEP_HISTOGRAMS(GAPS_HIST_BINS_) + (1 + 2))
 
 /* Host: dst += src, exactly, for two single-copy accumulator arrays of nbins_total bins: the
- * 128-bit sums carry, the entry counts add.  Merging runs is this operation. */
-void gaps_histograms_accumulate(uint64_t *dst, const uint64_t *src, int nbins_total);
+ * 192-bit sums carry, the entry counts add.  Merging runs is this operation.  Returns 0, or -1
+ * when some sum would overflow (a signed 192-bit sum, or an unsigned 64-bit count): then dst
+ * is left unchanged. */
+int gaps_histograms_accumulate(uint64_t *dst, const uint64_t *src, int nbins_total);
+
+/* A 192-bit accumulator (three words, low first) as a double.  Where the top word is the
+ * sign extension of the middle one (always, within 2^127) the value is the one the 128-bit
+ * accumulators of format 1 gave; otherwise it is correctly rounded. */
+double gaps_fixed_value(const uint64_t *a);
 
 /* Host: convert one copy of exact accumulators to doubles.  Bin b of histogram id is
  * bin[id][b]: b = 0 underflow, 1..nbins the bins, nbins+1 overflow.  Contents are sums over
@@ -104,8 +144,11 @@ void gaps_histograms_result(const gaps_histograms *h, const uint64_t *words,
 
 /* Launch where the copies live: words (one copy, where the loops run) = the exact sum of all
  * h->ncopies copies of h->acc.  The host then copies one copy back instead of all of them
- * (256 on a GPU: 22 MB). */
+ * (256 on a GPU: 32 MB).  words holds gaps_histograms_reduce_words() words: one copy, then one
+ * word that counts the sums that overflowed (0: they cannot, within GAPS_WEIGHT_MAX_UNITS and
+ * 2^62 events; the caller checks it all the same). */
 void gaps_histograms_launch_reduce(const gaps_histograms *h, uint64_t *words);
+long gaps_histograms_reduce_words(const gaps_histograms *h);
 
 /* Cross section and its statistical error from the merged sums, pb. */
 void gaps_histograms_sigma(const gaps_hist_result *r, double *sigma, double *error);

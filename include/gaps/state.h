@@ -21,7 +21,7 @@
 GAPS_C_BEGIN
 
 /* Version of the state and checkpoint file layout; bumped whenever it changes. */
-#define GAPS_STATE_FORMAT 1
+#define GAPS_STATE_FORMAT 2
 
 /* Most disjoint event ranges one state may hold (adjacent ranges coalesce). */
 #define GAPS_STATE_MAX_RANGES 1024
@@ -40,8 +40,11 @@ typedef struct gaps_state {
     int alphas_order;
     uint32_t seed;
     int max_partons;
-    /* counts */
-    uint64_t events, capacity_hits, invalid_events;
+    /* the weight unit of the histogram sums, pb: a property of the process (for LEP the
+     * largest leading-order weight, gaps_me.w_max); states merge only when it is equal */
+    double w_unit;
+    /* counts; bad_weights: events whose weight the sums could not take (gaps/histogram.h) */
+    uint64_t events, capacity_hits, invalid_events, bad_weights;
     /* event ranges covered, sorted, disjoint and not adjacent */
     int n_ranges;
     gaps_range range[GAPS_STATE_MAX_RANGES];
@@ -66,8 +69,9 @@ typedef struct gaps_resume_point {
  * range already there or the table is full. */
 int gaps_state_add_range(gaps_state *s, int64_t begin, int64_t end, char *msg, size_t len);
 
-/* dst += src: check that parameters and versions agree and ranges do not overlap, then add
- * the counts, the accumulators and the ranges.  Returns 0, or -1 with a reason in msg. */
+/* dst += src: check that parameters, weight units and versions agree, that ranges do not
+ * overlap and that no count or sum overflows, then add the counts, the accumulators and the
+ * ranges.  Returns 0, or -1 with a reason in msg (dst is then unchanged). */
 int gaps_state_merge(gaps_state *dst, const gaps_state *src, char *msg, size_t len);
 
 /* The histograms of a state, as doubles (sums over events, not yet divided by N). */
@@ -79,7 +83,9 @@ int gaps_state_write(FILE *f, const gaps_state *s, const gaps_resume_point *rp);
 
 /* Read a state file (or a checkpoint, into rp when rp is not NULL; a checkpoint is also a
  * valid state).  Returns 0, or -1 with a one-line reason in msg (missing, truncated, corrupt,
- * wrong format version, not a checkpoint when rp is asked for). */
+ * wrong format version, not a checkpoint when rp is asked for, or a field whose meaning is
+ * impossible: parameters outside the program's limits, counts beyond the events, ranges out
+ * of order, sums a run cannot make, a resume point outside its run; doc/formats.md). */
 int gaps_state_read(const char *path, gaps_state *s, gaps_resume_point *rp, char *msg,
                     size_t len);
 

@@ -114,7 +114,7 @@ static void finish(gaps_pool *pool, const gaps_physics *phys, const gaps_histogr
     for (int b = 0; b < n_in && b < 2; ++b) x_in[b] = pool->x_in[gaps_at(pool, b, e)];
     /* the beams collide head on in the frame of the record: they bring (sqrt s, 0, 0, 0) */
     const double p_beams[4] = { phys->proc.ecm, 0.0, 0.0, 0.0 };
-    const int flags = pool->flags[e]
+    int flags = pool->flags[e]
                       | gaps_event_check(n_in, n, p, flav, col, acol, p_beams, phys->proc.ecm);
 
     /* the observables see the outgoing partons only */
@@ -124,7 +124,7 @@ static void finish(gaps_pool *pool, const gaps_physics *phys, const gaps_histogr
     const int64_t event = pool->event[e];
     double row[GAPS_OBS_COLUMNS];
     gaps_analysis_row(row, event, w, n - n_in, &o);
-    gaps_histograms_fill_event(hist, gaps_worker_id(), row);
+    if (gaps_histograms_fill_event(hist, gaps_worker_id(), row) != 0) flags |= GAPS_FLAG_WEIGHT;
     if (out && out->rows)
         for (int c = 0; c < GAPS_OBS_COLUMNS; ++c) out->rows[(long)i * GAPS_OBS_COLUMNS + c] = row[c];
     if (out && out->records.p)
@@ -135,9 +135,13 @@ static void finish(gaps_pool *pool, const gaps_physics *phys, const gaps_histogr
         GAPS_ATOMIC_UPDATE
         cnt[GAPS_COUNT_CAPACITY] += 1u;
     }
-    if (flags & ~GAPS_FLAG_CAPACITY) {
+    if (flags & ~(GAPS_FLAG_CAPACITY | GAPS_FLAG_WEIGHT)) {
         GAPS_ATOMIC_UPDATE
         cnt[GAPS_COUNT_INVALID] += 1u;
+    }
+    if (flags & GAPS_FLAG_WEIGHT) {
+        GAPS_ATOMIC_UPDATE
+        cnt[GAPS_COUNT_BAD_WEIGHT] += 1u;
     }
     pool->status[e] = GAPS_SLOT_EMPTY;
 }

@@ -3,6 +3,7 @@
 #include "gaps/analysis.h"
 #include "gaps/fpmath.h"
 #include "gaps_parallel.h"
+#include "gaps_runtime.h"
 
 #include <math.h>
 #include <string.h>
@@ -14,7 +15,7 @@ const gaps_hist_def gaps_hist_defs[GAPS_N_HISTS] = {
 #undef GAPS_HIST_DEF_
 };
 
-void gaps_histograms_layout(gaps_histograms *h, int ncopies, double w_max)
+void gaps_histograms_layout(gaps_histograms *h, int ncopies, double w_unit)
 {
     int off = 0;
     memset(h, 0, sizeof *h);
@@ -28,7 +29,7 @@ void gaps_histograms_layout(gaps_histograms *h, int ncopies, double w_max)
         off += nb + 2;
     }
     h->nbins_total = off;   /* == GAPS_HIST_TOTAL_BINS, checked by the tests */
-    h->inv_w_max = 1.0 / w_max;
+    h->inv_w_unit = 1.0 / w_unit;
     h->acc = NULL;
 }
 
@@ -37,31 +38,71 @@ long gaps_histograms_words(const gaps_histograms *h)
     return (long)h->ncopies * h->nbins_total * GAPS_ACC_WORDS;
 }
 
-GAPS_DEVICE_BEGIN
-
-/* A value in fixed-point units, rounded to nearest.  floor() and multiplication by a power of
- * two are exact in IEEE arithmetic, so every backend rounds identically. */
-static int64_t fixed_from_double(double v)
+long gaps_histograms_reduce_words(const gaps_histograms *h)
 {
-    return (int64_t)floor(v * GAPS_FIXED_SCALE + 0.5);
+    return (long)h->nbins_total * GAPS_ACC_WORDS + 1;
 }
 
-/* acc[0..1] += v as a 128-bit two's-complement integer: add the low word, carry into the high
- * word when it wraps, and sign-extend v into the high word. */
-static void fixed_add(uint64_t *acc, int64_t v)
+GAPS_DEVICE_BEGIN
+
+/* A value in fixed-point units, rounded to nearest: floor(v 2^40 + 0.5) in double precision.
+ * Multiplication by a power of two and floor() are exact in IEEE arithmetic, so every
+ * backend rounds identically; the sum v 2^40 + 0.5 is rounded as it always was (from 2^52
+ * on, a tie goes to even), so LEP's sums keep their bits.  Below 2^63 the integer converts
+ * directly (the common case, and the only one of format 1); above, its magnitude is split
+ * into two words with exact operations (m - h 2^64 keeps only bits of m, so it is exact) and
+ * negated in two's complement. */
+void gaps_fixed_from_double(double v, uint64_t out[2])
 {
-    uint64_t add = (uint64_t)v, old;
+    const double d = floor(v * GAPS_FIXED_SCALE + 0.5);
+    if (fabs(d) < 0x1.0p63) {
+        const int64_t i = (int64_t)d;
+        out[0] = (uint64_t)i;
+        out[1] = i < 0 ? ~(uint64_t)0 : 0;
+        return;
+    }
+    const double m = fabs(d);
+    const double high = floor(m * 0x1.0p-64);
+    uint64_t lo = (uint64_t)(m - high * 0x1.0p64), hi = (uint64_t)high;
+    if (d < 0) {   /* -(hi, lo) */
+        lo = ~lo + 1u;
+        hi = ~hi + (lo == 0 ? 1u : 0u);
+    }
+    out[0] = lo;
+    out[1] = hi;
+}
+
+/* acc[0..2] += (c[0], c[1], sign of c[1]) as 192-bit two's-complement integers.  Each word is
+ * added atomically on its own and the carry out of it, found from the value it had just
+ * before (the capture), goes into the next word: whatever the interleaving, the three words
+ * end as the exact sum modulo 2^192.  A small positive contribution touches only the low word
+ * (and the middle one once every carry), as the 128-bit accumulators of format 1 did; a small
+ * negative one the same, its sign extension cancelling against the carry. */
+void gaps_fixed_add(uint64_t *acc, const uint64_t c[2])
+{
+    const uint64_t c0 = c[0], c1 = c[1];
+    const uint64_t c2 = (c1 >> 63) ? ~(uint64_t)0 : 0;
+    uint64_t old0, old1;
     GAPS_WORKER_ATOMIC_CAPTURE
-    { old = acc[0]; acc[0] += add; }
-    uint64_t high = (v < 0 ? ~(uint64_t)0 : 0) + (old + add < old ? 1u : 0u);
-    if (high != 0) {
+    { old0 = acc[0]; acc[0] += c0; }
+    const uint64_t k0 = old0 + c0 < old0 ? 1u : 0u;   /* carry out of word 0 */
+    const uint64_t a1 = c1 + k0;
+    uint64_t k1 = a1 < k0 ? 1u : 0u;                   /* c1 + k0 wrapped */
+    if (a1 != 0) {
+        GAPS_WORKER_ATOMIC_CAPTURE
+        { old1 = acc[1]; acc[1] += a1; }
+        k1 += old1 + a1 < old1 ? 1u : 0u;              /* carry out of word 1 */
+    }
+    const uint64_t a2 = c2 + k1;
+    if (a2 != 0) {
         GAPS_WORKER_ATOMIC_UPDATE
-        acc[1] += high;
+        acc[2] += a2;
     }
 }
 
-/* Moments of x are clamped to +-2^11 before conversion so that one contribution always fits in
- * 63 bits; such values are far outside every histogram and land in under/overflow anyway. */
+/* Moments of x are clamped to +-2^11 before conversion: such values are far outside every
+ * histogram and land in under/overflow anyway, and with |w| <= 2^43 w_unit every term stays
+ * below 2^126 quanta (w^2 is the largest). */
 static void hist_fill(const gaps_histograms *h, int copy, int id, double x, double w_rel)
 {
     if (!(x == x)) return;   /* NaN: no bin can hold it */
@@ -75,10 +116,15 @@ static void hist_fill(const gaps_histograms *h, int copy, int id, double x, doub
     }
     const double xc = fmin(fmax(x, -2048.0), 2048.0);
     uint64_t *a = h->acc + ((long)copy * h->nbins_total + h->offset[id] + bin) * GAPS_ACC_WORDS;
-    fixed_add(a + GAPS_ACC_SUMW, fixed_from_double(w_rel));
-    fixed_add(a + GAPS_ACC_SUMW2, fixed_from_double(w_rel * w_rel));
-    fixed_add(a + GAPS_ACC_SUMWX, fixed_from_double(w_rel * xc));
-    fixed_add(a + GAPS_ACC_SUMWX2, fixed_from_double(w_rel * xc * xc));
+    uint64_t c[2];
+    gaps_fixed_from_double(w_rel, c);
+    gaps_fixed_add(a + GAPS_ACC_SUMW, c);
+    gaps_fixed_from_double(w_rel * w_rel, c);
+    gaps_fixed_add(a + GAPS_ACC_SUMW2, c);
+    gaps_fixed_from_double(w_rel * xc, c);
+    gaps_fixed_add(a + GAPS_ACC_SUMWX, c);
+    gaps_fixed_from_double(w_rel * xc * xc, c);
+    gaps_fixed_add(a + GAPS_ACC_SUMWX2, c);
     GAPS_WORKER_ATOMIC_UPDATE
     a[GAPS_ACC_COUNT] += 1u;
 }
@@ -94,9 +140,17 @@ static const struct hist_fill_rule {
 #undef GAPS_HIST_RULE_
 };
 
-void gaps_histograms_fill_event(const gaps_histograms *h, int copy, const double *row)
+int gaps_histograms_fill_event(const gaps_histograms *h, int copy, const double *row)
 {
-    const double w = row[GAPS_OBS_WEIGHT] * h->inv_w_max;
+    const double w = row[GAPS_OBS_WEIGHT] * h->inv_w_unit;
+    if (!(fabs(w) <= GAPS_WEIGHT_MAX_UNITS)) {
+        /* not finite, or too large for the exact sums: counted as an event, added nowhere */
+        uint64_t *a = h->acc + ((long)copy * h->nbins_total + h->offset[GAPS_H_EVENTS] + 1)
+                               * GAPS_ACC_WORDS;
+        GAPS_WORKER_ATOMIC_UPDATE
+        a[GAPS_ACC_COUNT] += 1u;
+        return GAPS_FILL_BAD_WEIGHT;
+    }
     const int n = (int)row[GAPS_OBS_NPARTONS];
     for (int id = 0; id < GAPS_N_HISTS; ++id) {
         const struct hist_fill_rule *r = &fill_rules[id];
@@ -105,29 +159,50 @@ void gaps_histograms_fill_event(const gaps_histograms *h, int copy, const double
         hist_fill(h, copy, id, r->transform == GAPS_FILL_LOG10 ? gaps_log10(v) : v, w);
     }
     hist_fill(h, copy, GAPS_H_EVENTS, 0.5, w);
+    return 0;
+}
+
+/* sum[0..3] += the sign-extended 192-bit a[0..2]: a 256-bit sum of 192-bit terms, exact for
+ * any 2^64 of them.  It fits back into 192 bits iff word 3 is the sign extension of word 2. */
+static void add192_into256(uint64_t sum[4], const uint64_t *a)
+{
+    uint64_t carry = 0;
+    for (int k = 0; k < 3; ++k) {
+        const uint64_t t = a[k] + carry;
+        carry = t < carry ? 1u : 0u;
+        sum[k] += t;
+        carry += sum[k] < t ? 1u : 0u;
+    }
+    sum[3] += ((a[2] >> 63) ? ~(uint64_t)0 : 0) + carry;
 }
 
 GAPS_DEVICE_END
 
-/* dst += src for one 128-bit two's-complement accumulator (two words, low first). */
-static void add128(uint64_t *dst, const uint64_t *src)
+/* Does the 256-bit sum fit in 192 bits? */
+static int fits192(const uint64_t sum[4])
 {
-    const uint64_t lo = dst[0] + src[0];
-    dst[1] += src[1] + (lo < dst[0] ? 1u : 0u);
-    dst[0] = lo;
+    return sum[3] == ((sum[2] >> 63) ? ~(uint64_t)0 : 0);
 }
 
-void gaps_histograms_accumulate(uint64_t *dst, const uint64_t *src, int nbins_total)
+int gaps_histograms_accumulate(uint64_t *dst, const uint64_t *src, int nbins_total)
 {
-    for (long b = 0; b < nbins_total; ++b) {
-        uint64_t *d = dst + b * GAPS_ACC_WORDS;
-        const uint64_t *s = src + b * GAPS_ACC_WORDS;
-        add128(d + GAPS_ACC_SUMW, s + GAPS_ACC_SUMW);
-        add128(d + GAPS_ACC_SUMW2, s + GAPS_ACC_SUMW2);
-        add128(d + GAPS_ACC_SUMWX, s + GAPS_ACC_SUMWX);
-        add128(d + GAPS_ACC_SUMWX2, s + GAPS_ACC_SUMWX2);
-        d[GAPS_ACC_COUNT] += s[GAPS_ACC_COUNT];
+    /* first every sum checked, then every sum added: all or nothing */
+    for (int pass = 0; pass < 2; ++pass) {
+        for (long b = 0; b < nbins_total; ++b) {
+            uint64_t *d = dst + b * GAPS_ACC_WORDS;
+            const uint64_t *s = src + b * GAPS_ACC_WORDS;
+            for (int k = 0; k < 4; ++k) {
+                uint64_t *dk = d + k * GAPS_ACC_SUM_WORDS;
+                uint64_t sum[4] = { dk[0], dk[1], dk[2], (dk[2] >> 63) ? ~(uint64_t)0 : 0 };
+                add192_into256(sum, s + k * GAPS_ACC_SUM_WORDS);
+                if (pass == 0 && !fits192(sum)) return -1;
+                if (pass == 1) dk[0] = sum[0], dk[1] = sum[1], dk[2] = sum[2];
+            }
+            if (pass == 0 && d[GAPS_ACC_COUNT] + s[GAPS_ACC_COUNT] < d[GAPS_ACC_COUNT]) return -1;
+            if (pass == 1) d[GAPS_ACC_COUNT] += s[GAPS_ACC_COUNT];
+        }
     }
+    return 0;
 }
 
 void gaps_histograms_launch_reduce(const gaps_histograms *h, uint64_t *words)
@@ -135,44 +210,93 @@ void gaps_histograms_launch_reduce(const gaps_histograms *h, uint64_t *words)
     const uint64_t *acc = h->acc;
     const int ncopies = h->ncopies;
     const long copy_words = (long)h->nbins_total * GAPS_ACC_WORDS;
-    /* five sums per bin: four 128-bit accumulators and the entry count */
+    uint64_t *overflow = words + copy_words;
+    const uint64_t zero = 0;
+    gaps_host_to_device(overflow, &zero, sizeof zero);
+    /* five sums per bin: four 192-bit accumulators and the entry count */
     const int n = h->nbins_total * 5;
     GAPS_PARALLEL_FOR(n)
     for (int i = 0; i < n; ++i) {
-        const long at = (long)(i / 5) * GAPS_ACC_WORDS + (i % 5 < 4 ? 2 * (i % 5) : GAPS_ACC_COUNT);
-        const int wide = i % 5 < 4;
-        uint64_t lo = 0, hi = 0;
-        for (int c = 0; c < ncopies; ++c) {
-            const uint64_t *a = acc + c * copy_words + at;
-            const uint64_t old = lo;
-            lo += a[0];
-            if (wide) hi += a[1] + (lo < old ? 1u : 0u);
+        const int k = i % 5;
+        const long at = (long)(i / 5) * GAPS_ACC_WORDS
+                        + (k < 4 ? k * GAPS_ACC_SUM_WORDS : GAPS_ACC_COUNT);
+        int bad = 0;
+        if (k < 4) {
+            uint64_t sum[4] = { 0, 0, 0, 0 };
+            for (int c = 0; c < ncopies; ++c) add192_into256(sum, acc + c * copy_words + at);
+            bad = sum[3] != ((sum[2] >> 63) ? ~(uint64_t)0 : 0);
+            words[at] = sum[0];
+            words[at + 1] = sum[1];
+            words[at + 2] = sum[2];
+        } else {
+            uint64_t count = 0;
+            for (int c = 0; c < ncopies; ++c) {
+                const uint64_t a = acc[c * copy_words + at];
+                bad |= count + a < count;
+                count += a;
+            }
+            words[at] = count;
         }
-        words[at] = lo;
-        if (wide) words[at + 1] = hi;
+        if (bad) {
+            GAPS_ATOMIC_UPDATE
+            overflow[0] += 1u;
+        }
     }
 }
 
-/* A 128-bit accumulator as a double in units of the fixed-point quantum. */
-static double fixed_value(const uint64_t *a)
+/* A 192-bit value as a double: the sign taken off, the top 64 significant bits with a sticky
+ * bit for everything below (so the one rounding of the conversion is to nearest), scaled. */
+static double wide_value(const uint64_t *a)
 {
-    return (double)(int64_t)a[1] * 0x1.0p64 + (double)a[0];   /* hi signed, lo unsigned */
+    const int neg = (int)(a[2] >> 63);
+    uint64_t m[3] = { a[0], a[1], a[2] };
+    if (neg) {   /* magnitude: -a; -(-2^191) = 2^191 is right as an unsigned number */
+        m[0] = ~m[0] + 1u;
+        m[1] = ~m[1] + (m[0] == 0 ? 1u : 0u);
+        m[2] = ~m[2] + (m[0] == 0 && m[1] == 0 ? 1u : 0u);
+    }
+    int top = 2;
+    while (top > 0 && m[top] == 0) --top;
+    double v;
+    if (top == 0) {
+        v = (double)m[0];
+    } else {
+        int lead = 63;   /* leading bit of the top word */
+        while (!((m[top] >> lead) & 1u)) --lead;
+        const int shift = 64 * top + lead - 63;   /* bits below the 64 kept */
+        const int ws = shift / 64, bs = shift % 64;
+        uint64_t kept = m[ws] >> bs, sticky;
+        if (bs) kept |= m[ws + 1] << (64 - bs);
+        sticky = bs ? m[ws] << (64 - bs) : 0;
+        for (int k = 0; k < ws; ++k) sticky |= m[k];
+        v = ldexp((double)(kept | (sticky != 0 ? 1u : 0u)), shift);
+    }
+    return neg ? -v : v;
+}
+
+double gaps_fixed_value(const uint64_t *a)
+{
+    if (a[2] == ((a[1] >> 63) ? ~(uint64_t)0 : 0))   /* within 2^127: as format 1 */
+        return (double)(int64_t)a[1] * 0x1.0p64 + (double)a[0];
+    return wide_value(a);
 }
 
 void gaps_histograms_result(const gaps_histograms *h, const uint64_t *words,
                             gaps_hist_result *out)
 {
-    const double w_max = 1.0 / h->inv_w_max;
-    const double unit = w_max / GAPS_FIXED_SCALE;
+    /* 1 / (1 / w_unit), not w_unit itself: the unit the sums of format 1 were scaled by, so
+     * that LEP's numbers keep every bit */
+    const double w_unit = 1.0 / h->inv_w_unit;
+    const double unit = w_unit / GAPS_FIXED_SCALE;
     memset(out, 0, sizeof *out);
     for (int id = 0; id <= GAPS_N_HISTS; ++id) {
         for (int b = 0; b < h->nbins[id] + 2; ++b) {
             const uint64_t *a = words + (long)(h->offset[id] + b) * GAPS_ACC_WORDS;
             gaps_bin_sums *s = &out->bin[id][b];
-            s->sumw = fixed_value(a + GAPS_ACC_SUMW) * unit;
-            s->sumw2 = fixed_value(a + GAPS_ACC_SUMW2) * unit * w_max;
-            s->sumwx = fixed_value(a + GAPS_ACC_SUMWX) * unit;
-            s->sumwx2 = fixed_value(a + GAPS_ACC_SUMWX2) * unit;
+            s->sumw = gaps_fixed_value(a + GAPS_ACC_SUMW) * unit;
+            s->sumw2 = gaps_fixed_value(a + GAPS_ACC_SUMW2) * unit * w_unit;
+            s->sumwx = gaps_fixed_value(a + GAPS_ACC_SUMWX) * unit;
+            s->sumwx2 = gaps_fixed_value(a + GAPS_ACC_SUMWX2) * unit;
             s->entries = a[GAPS_ACC_COUNT];
         }
     }

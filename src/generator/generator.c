@@ -90,9 +90,24 @@ int gaps_config_check(const gaps_config *cfg, char *msg, size_t len)
     return 0;
 }
 
+/* The weight unit of the histogram sums (gaps/histogram.h) is a property of the process
+ * (gaps_process.w_unit): for LEP at leading order the largest event weight, as the sums always
+ * used, so that LEP's numbers keep their bits; a process with other weights (NLO: signed,
+ * unbounded) names a typical size of its weights, which may then reach 2^43 times it. */
+static double process_weight_unit(const gaps_config *cfg)
+{
+    gaps_process proc;
+    char msg[128];
+    if (gaps_process_init(&proc, (enum gaps_process_id)cfg->process, cfg->ecm, msg,
+                          sizeof msg) != 0)
+        return 0.0;   /* an unknown process: gaps_config_check refuses it first */
+    return proc.w_unit;
+}
+
 void gaps_state_init(gaps_state *state, const gaps_config *cfg)
 {
     memset(state, 0, sizeof *state);
+    state->w_unit = process_weight_unit(cfg);
     snprintf(state->version, sizeof state->version, "%s", GAPS_VERSION);
     state->ecm = cfg->ecm;
     state->alphas_mz = cfg->alphas_mz;
@@ -366,11 +381,17 @@ static int collect_state(const gaps_state *base, const gaps_histograms *hist,
 {
     *out = *base;
     gaps_histograms_launch_reduce(hist, words_dev);
-    gaps_device_to_host(words_host, words_dev, sizeof out->words);
-    gaps_histograms_accumulate(out->words, words_host, GAPS_HIST_TOTAL_BINS);
+    gaps_device_to_host(words_host, words_dev,
+                        (size_t)gaps_histograms_reduce_words(hist) * sizeof *words_host);
+    /* cannot happen within the weight limit and 2^62 events (gaps/histogram.h); never
+     * silent all the same */
+    if (words_host[GAPS_HIST_TOTAL_BINS * GAPS_ACC_WORDS] != 0
+        || gaps_histograms_accumulate(out->words, words_host, GAPS_HIST_TOTAL_BINS) != 0)
+        return snprintf(msg, len, "the exact histogram sums overflowed"), -1;
     for (int k = 0; k < nparts; ++k) {
         out->capacity_hits += parts[k].c[GAPS_COUNT_CAPACITY];
         out->invalid_events += parts[k].c[GAPS_COUNT_INVALID];
+        out->bad_weights += parts[k].c[GAPS_COUNT_BAD_WEIGHT];
     }
     out->events = out->words[(size_t)(GAPS_HIST_TOTAL_BINS - 2) * GAPS_ACC_WORDS
                              + GAPS_ACC_COUNT];   /* the one bin of the event counter */
@@ -427,6 +448,13 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     if (start < cfg->first_event || start > run_end)
         return snprintf(msg, len, "the checkpoint's next event %lld lies outside the run",
                         (long long)start), -1;
+    if (resume_state) {
+        /* the sums continue in the unit they were made in, or not at all */
+        const double unit = process_weight_unit(cfg);
+        if (memcmp(&resume_state->w_unit, &unit, sizeof unit) != 0)
+            return snprintf(msg, len, "the checkpoint's weight unit %.17g pb is not this run's "
+                            "%.17g pb", resume_state->w_unit, unit), -1;
+    }
     const int pieces = hooks && hooks->next_range;
     if (pieces && cfg->checkpoint_every > 0)
         return snprintf(msg, len, "a run that takes its work in pieces (next_range) leaves "
@@ -463,8 +491,9 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     gaps_histograms_layout(&hist, gaps_worker_count(), phys.proc.w_unit);
     const size_t hist_bytes = (size_t)gaps_histograms_words(&hist) * sizeof(uint64_t);
     hist.acc = gaps_device_alloc(hist_bytes);
-    uint64_t *words_host = malloc(sizeof base->words);
-    uint64_t *words_dev = gaps_device_alloc(sizeof base->words);
+    const size_t reduce_bytes = (size_t)gaps_histograms_reduce_words(&hist) * sizeof(uint64_t);
+    uint64_t *words_host = malloc(reduce_bytes);
+    uint64_t *words_dev = gaps_device_alloc(reduce_bytes);
     gaps_physics *phys_dev = gaps_device_copy(&phys, sizeof phys);
     gaps_histograms *hist_dev = hist.acc ? gaps_device_copy(&hist, sizeof hist) : NULL;
     /* Pools share one event counter, except with pieces: then each walks its own piece.  With
@@ -601,6 +630,7 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
         run->events = (int64_t)run->state->events;
         run->capacity_hits = (int64_t)run->state->capacity_hits;
         run->invalid_events = (int64_t)run->state->invalid_events;
+        run->bad_weights = (int64_t)run->state->bad_weights;
         run->next_event = done_end;
         /* stage times: the mean over partitions, which run concurrently */
         long cycles = 0;

@@ -1,11 +1,14 @@
 /* event_stream.c -- the reorder buffer and the writers of per-event output. */
+#define _POSIX_C_SOURCE 200809L
 #include "io/event_stream.h"
 #include "io/fmt_double.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 /* A waiting event is one block: its row (if rows are written), then its record with its
  * partons packed (if events are written): weight, event number, n (in an 8-byte field),
@@ -217,4 +220,140 @@ void gaps_event_stream_free(gaps_event_stream *s)
     free(s->ring);
     pthread_mutex_destroy(&s->lock);
     memset(s, 0, sizeof *s);
+}
+
+/* ---- where a resumed stream continues ---- */
+
+/* Bytes of f from `at`, at most n, into buf; the count read (0 at or past the end). */
+static size_t read_at(FILE *f, int64_t at, unsigned char *buf, size_t n)
+{
+    if (fseeko(f, (off_t)at, SEEK_SET) != 0) return 0;
+    return fread(buf, 1, n, f);
+}
+
+/* Events of a HepMC3 file are at most this long (64 partons of ~150 bytes, and attributes). */
+#define EVENT_TEXT_MAX 65536
+
+int gaps_event_stream_check_resume(const char *part, int hepmc, int64_t offset,
+                                   int64_t first_event, int64_t next_event,
+                                   const char *const *hepmc_attributes, int n_hepmc_attributes,
+                                   char *msg, size_t len)
+{
+    FILE *f = fopen(part, "rb");
+    if (!f) return 0;   /* missing or unreadable: preparing the output says why */
+    /* the header this run writes */
+    char *head = NULL;
+    size_t hl = 0;
+    FILE *m = open_memstream(&head, &hl);
+    if (!m) { fclose(f); return snprintf(msg, len, "out of memory"), -1; }
+    if (hepmc) gaps_hepmc_write_header(m, hepmc_attributes, n_hepmc_attributes);
+    else gaps_rows_write_header(m);
+    if (fclose(m) != 0 || !head) {
+        free(head);
+        fclose(f);
+        return snprintf(msg, len, "out of memory"), -1;
+    }
+    const size_t window = hepmc ? EVENT_TEXT_MAX : 4096;
+    unsigned char *buf = malloc(hl + window + 64);
+    int rc = -1;
+    if (!buf) {
+        snprintf(msg, len, "out of memory");
+        goto out;
+    }
+    /* the file is this run's: it starts with the header the run wrote */
+    if (read_at(f, 0, buf, hl) != hl || memcmp(buf, head, hl) != 0) {
+        snprintf(msg, len, "'%s' does not start with the header of this run", part);
+        goto out;
+    }
+    if (offset < (int64_t)hl) {
+        snprintf(msg, len, "the checkpoint's offset %" PRId64 " lies inside the header of '%s'",
+                 offset, part);
+        goto out;
+    }
+    char want[64];
+    if (offset == (int64_t)hl) {   /* nothing after the header: no event was done */
+        if (next_event != first_event) {
+            snprintf(msg, len, "the checkpoint's offset %" PRId64 " in '%s' holds no event, but "
+                     "%" PRId64 " are done", offset, part, next_event - first_event);
+            goto out;
+        }
+    } else {
+        /* the last line before the offset ends there and belongs to event next_event - 1:
+         * its CSV row, or the last particle line of its HepMC3 event */
+        if (next_event == first_event) {
+            snprintf(msg, len, "the checkpoint's offset %" PRId64 " in '%s' lies past the "
+                     "header, but no event is done", offset, part);
+            goto out;
+        }
+        const int64_t from = offset - (int64_t)window > (int64_t)hl ? offset - (int64_t)window
+                                                                    : (int64_t)hl;
+        const size_t n = (size_t)(offset - from);
+        if (read_at(f, from, buf, n) != n) {
+            snprintf(msg, len, "the checkpoint's offset %" PRId64 " lies past the end of '%s'",
+                     offset, part);
+            rc = 0;   /* let preparing the output say so, with the file's size */
+            goto out;
+        }
+        if (buf[n - 1] != '\n') {
+            snprintf(msg, len, "the checkpoint's offset %" PRId64 " in '%s' is not at the end of "
+                     "a line", offset, part);
+            goto out;
+        }
+        size_t line = n - 1;   /* start of the last line */
+        while (line > 0 && buf[line - 1] != '\n') --line;
+        int ok;
+        if (!hepmc) {
+            snprintf(want, sizeof want, "%" PRId64 ",", next_event - 1);
+            ok = (line > 0 || from == (int64_t)hl)
+                 && n - line > strlen(want) && memcmp(buf + line, want, strlen(want)) == 0;
+        } else {
+            ok = n - line > 2 && memcmp(buf + line, "P ", 2) == 0;
+            /* the event's first line: the last "E " line in the window */
+            size_t e = line;
+            while (ok && e > 0 && !(buf[e - 1] == '\n' && memcmp(buf + e, "E ", 2) == 0)) --e;
+            snprintf(want, sizeof want, "E %" PRId64 " ", next_event - 1);
+            ok = ok && (e > 0 || from == (int64_t)hl) && n - e > strlen(want)
+                 && memcmp(buf + e, want, strlen(want)) == 0;
+            /* and the event is complete: "E number vertices particles", then as many "P "
+             * lines as it says, the last one ending at the offset */
+            if (ok) {
+                long vertices = -1, particles = -1, seen = 0;
+                char text[96];
+                const size_t tl = n - e < sizeof text - 1 ? n - e : sizeof text - 1;
+                memcpy(text, buf + e, tl);
+                text[tl] = '\0';
+                int64_t number;
+                ok = sscanf(text, "E %" SCNd64 " %ld %ld", &number, &vertices, &particles) == 3;
+                for (size_t k = e; ok && k < n; ++k)
+                    if ((k == e || buf[k - 1] == '\n') && k + 1 < n && buf[k] == 'P'
+                        && buf[k + 1] == ' ')
+                        ++seen;
+                ok = ok && seen == particles;
+            }
+        }
+        if (!ok) {
+            snprintf(msg, len, "the checkpoint's offset %" PRId64 " in '%s' is not at the end of "
+                     "event %" PRId64, offset, part, next_event - 1);
+            goto out;
+        }
+    }
+    /* what follows, if anything (a killed run may have written on, and stopped anywhere), is
+     * the start of event next_event or of the file's end */
+    const size_t after = read_at(f, offset, buf, 48);
+    if (hepmc) snprintf(want, sizeof want, "E %" PRId64 " ", next_event);
+    else snprintf(want, sizeof want, "%" PRId64 ",", next_event);
+    const char *footer = "HepMC::Asciiv3-END_EVENT_LISTING";
+    const size_t nw = after < strlen(want) ? after : strlen(want);
+    const size_t nf = after < strlen(footer) ? after : strlen(footer);
+    if (after > 0 && memcmp(buf, want, nw) != 0 && !(hepmc && memcmp(buf, footer, nf) == 0)) {
+        snprintf(msg, len, "the checkpoint's offset %" PRId64 " in '%s' is not where event %"
+                 PRId64 " begins", offset, part, next_event);
+        goto out;
+    }
+    rc = 0;
+out:
+    free(buf);
+    free(head);
+    fclose(f);
+    return rc;
 }

@@ -7,19 +7,24 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gaps/state.h"
 #include "gaps/constants.h"
-#include "gaps/matrix_element.h"
+#include "gaps/generator.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char MAGIC[8] = { 'G', 'A', 'P', 'S', 'S', 'T', 'A', 'T' };
 enum { KIND_STATE = 1, KIND_CHECKPOINT = 2 };
 #define N_WORDS (GAPS_HIST_TOTAL_BINS * GAPS_ACC_WORDS)
-/* header + parameters + counts + range table + words + checkpoint + CRC, at most */
-#define MAX_FILE_BYTES (16 + 32 + 40 + 24 + 16 + 16 * GAPS_STATE_MAX_RANGES + 8 * N_WORDS \
-                        + 80 + 4)
+/* header + parameters + unit + counts + layout + range table + words + checkpoint + CRC */
+#define HEADER_BYTES (16 + 32 + 40 + 8 + 32 + 16)
+#define MAX_FILE_BYTES (HEADER_BYTES + 16 * GAPS_STATE_MAX_RANGES + 8 * N_WORDS + 80 + 4)
+/* The weight units a state may carry, pb: far beyond any process's (LEP: 3e-4 to 1e5), and
+ * close enough to 1 that no sum converted to pb overflows or vanishes. */
+#define MIN_W_UNIT 0x1.0p-100
+#define MAX_W_UNIT 0x1.0p100
 
 /* ---- ranges ---- */
 
@@ -75,6 +80,17 @@ int gaps_state_merge(gaps_state *dst, const gaps_state *src, char *msg, size_t l
                         dst->ecm, src->ecm, dst->alphas_mz, src->alphas_mz, dst->alphas_order,
                         src->alphas_order, dst->t_cut, src->t_cut, dst->seed, src->seed,
                         dst->max_partons, src->max_partons), -1;
+    if (memcmp(&dst->w_unit, &src->w_unit, sizeof dst->w_unit))
+        return snprintf(msg, len, "different weight units (%.17g/%.17g pb): the sums cannot be "
+                        "added", dst->w_unit, src->w_unit), -1;
+    const uint64_t *a[4] = { &dst->events, &dst->capacity_hits, &dst->invalid_events,
+                             &dst->bad_weights };
+    const uint64_t b[4] = { src->events, src->capacity_hits, src->invalid_events,
+                            src->bad_weights };
+    for (int k = 0; k < 4; ++k)
+        if (*a[k] + b[k] < *a[k])
+            return snprintf(msg, len, "the counts would overflow (%" PRIu64 " + %" PRIu64 ")",
+                            *a[k], b[k]), -1;
     gaps_state *trial = malloc(sizeof *trial);   /* ranges are added all or nothing */
     if (!trial) return snprintf(msg, len, "out of memory"), -1;
     trial->n_ranges = dst->n_ranges;
@@ -85,22 +101,25 @@ int gaps_state_merge(gaps_state *dst, const gaps_state *src, char *msg, size_t l
             return -1;
         }
     }
+    /* all or nothing too: dst->words is unchanged if any sum would overflow */
+    if (gaps_histograms_accumulate(dst->words, src->words, GAPS_HIST_TOTAL_BINS) != 0) {
+        free(trial);
+        return snprintf(msg, len, "the histogram sums would overflow 192 bits"), -1;
+    }
     dst->n_ranges = trial->n_ranges;
     memcpy(dst->range, trial->range, trial->n_ranges * sizeof dst->range[0]);
     free(trial);
     dst->events += src->events;
     dst->capacity_hits += src->capacity_hits;
     dst->invalid_events += src->invalid_events;
-    gaps_histograms_accumulate(dst->words, src->words, GAPS_HIST_TOTAL_BINS);
+    dst->bad_weights += src->bad_weights;
     return 0;
 }
 
 void gaps_state_result(const gaps_state *s, gaps_hist_result *out)
 {
-    gaps_me me;
     gaps_histograms layout;
-    gaps_me_init(&me, s->ecm);
-    gaps_histograms_layout(&layout, 1, me.w_max);
+    gaps_histograms_layout(&layout, 1, s->w_unit);
     gaps_histograms_result(&layout, s->words, out);
 }
 
@@ -176,9 +195,11 @@ int gaps_state_write(FILE *f, const gaps_state *s, const gaps_resume_point *rp)
     put_u32(&b, s->seed);
     put_u32(&b, (uint32_t)s->max_partons);
     put_u32(&b, 0);   /* reserved */
+    put_f64(&b, s->w_unit);
     put_u64(&b, s->events);
     put_u64(&b, s->capacity_hits);
     put_u64(&b, s->invalid_events);
+    put_u64(&b, s->bad_weights);
     put_u32(&b, GAPS_HIST_TOTAL_BINS);
     put_u32(&b, GAPS_ACC_WORDS);
     put_u32(&b, (uint32_t)s->n_ranges);
@@ -206,6 +227,138 @@ int gaps_state_write(FILE *f, const gaps_state *s, const gaps_resume_point *rp)
     return ok && !ferror(f) ? 0 : -1;
 }
 
+/* |a| <= count x 2^GAPS_FIXED_TERM_BITS for a 192-bit accumulator a: what count contributions
+ * of accepted weights can sum to at most. */
+static int sum_within(const uint64_t *a, uint64_t count)
+{
+    uint64_t m[3] = { a[0], a[1], a[2] };
+    if (a[2] >> 63) {
+        m[0] = ~m[0] + 1u;
+        m[1] = ~m[1] + (m[0] == 0 ? 1u : 0u);
+        m[2] = ~m[2] + (m[0] == 0 && m[1] == 0 ? 1u : 0u);
+    }
+    /* count < 2^63 here: count << 126 spans words 1 and 2 */
+    const int sh = GAPS_FIXED_TERM_BITS - 64;
+    const uint64_t bound[3] = { 0, count << sh, count >> (64 - sh) };
+    for (int k = 2; k >= 0; --k)
+        if (m[k] != bound[k]) return m[k] < bound[k];
+    return 1;
+}
+
+/* The meaning of every field, once the bytes are known to be a state of this format: the
+ * parameters within the program's limits, counts within the events, sums a run can make, a
+ * resume point inside its run.  0, or -1 with the reason (after "'path' is corrupt (") in
+ * msg. */
+static int check_meaning(const gaps_state *s, const unsigned char *version, int kind,
+                         const uint32_t reserved[2], const gaps_resume_point *r, char *msg,
+                         size_t len)
+{
+    /* the version: printable ASCII, NUL-terminated within its field, then NUL padding */
+    size_t n = 0;
+    while (n < 32 && version[n]) ++n;
+    if (n == 0 || n == 32)
+        return snprintf(msg, len, "the version field is %s", n ? "not NUL-terminated"
+                                                                : "empty"), -1;
+    for (size_t i = 0; i < 32; ++i)
+        if (i < n ? version[i] < 0x20 || version[i] > 0x7e : version[i] != 0)
+            return snprintf(msg, len, "byte %zu of the version field is 0x%02x", i,
+                            version[i]), -1;
+    if (reserved[0] || reserved[1])
+        return snprintf(msg, len, "reserved fields are not 0"), -1;
+    /* the parameters: what the option parser and gaps_config_check allow */
+    gaps_config cfg;
+    gaps_config_defaults(&cfg);
+    cfg.events = 1;
+    cfg.ecm = s->ecm;
+    cfg.alphas_mz = s->alphas_mz;
+    cfg.t_cut = s->t_cut;
+    cfg.alphas_order = s->alphas_order;
+    cfg.seed = s->seed;
+    cfg.max_partons = s->max_partons;
+    char why[256];
+    if (gaps_config_check(&cfg, why, sizeof why) != 0)
+        return snprintf(msg, len, "parameters outside the program's limits: %s", why), -1;
+    if (!(s->w_unit >= MIN_W_UNIT && s->w_unit <= MAX_W_UNIT))
+        return snprintf(msg, len, "weight unit %.17g pb outside [2^-100, 2^100]", s->w_unit), -1;
+    /* counts */
+    const uint64_t *c[3] = { &s->capacity_hits, &s->invalid_events, &s->bad_weights };
+    const char *cname[3] = { "capacity hits", "failed events", "bad weights" };
+    for (int k = 0; k < 3; ++k)
+        if (*c[k] > s->events)
+            return snprintf(msg, len, "%" PRIu64 " %s among %" PRIu64 " events", *c[k], cname[k],
+                            s->events), -1;
+    /* ranges: sorted, disjoint, not adjacent, within [0, 2^62]; they cover the events */
+    int64_t covered = 0;
+    for (int i = 0; i < s->n_ranges; ++i) {
+        if (s->range[i].begin < 0 || s->range[i].end <= s->range[i].begin
+            || s->range[i].end > GAPS_MAX_EVENT_NUMBER
+            || (i > 0 && s->range[i].begin <= s->range[i - 1].end))
+            return snprintf(msg, len, "bad event range table"), -1;
+        covered += s->range[i].end - s->range[i].begin;
+    }
+    if ((uint64_t)covered != s->events)
+        return snprintf(msg, len, "%" PRIu64 " events for ranges covering %" PRId64, s->events,
+                        covered), -1;
+    /* the sums: no bin holds more entries than events, every histogram at most one per
+     * event, the event counter exactly one per event; sums of squares are not negative and
+     * no sum exceeds what its entries can add up to (so that merges cannot overflow) */
+    gaps_histograms h;
+    gaps_histograms_layout(&h, 1, s->w_unit);
+    for (int id = 0; id <= GAPS_N_HISTS; ++id) {
+        uint64_t entries = 0;
+        for (int b = 0; b < h.nbins[id] + 2; ++b) {
+            const int bin = h.offset[id] + b;
+            const uint64_t *a = s->words + (long)bin * GAPS_ACC_WORDS;
+            const uint64_t count = a[GAPS_ACC_COUNT];
+            if (count > s->events)
+                return snprintf(msg, len, "bin %d has %" PRIu64 " entries among %" PRIu64
+                                " events", bin, count, s->events), -1;
+            entries += count;   /* < 2^63 + 2^62: no overflow before the check */
+            if (entries > s->events)
+                return snprintf(msg, len, "histogram %d has %" PRIu64 "+ entries among %"
+                                PRIu64 " events", id, entries, s->events), -1;
+            if (a[GAPS_ACC_SUMW2 + 2] >> 63)
+                return snprintf(msg, len, "bin %d has a negative sum of squared weights", bin),
+                       -1;
+            for (int k = 0; k < 4; ++k)
+                if (!sum_within(a + k * GAPS_ACC_SUM_WORDS, count))
+                    return snprintf(msg, len, "bin %d has a sum beyond what its %" PRIu64
+                                    " entries can make", bin, count), -1;
+            if (id == GAPS_H_EVENTS && count != (b == 1 ? s->events : 0))
+                return snprintf(msg, len, "the event counter has %" PRIu64 " entries in bin %d "
+                                "for %" PRIu64 " events", count, b, s->events), -1;
+        }
+    }
+    if (kind != KIND_CHECKPOINT) return 0;
+    /* the resume point: a run the option parser allows, the next event inside it, the state
+     * covering exactly the events before it, stream offsets and running sums possible */
+    if (r->events < 1 || r->events > GAPS_MAX_EVENT_NUMBER || r->first_event < 0
+        || r->first_event > GAPS_MAX_EVENT_NUMBER - r->events)
+        return snprintf(msg, len, "the checkpoint's run of %" PRId64 " events from %" PRId64
+                        " is outside the program's limits", r->events, r->first_event), -1;
+    if (r->next_event < r->first_event || r->next_event - r->first_event > r->events)
+        return snprintf(msg, len, "the checkpoint's next event %" PRId64 " lies outside its run "
+                        "[%" PRId64 ", +%" PRId64 ")", r->next_event, r->first_event,
+                        r->events), -1;
+    const int64_t done = r->next_event - r->first_event;
+    if (done > 0 ? s->n_ranges != 1 || s->range[0].begin != r->first_event
+                   || s->range[0].end != r->next_event
+                 : s->n_ranges != 0)
+        return snprintf(msg, len, "the checkpoint's events are not those before its next event "
+                        "%" PRId64, r->next_event), -1;
+    if (r->rows_offset < -1 || r->hepmc_offset < -1)
+        return snprintf(msg, len, "stream offsets %" PRId64 " and %" PRId64 " (at least -1)",
+                        r->rows_offset, r->hepmc_offset), -1;
+    if (r->hepmc_n > (uint64_t)done || !isfinite(r->hepmc_sum_w) || !isfinite(r->hepmc_sum_w2)
+        || !(r->hepmc_sum_w2 >= 0)
+        || (r->hepmc_n == 0 && (r->hepmc_sum_w != 0 || r->hepmc_sum_w2 != 0)))
+        return snprintf(msg, len, "impossible HepMC3 running sums (%" PRIu64 " events, %.17g, "
+                        "%.17g)", r->hepmc_n, r->hepmc_sum_w, r->hepmc_sum_w2), -1;
+    if (r->launches > (uint64_t)INT64_MAX || r->veto_cycles > (uint64_t)INT64_MAX)
+        return snprintf(msg, len, "work counters beyond 2^63"), -1;
+    return 0;
+}
+
 int gaps_state_read(const char *path, gaps_state *s, gaps_resume_point *rp, char *msg,
                     size_t len)
 {
@@ -224,13 +377,14 @@ int gaps_state_read(const char *path, gaps_state *s, gaps_resume_point *rp, char
         snprintf(msg, len, "'%s' is not a gaps state file", path);
     } else if (b.cap > MAX_FILE_BYTES || b.cap < 16 + 4
                || crc32_of(b.p, b.cap - 4) != (b.n = b.cap - 4, get_u32(&b))) {
+        /* (every file of format 1 is smaller than the limit: its version is read below) */
         snprintf(msg, len, "'%s' is corrupt or truncated (checksum mismatch)", path);
     } else {
         b.n = 8;
         b.cap -= 4;   /* the CRC is not content */
         const uint32_t format = get_u32(&b), kind = get_u32(&b);
         if (format != GAPS_STATE_FORMAT) {
-            snprintf(msg, len, "'%s' has state format %u; this gaps reads format %d", path,
+            snprintf(msg, len, "'%s' is state format %u, this program reads format %d", path,
                      format, GAPS_STATE_FORMAT);
             goto done;
         }
@@ -242,6 +396,10 @@ int gaps_state_read(const char *path, gaps_state *s, gaps_resume_point *rp, char
             snprintf(msg, len, "'%s' is a state file, not a checkpoint", path);
             goto done;
         }
+        gaps_resume_point tmp, *r = rp ? rp : &tmp;
+        memset(&tmp, 0, sizeof tmp);
+        uint32_t reserved[2] = { 0, 0 };
+        const unsigned char *version = b.p + b.n;
         if (b.n + 32 > b.cap) { b.bad = 1; goto check; }
         memcpy(s->version, b.p + b.n, 31);
         b.n += 32;
@@ -251,12 +409,14 @@ int gaps_state_read(const char *path, gaps_state *s, gaps_resume_point *rp, char
         s->alphas_order = (int)get_u32(&b);
         s->seed = get_u32(&b);
         s->max_partons = (int)get_u32(&b);
-        (void)get_u32(&b);
+        reserved[0] = get_u32(&b);
+        s->w_unit = get_f64(&b);
         s->events = get_u64(&b);
         s->capacity_hits = get_u64(&b);
         s->invalid_events = get_u64(&b);
+        s->bad_weights = get_u64(&b);
         const uint32_t nbins = get_u32(&b), nwords = get_u32(&b), nranges = get_u32(&b);
-        (void)get_u32(&b);
+        reserved[1] = get_u32(&b);
         if (!b.bad && (nbins != GAPS_HIST_TOTAL_BINS || nwords != GAPS_ACC_WORDS
                        || nranges > GAPS_STATE_MAX_RANGES)) {
             snprintf(msg, len, "'%s' is corrupt (histogram layout %u x %u, %u ranges)", path,
@@ -270,7 +430,6 @@ int gaps_state_read(const char *path, gaps_state *s, gaps_resume_point *rp, char
         }
         for (long i = 0; i < N_WORDS && !b.bad; ++i) s->words[i] = get_u64(&b);
         if (kind == KIND_CHECKPOINT) {
-            gaps_resume_point tmp, *r = rp ? rp : &tmp;
             r->first_event = (int64_t)get_u64(&b);
             r->events = (int64_t)get_u64(&b);
             r->next_event = (int64_t)get_u64(&b);
@@ -288,20 +447,10 @@ int gaps_state_read(const char *path, gaps_state *s, gaps_resume_point *rp, char
                      b.bad ? "shorter than its content" : "trailing bytes");
             goto done;
         }
-        /* the content must be self-consistent too */
-        int64_t covered = 0;
-        for (int i = 0; i < s->n_ranges; ++i) {
-            if (s->range[i].begin < 0 || s->range[i].end <= s->range[i].begin
-                || s->range[i].end > GAPS_MAX_EVENT_NUMBER
-                || (i > 0 && s->range[i].begin <= s->range[i - 1].end)) {
-                snprintf(msg, len, "'%s' is corrupt (bad event range table)", path);
-                goto done;
-            }
-            covered += s->range[i].end - s->range[i].begin;
-        }
-        if ((uint64_t)covered != s->events) {
-            snprintf(msg, len, "'%s' is corrupt (%" PRIu64 " events for ranges covering %" PRId64
-                     ")", path, s->events, covered);
+        /* the content must mean something too */
+        char why[512];
+        if (check_meaning(s, version, (int)kind, reserved, r, why, sizeof why) != 0) {
+            snprintf(msg, len, "'%s' is corrupt (%s)", path, why);
             goto done;
         }
         rc = 0;

@@ -296,8 +296,9 @@ static void write_json_physics(FILE *f, const gaps_state *st)
     fprintf(f, "],\n");
     fprintf(f, "  \"events\": %" PRIu64 ",\n", st->events);
     fprintf(f, "  \"sigma_pb\": %.17g,\n  \"sigma_err_pb\": %.17g,\n", sigma, err);
-    fprintf(f, "  \"capacity_hits\": %" PRIu64 ",\n  \"invalid_events\": %" PRIu64, 
-            st->capacity_hits, st->invalid_events);
+    fprintf(f, "  \"capacity_hits\": %" PRIu64 ",\n  \"invalid_events\": %" PRIu64 ",\n"
+               "  \"bad_weights\": %" PRIu64, st->capacity_hits, st->invalid_events,
+            st->bad_weights);
 }
 
 /* A run shared by MPI ranks: how the work went, and what each rank did (nothing otherwise). */
@@ -399,6 +400,9 @@ static void print_summary(FILE *out, const gaps_config *cfg, const gaps_run *run
     fprintf(out, "\n  cross section     %.10g +- %.3g pb\n", run->sigma, run->sigma_err);
     fprintf(out, "  hit capacity      %" PRId64 " events\n", run->capacity_hits);
     fprintf(out, "  failed checks     %" PRId64 " events\n", run->invalid_events);
+    if (run->bad_weights > 0)
+        fprintf(out, "  bad weights       %" PRId64 " events (not finite or beyond 2^43 weight "
+                     "units: counted, not added)\n", run->bad_weights);
     const int64_t generated = generated_here(cfg, run, pg);
     fprintf(out, "  time  matrix element %9.4f s\n", run->time_me);
     fprintf(out, "        shower         %9.4f s\n", run->time_shower);
@@ -427,6 +431,24 @@ static void write_cycle_log(FILE *f, const gaps_run *run)
 }
 
 /* ---- gaps merge ---- */
+
+/* The weight unit is the process's (gaps_state_init): a state that names another would be
+ * read in the wrong unit.  0, or -1 with a reason. */
+static int check_weight_unit(const gaps_state *st, const char *path, char *msg, size_t len)
+{
+    gaps_config cfg;
+    gaps_state *ref = malloc(sizeof *ref);
+    if (!ref) return snprintf(msg, len, "out of memory"), -1;
+    gaps_config_defaults(&cfg);
+    cfg.ecm = st->ecm;   /* checked by gaps_state_read */
+    gaps_state_init(ref, &cfg);
+    const int same = memcmp(&ref->w_unit, &st->w_unit, sizeof st->w_unit) == 0;
+    if (!same)
+        snprintf(msg, len, "'%s' is corrupt (weight unit %.17g pb, the process's is %.17g pb)",
+                 path, st->w_unit, ref->w_unit);
+    free(ref);
+    return same ? 0 : -1;
+}
 static int run_merge(int argc, char **argv)
 {
     gaps_merge_options m;
@@ -449,7 +471,8 @@ static int run_merge(int argc, char **argv)
     int status = 0;
     for (int i = 0; i < m.n_inputs && status == 0; ++i) {
         gaps_state *dst = i == 0 ? total : next;
-        if (gaps_state_read(m.inputs[i], dst, NULL, msg, sizeof msg) != 0) {
+        if (gaps_state_read(m.inputs[i], dst, NULL, msg, sizeof msg) != 0
+            || check_weight_unit(dst, m.inputs[i], msg, sizeof msg) != 0) {
             fprintf(stderr, "gaps: merge: %s\n", one_line(msg));
             status = EXIT_USAGE;
         } else if (i > 0 && gaps_state_merge(total, next, msg, sizeof msg) != 0) {
@@ -522,6 +545,11 @@ static int run_merge(int argc, char **argv)
                             "checks (momentum, masses, colour); the outputs are written, but "
                             "this is a bug: please report it\n", total->invalid_events);
             status = EXIT_BAD_EVENTS;
+        } else if (status == 0 && total->bad_weights > 0) {
+            fprintf(stderr, "gaps: merge: %" PRIu64 " of the merged events had a weight the "
+                            "histograms cannot hold and were left out of the sums; the outputs "
+                            "are written, but they lack those events\n", total->bad_weights);
+            status = EXIT_BAD_EVENTS;
         }
     }
     free(total);
@@ -567,6 +595,9 @@ static int check_resume(const gaps_config *cfg, const gaps_state *st,
         || mine.max_partons != st->max_partons)
         return snprintf(msg, len, "checkpoint '%s' belongs to a run with other physics "
                         "parameters: give the same options as the run that wrote it", path), -1;
+    if (memcmp(&mine.w_unit, &st->w_unit, sizeof st->w_unit))
+        return snprintf(msg, len, "checkpoint '%s' is corrupt (weight unit %.17g pb, the "
+                        "process's is %.17g pb)", path, st->w_unit, mine.w_unit), -1;
     if (rp->first_event != cfg->first_event || rp->events != cfg->events)
         return snprintf(msg, len, "checkpoint '%s' belongs to a run of %" PRId64 " events from "
                         "event %" PRId64 ", not %" PRId64 " from %" PRId64, path, rp->events,
@@ -655,6 +686,20 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
             if (strcmp(of->path, "-") == 0)
                 return refuse(msg, len, EXIT_USAGE, "--resume: %s cannot be continued on "
                               "standard output", of->label);
+            /* the offset must be where the checkpoint's events end in FILE.part */
+            char *part = malloc(strlen(of->path) + 6);
+            if (!part) return refuse(msg, len, EXIT_RUN_FAILED, "out of memory");
+            strcpy(part, of->path);
+            strcat(part, ".part");
+            hepmc_attributes(pg);
+            const int bad = gaps_event_stream_check_resume(part, which[k] == OUT_HEPMC,
+                                                           offsets[k], cfg->first_event,
+                                                           pg->rp.next_event, pg->hepmc_attr,
+                                                           pg->n_hepmc_attr, why, sizeof why);
+            free(part);
+            if (bad)
+                return refuse(msg, len, EXIT_USAGE, "--resume: %s cannot be continued: %s",
+                              of->label, one_line(why));
             if (gaps_outfile_resume(of, offsets[k], why, sizeof why) != 0)
                 return refuse(msg, len, EXIT_USAGE, "--resume: %s cannot be continued: %s",
                               of->label, why);
@@ -809,6 +854,12 @@ static int run_and_write(program *pg)
             fprintf(stderr, "gaps: %" PRId64 " events failed the built-in checks (momentum, "
                             "masses, colour); the outputs are written, but this is a bug: "
                             "please report it\n", run.invalid_events);
+            status = EXIT_BAD_EVENTS;
+        } else if (run.bad_weights > 0) {
+            fprintf(stderr, "gaps: %" PRId64 " events had a weight the histograms cannot hold "
+                            "(not finite, or beyond 2^43 weight units) and were left out of "
+                            "the sums; the outputs are written, but they lack those events\n",
+                    run.bad_weights);
             status = EXIT_BAD_EVENTS;
         }
     }

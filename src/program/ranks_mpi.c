@@ -576,6 +576,7 @@ static void fill_run(gaps_run *run, totals *t, int64_t cut, double wall)
     run->events = (int64_t)run->state->events;
     run->capacity_hits = (int64_t)run->state->capacity_hits;
     run->invalid_events = (int64_t)run->state->invalid_events;
+    run->bad_weights = (int64_t)run->state->bad_weights;
     run->next_event = cut;
     run->time_total = wall;
     run->launches = t->launches;

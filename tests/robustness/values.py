@@ -33,11 +33,11 @@ import sys
 import zlib
 
 # The state file (src/io/state.c): magic, format, kind, version[32], ecm, alphas_mz, t_cut,
-# 4 u32, events, capacity_hits, invalid_events, ...; a CRC-32 (zlib's) of everything before
-# it ends the file.
-STATE_FORMAT = 1
+# 4 u32, w_unit, events, capacity_hits, invalid_events, bad_weights, ...; a CRC-32 (zlib's)
+# of everything before it ends the file.
+STATE_FORMAT = 2
 KIND_OFFSET = 12
-INVALID_OFFSET = 8 + 4 + 4 + 32 + 3 * 8 + 4 * 4 + 8 + 8
+INVALID_OFFSET = 8 + 4 + 4 + 32 + 3 * 8 + 4 * 4 + 8 + 8 + 8
 
 
 def nxt(x, up):
@@ -117,7 +117,9 @@ def plan(seed, ecm_lo, ecm_hi, ratio, int_specs):
     # event ranges around 2^53, where a double stops holding every integer, and up to 2^62
     out["firsts"] = " ".join(str(x) for x in [2**53 - 500, 2**53 + 1,
                                               rng.randint(2**53, 2**62 - 1000), 2**62 - 1000])
-    out["failures"] = f"1 {rng.randint(2, 10**6)} {2**62}"
+    # failing events of a state of 1000 events: at most all of them (a state file with more
+    # is refused as impossible)
+    out["failures"] = f"1 {rng.randint(2, 999)} 1000"
     out["modes"] = "600 640 604 444 755 " + " ".join(f"{rng.randint(0o400, 0o777):o}"
                                                      for _ in range(2))
     # signal:number:delay (the numbers differ between architectures)
