@@ -145,8 +145,22 @@ static size_t show_bytes(char *out, const char *s, size_t n)
     size_t o = 0;
     for (size_t i = 0; i < n; ++i) {
         unsigned char c = (unsigned char)s[i];
-        if (c < 0x20 || c == 0x7f) o += (size_t)sprintf(out + o, "\\x%02x", c);
-        else out[o++] = (char)c;
+        /* characters that print as nothing (a byte-order mark, zero-width spaces and joiners)
+         * are shown by their code point, or "unknown key 'events'" would make no sense */
+        const unsigned char *u = (const unsigned char *)s + i;
+        unsigned cp = 0;
+        if (i + 2 < n && u[0] == 0xef && u[1] == 0xbb && u[2] == 0xbf) cp = 0xfeff;
+        else if (i + 2 < n && u[0] == 0xe2 && u[1] == 0x80 && u[2] >= 0x8b && u[2] <= 0x8f)
+            cp = 0x2000 + (u[2] - 0x80);
+        else if (i + 2 < n && u[0] == 0xe2 && u[1] == 0x81 && u[2] == 0xa0) cp = 0x2060;
+        if (cp) {
+            o += (size_t)sprintf(out + o, "\\u%04X", cp);
+            i += 2;
+        } else if (c < 0x20 || c == 0x7f) {
+            o += (size_t)sprintf(out + o, "\\x%02x", c);
+        } else {
+            out[o++] = (char)c;
+        }
     }
     return o;
 }
@@ -591,7 +605,10 @@ static int apply_card(gaps_ctx *ctx, char *msg, size_t len)
     o->card_size_ = size;
     char *text = o->card_text_;
     where w = { o->card, 0 };
-    for (size_t start = 0; start < size;) {
+    /* A UTF-8 byte-order mark, which some editors put at the start of a file, is not part of
+     * the first key (it would make an unknown key that looks like a known one). */
+    size_t start = size >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+    for (; start < size;) {
         char *nl = memchr(text + start, '\n', size - start);
         size_t end = nl ? (size_t)(nl - text) : size;
         char *line = text + start;

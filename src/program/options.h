@@ -18,7 +18,9 @@
  *
  * Run card (--card FILE): one `key = value` per line, key = a long option name without "--";
  * `#` starts a comment anywhere on a line (so values cannot contain '#'); blank lines are
- * ignored; spaces, tabs and a carriage return around key and value are trimmed; a flag takes
+ * ignored; spaces, tabs and a carriage return around key and value are trimmed; a UTF-8
+ * byte-order mark at the start of the card is skipped, and characters that print as nothing
+ * are shown by their code point in messages (\uFEFF); a flag takes
  * true/false/yes/no/1/0 (any case), false meaning "as if the line were absent".  A key may
  * appear once (progress and no-progress set the same thing and count as one key).  Options on
  * the command line override the card wherever --card stands.  Lines may hold at most
