@@ -829,6 +829,7 @@ static int run_and_write(program *pg)
     if ((f = gaps_outfile_stream(&pg->out[OUT_CYCLES]))) write_cycle_log(f, &run);
     if ((f = gaps_outfile_stream(&pg->out[OUT_STATE])))
         bad |= gaps_state_write(f, run.state, NULL) != 0;
+    if (!bad) gaps_test_hook("COMMIT", -1);
     if (bad) {
         if (gaps_outfiles_error(pg->out, N_OUTS, msg, sizeof msg) != 0)
             fprintf(stderr, "gaps: %s\n", msg);

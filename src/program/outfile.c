@@ -485,6 +485,7 @@ void gaps_outfile_init(gaps_outfile *o, const char *label, const char *path, int
     o->in.slot = -1;
     o->in.resume = -1;
     o->in.magic_fd = -1;
+    o->in.dest_fd = -1;
 }
 
 int gaps_outfile_resume(gaps_outfile *o, long long offset, char *msg, size_t len)
@@ -517,6 +518,8 @@ static void release(gaps_outfile *o)
     in->fd = -1;
     if (in->dirfd >= 0) close(in->dirfd);
     in->dirfd = -1;
+    if (in->dest_fd >= 0) close(in->dest_fd);
+    in->dest_fd = -1;
     slot_release(in->slot);
     in->slot = -1;
     free(in->base);
@@ -749,6 +752,20 @@ static int check_one(gaps_outfile *o, const struct stat *null_st, int have_null,
                                                  O_CLOEXEC);
         if (fd < 0) goto fail;
         close(fd);
+        /* Held until the commit, so that the file's identity (device, inode) stays its own:
+         * a file put in its place meanwhile cannot get its inode number. */
+        in->dest_fd = openat(in->dirfd, in->base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+        if (in->dest_fd < 0 && errno == ENOENT) {
+            in->exists = 0;   /* removed the moment it was looked at */
+        } else if (in->dest_fd < 0) {
+            goto fail;
+        } else if (fstat(in->dest_fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            errno = EAGAIN;   /* replaced by something else the moment it was looked at */
+            goto fail;
+        } else {
+            in->dev = st.st_dev;
+            in->ino = st.st_ino;
+        }
     }
     /* The directory must take a new entry (created by the commit's rename). */
     if (faccessat(in->dirfd, ".", W_OK | X_OK, AT_EACCESS) != 0) goto fail;
@@ -1102,7 +1119,9 @@ static int dest_unchanged(const struct gaps_outfile_internal *in, struct stat *n
     *present = fstatat(in->dirfd, in->base, now, AT_SYMLINK_NOFOLLOW) == 0;
     *created = 0;
     if (!*present) return errno == ENOENT ? 1 : -1;
-    if (in->exists == 1 && now->st_dev == in->dev && now->st_ino == in->ino) return 1;
+    /* the old file is held open since prepare (dest_fd): its inode number is its own */
+    if (in->exists == 1 && in->dest_fd >= 0 && now->st_dev == in->dev && now->st_ino == in->ino)
+        return 1;
     *created = in->exists != 1;
     return 0;
 }
@@ -1155,7 +1174,6 @@ static void drop_backups(gaps_outfile *set, int n)
 int gaps_outfiles_commit(gaps_outfile *set, int n, char *msg, size_t len)
 {
     char sb[SHOWN], part[SHOWN + 8];
-    if (!commit_hooks_off) gaps_test_hook("COMMIT", -1);
     /* 1. Everything written and on disk, or nothing goes in place. */
     for (int i = 0; i < n; ++i) {
         gaps_outfile *o = &set[i];
@@ -1281,8 +1299,10 @@ int gaps_outfiles_commit(gaps_outfile *set, int n, char *msg, size_t len)
         if (r == 0 && renameat(in->dirfd, from, in->dirfd, in->base) != 0) {
             r = -1;
             e = errno;
-            if (in->aside && in->bak[0]) renameat(in->dirfd, in->bak, in->dirfd, in->base);
-            in->bak[0] = '\0';
+            if (in->aside && in->bak[0]) {   /* moved aside just now: back in place */
+                renameat(in->dirfd, in->bak, in->dirfd, in->base);
+                in->bak[0] = '\0';
+            }
         }
         if (r != 0) {
             int renamed_before = 0;

@@ -95,6 +95,7 @@ struct gaps_outfile_internal {
     int magic;            /* the path ends in a /proc link (/dev/stdout): kernel follows it */
     int magic_fd;         /* that link is our own descriptor N (/proc/self/fd/N), else -1 */
     int has_dir;          /* dir_dev/dir_ino are valid (not for standard output) */
+    int dest_fd;          /* the existing destination, held (O_PATH) until the commit */
     dev_t dev, dir_dev;   /* identity of the existing target and of its directory */
     ino_t ino, dir_ino;
     int part_created;     /* prepare created DEST.part (so a failing prepare removes it) */

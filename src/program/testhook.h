@@ -9,7 +9,8 @@
  *
  *   PREPARED     every output is prepared (locks taken, .part files open), before the run
  *   CHECKPOINT   after each checkpoint written (it is in place and locked)
- *   COMMIT       the run is done, before the commit checks anything
+ *   COMMIT       the run is done and its outputs written, before anything is checked for
+ *                the commit (the checkpoint first, then every output)
  *   RENAME_<K>   in the commit, just before the K-th file output (0, 1, ...) is renamed into
  *                place, after every check has passed
  *
