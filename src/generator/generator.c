@@ -7,6 +7,7 @@
 #include "gaps/shower.h"
 #include "gaps_parallel.h"
 #include "gaps_runtime.h"
+#include "io/c_locale.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -41,7 +42,7 @@ void gaps_config_defaults(gaps_config *cfg)
     cfg->split_every = gaps_runtime_default_split_every();
 }
 
-int gaps_config_check(const gaps_config *cfg, char *msg, size_t len)
+static int config_check(const gaps_config *cfg, char *msg, size_t len)
 {
     gaps_alphas as;
     if (cfg->events < 1 || cfg->events > GAPS_MAX_EVENT_NUMBER)
@@ -639,4 +640,13 @@ void gaps_run_free(gaps_run *run)
     run->state = NULL;
     run->hist = NULL;
     run->completed_per_cycle = NULL;
+}
+
+/* The messages hold numbers: in the C locale's notation, whatever the caller's (c_locale.h). */
+int gaps_config_check(const gaps_config *cfg, char *msg, size_t len)
+{
+    const gaps_c_locale saved = gaps_c_locale_enter();
+    const int r = config_check(cfg, msg, len);
+    gaps_c_locale_leave(saved);
+    return r;
 }

@@ -36,6 +36,7 @@
 #include <stdio.h>
 
 #include "gaps/constants.h"
+#include "io/c_locale.h"
 #include "io/fmt_double.h"
 
 #ifndef GAPS_VERSION
@@ -45,7 +46,7 @@
 /* Particle ids of an event: beams 1 (e+) and 2 (e-), boson 3, partons from 4 on. */
 enum { ID_EPLUS = 1, ID_EMINUS = 2, ID_BOSON = 3, ID_FIRST_PARTON = 4 };
 
-void gaps_hepmc_write_header(FILE *f, const char *const *attributes, int n_attributes)
+static void write_header(FILE *f, const char *const *attributes, int n_attributes)
 {
     /* The version of the format written, i.e. of the WriterAscii this layout follows; readers
      * only test the "HepMC::" prefix of the line. */
@@ -68,8 +69,8 @@ static char *put_double(char *s, double v)
     return gaps_fmt_g17(s, v);
 }
 
-void gaps_hepmc_write_event(FILE *f, const gaps_records *r, int i, double ecm,
-                            const gaps_hepmc_xsec *xs)
+static void write_event(FILE *f, const gaps_records *r, int i, double ecm,
+                        const gaps_hepmc_xsec *xs)
 {
     const int n = r->n[i];
     const long base = (long)i * r->maxp;
@@ -125,7 +126,31 @@ void gaps_hepmc_write_event(FILE *f, const gaps_records *r, int i, double ecm,
     fwrite(buf, 1, (size_t)(s - buf), f);
 }
 
-void gaps_hepmc_write_footer(FILE *f)
+static void write_footer(FILE *f)
 {
     fputs("HepMC::Asciiv3-END_EVENT_LISTING\n\n", f);   /* an empty last line, as WriterAscii */
+}
+
+/* The public writers: the numbers in the C locale's notation, whatever the caller's locale
+ * (io/c_locale.h; the fast formatter needs no locale, its rare fallback to snprintf does). */
+void gaps_hepmc_write_header(FILE *f, const char *const *attributes, int n_attributes)
+{
+    const gaps_c_locale saved = gaps_c_locale_enter();
+    write_header(f, attributes, n_attributes);
+    gaps_c_locale_leave(saved);
+}
+
+void gaps_hepmc_write_event(FILE *f, const gaps_records *r, int i, double ecm,
+                            const gaps_hepmc_xsec *xs)
+{
+    const gaps_c_locale saved = gaps_c_locale_enter();
+    write_event(f, r, i, ecm, xs);
+    gaps_c_locale_leave(saved);
+}
+
+void gaps_hepmc_write_footer(FILE *f)
+{
+    const gaps_c_locale saved = gaps_c_locale_enter();
+    write_footer(f);
+    gaps_c_locale_leave(saved);
 }
