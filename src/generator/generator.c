@@ -83,6 +83,13 @@ static int config_check(const gaps_config *cfg, char *msg, size_t len)
                         GAPS_MAX_CYCLES_PER_LAUNCH), -1;
     if (cfg->threads < 0 || cfg->threads > GAPS_MAX_THREADS)
         return snprintf(msg, len, "--threads must be from 1 to %d", GAPS_MAX_THREADS), -1;
+    /* OpenMP's own default (OMP_NUM_THREADS) obeys no limit of ours: thousands of threads
+     * more than the limit can end inside the OpenMP runtime (a crash, not a message) */
+    const long omp_default = gaps_runtime_default_threads();
+    if (cfg->threads == 0 && omp_default > GAPS_MAX_THREADS)
+        return snprintf(msg, len, "OMP_NUM_THREADS asks for %ld threads, more than the %d that "
+                        "gaps can use: set it lower, or give --threads N", omp_default,
+                        GAPS_MAX_THREADS), -1;
     if (cfg->checkpoint_every < 0)
         return snprintf(msg, len, "--checkpoint-every must be positive"), -1;
     return 0;
