@@ -45,6 +45,7 @@ void gaps_host_to_device(void *dst, const void *src, size_t bytes)
 
 void gaps_runtime_set_threads(int n) { (void)n; }
 int gaps_runtime_threads(void) { return 1; }
+long gaps_runtime_default_threads(void) { return 1; }
 int gaps_runtime_partitions(void) { return 1; }
 
 void gaps_runtime_select_device(int index)
@@ -179,9 +180,15 @@ int gaps_runtime_threads(void)
     }
     return n;
 }
+long gaps_runtime_default_threads(void)
+{
+    const long n = omp_get_max_threads(), limit = omp_get_thread_limit();
+    return limit > 0 && limit < n ? limit : n;
+}
 #else
 void gaps_runtime_set_threads(int n) { (void)n; }
 int gaps_runtime_threads(void) { return 1; }
+long gaps_runtime_default_threads(void) { return 1; }
 #endif
 int gaps_runtime_partitions(void) { return gaps_runtime_threads(); }
 void gaps_runtime_select_device(int index) { (void)index; }

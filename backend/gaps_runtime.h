@@ -30,6 +30,10 @@ long long gaps_runtime_default_checkpoint_events(void);
 void gaps_runtime_set_threads(int n);
 /* Host threads the loops use (1 for serial and for the device). */
 int gaps_runtime_threads(void);
+/* Host threads a parallel region would ask for without gaps_runtime_set_threads: OpenMP's
+ * default (OMP_NUM_THREADS, capped by OMP_THREAD_LIMIT), read without starting a thread; 1
+ * where the loops have no host threads. */
+long gaps_runtime_default_threads(void);
 
 /* Independent pools a run is split into: one per host thread (openmp), else 1. */
 int gaps_runtime_partitions(void);

@@ -7,6 +7,7 @@
 #include "gaps/shower.h"
 #include "gaps_parallel.h"
 #include "gaps_runtime.h"
+#include "io/c_locale.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -42,7 +43,7 @@ void gaps_config_defaults(gaps_config *cfg)
     cfg->split_every = gaps_runtime_default_split_every();
 }
 
-int gaps_config_check(const gaps_config *cfg, char *msg, size_t len)
+static int config_check(const gaps_config *cfg, char *msg, size_t len)
 {
     gaps_alphas as;
     if (cfg->events < 1 || cfg->events > GAPS_MAX_EVENT_NUMBER)
@@ -85,6 +86,13 @@ int gaps_config_check(const gaps_config *cfg, char *msg, size_t len)
                         GAPS_MAX_CYCLES_PER_LAUNCH), -1;
     if (cfg->threads < 0 || cfg->threads > GAPS_MAX_THREADS)
         return snprintf(msg, len, "--threads must be from 1 to %d", GAPS_MAX_THREADS), -1;
+    /* OpenMP's own default (OMP_NUM_THREADS) obeys no limit of ours: thousands of threads
+     * more than the limit can end inside the OpenMP runtime (a crash, not a message) */
+    const long omp_default = gaps_runtime_default_threads();
+    if (cfg->threads == 0 && omp_default > GAPS_MAX_THREADS)
+        return snprintf(msg, len, "OMP_NUM_THREADS asks for %ld threads, more than the %d that "
+                        "gaps can use: set it lower, or give --threads N", omp_default,
+                        GAPS_MAX_THREADS), -1;
     if (cfg->checkpoint_every < 0)
         return snprintf(msg, len, "--checkpoint-every must be positive"), -1;
     return 0;
@@ -675,4 +683,13 @@ void gaps_run_free(gaps_run *run)
     run->state = NULL;
     run->hist = NULL;
     run->completed_per_cycle = NULL;
+}
+
+/* The messages hold numbers: in the C locale's notation, whatever the caller's (c_locale.h). */
+int gaps_config_check(const gaps_config *cfg, char *msg, size_t len)
+{
+    const gaps_c_locale saved = gaps_c_locale_enter();
+    const int r = config_check(cfg, msg, len);
+    gaps_c_locale_leave(saved);
+    return r;
 }

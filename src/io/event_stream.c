@@ -1,6 +1,7 @@
 /* event_stream.c -- the reorder buffer and the writers of per-event output. */
 #define _POSIX_C_SOURCE 200809L
 #include "io/event_stream.h"
+#include "io/c_locale.h"
 #include "io/fmt_double.h"
 
 #include <errno.h>
@@ -175,6 +176,7 @@ int gaps_event_stream_add(gaps_event_stream *s, const double *rows, const gaps_r
                           int n)
 {
     pthread_mutex_lock(&s->lock);
+    const gaps_c_locale saved = gaps_c_locale_enter();   /* "%.17g" with a '.' (c_locale.h) */
     for (int i = 0; i < n && !s->error; ++i) {
         const int64_t event = rows ? gaps_row_event(rows + (long)i * GAPS_OBS_COLUMNS)
                                    : records->event[i];
@@ -202,6 +204,7 @@ int gaps_event_stream_add(gaps_event_stream *s, const double *rows, const gaps_r
     }
     if ((s->rows && ferror(s->rows)) || (s->hepmc && ferror(s->hepmc))) s->error = 1;
     const int rc = s->error ? -1 : 0;
+    gaps_c_locale_leave(saved);
     pthread_mutex_unlock(&s->lock);
     return rc;
 }

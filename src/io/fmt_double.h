@@ -7,8 +7,10 @@
  * about 8 times faster than glibc's snprintf for the numbers the outputs hold (|v| from about
  * 1.5e-39 to 1.8e47, and 0; other numbers, infinities and NaNs go to snprintf itself).
  *
- * Assumes what the program has: the C locale's decimal point '.' (no setlocale) and the
- * default rounding mode (round to nearest), under which glibc rounds exact ties to even. */
+ * Writes the decimal point '.' whatever the locale; the rare fallback to snprintf follows the
+ * thread's locale, which the library's writers set to C around their work (io/c_locale.h).
+ * Assumes the default rounding mode (round to nearest), under which glibc rounds exact ties
+ * to even. */
 #ifndef GAPS_FMT_DOUBLE_H
 #define GAPS_FMT_DOUBLE_H
 

@@ -38,6 +38,7 @@
 #include "gaps/constants.h"
 #include "gaps/process.h"
 #include <math.h>
+#include "io/c_locale.h"
 #include "io/fmt_double.h"
 
 #ifndef GAPS_VERSION
@@ -49,7 +50,7 @@
  * partons, then the outgoing partons in record order. */
 enum { ID_BEAM_A = 1, ID_BEAM_B = 2, ID_NEXT = 3 };
 
-void gaps_hepmc_write_header(FILE *f, const char *const *attributes, int n_attributes)
+static void write_header(FILE *f, const char *const *attributes, int n_attributes)
 {
     /* The version of the format written, i.e. of the WriterAscii this layout follows; readers
      * only test the "HepMC::" prefix of the line. */
@@ -86,8 +87,8 @@ static char *put_particle(char *s, int id, int parent, int pdg, const double p[4
     return s + sprintf(s, " %d\n", status);
 }
 
-void gaps_hepmc_write_event(FILE *f, const gaps_process *proc, const gaps_records *r, int i,
-                            const gaps_hepmc_xsec *xs)
+static void write_event(FILE *f, const gaps_process *proc, const gaps_records *r, int i,
+                        const gaps_hepmc_xsec *xs)
 {
     const int n = r->n[i];
     const long base = (long)i * r->maxp;
@@ -151,7 +152,31 @@ void gaps_hepmc_write_event(FILE *f, const gaps_process *proc, const gaps_record
     fwrite(buf, 1, (size_t)(s - buf), f);
 }
 
-void gaps_hepmc_write_footer(FILE *f)
+static void write_footer(FILE *f)
 {
     fputs("HepMC::Asciiv3-END_EVENT_LISTING\n\n", f);   /* an empty last line, as WriterAscii */
+}
+
+/* The public writers: the numbers in the C locale's notation, whatever the caller's locale
+ * (io/c_locale.h; the fast formatter needs no locale, its rare fallback to snprintf does). */
+void gaps_hepmc_write_header(FILE *f, const char *const *attributes, int n_attributes)
+{
+    const gaps_c_locale saved = gaps_c_locale_enter();
+    write_header(f, attributes, n_attributes);
+    gaps_c_locale_leave(saved);
+}
+
+void gaps_hepmc_write_event(FILE *f, const gaps_process *proc, const gaps_records *r, int i,
+                            const gaps_hepmc_xsec *xs)
+{
+    const gaps_c_locale saved = gaps_c_locale_enter();
+    write_event(f, proc, r, i, xs);
+    gaps_c_locale_leave(saved);
+}
+
+void gaps_hepmc_write_footer(FILE *f)
+{
+    const gaps_c_locale saved = gaps_c_locale_enter();
+    write_footer(f);
+    gaps_c_locale_leave(saved);
 }

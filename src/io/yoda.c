@@ -1,5 +1,6 @@
 /* yoda.c -- YODA text output (the "V2" object headers, read by YODA 1.x and 2.x). */
 #include "gaps/yoda.h"
+#include "io/c_locale.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -74,7 +75,7 @@ static void write_run_annotations(FILE *f, const gaps_state *st, const char *bac
     fputc('\n', f);
 }
 
-int gaps_yoda_write(FILE *f, const gaps_state *state, const char *backend)
+static int yoda_write(FILE *f, const gaps_state *state, const char *backend)
 {
     gaps_hist_result *r = malloc(sizeof *r);
     if (!r) return -1;
@@ -96,4 +97,13 @@ int gaps_yoda_write(FILE *f, const gaps_state *state, const char *backend)
     fprintf(f, "END YODA_COUNTER_V2\n");
     free(r);
     return ferror(f) ? -1 : 0;
+}
+
+/* The numbers in the C locale's notation, whatever the caller's locale (io/c_locale.h). */
+int gaps_yoda_write(FILE *f, const gaps_state *state, const char *backend)
+{
+    const gaps_c_locale saved = gaps_c_locale_enter();
+    const int r = yoda_write(f, state, backend);
+    gaps_c_locale_leave(saved);
+    return r;
 }

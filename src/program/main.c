@@ -26,6 +26,7 @@
 #include "program/options.h"
 #include "program/outfile.h"
 #include "program/ranks.h"
+#include "program/testhook.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -205,6 +206,9 @@ typedef struct program {
     const char *hepmc_attr[16];
     int n_hepmc_attr;
     char checkpoint_error[512];   /* why the last checkpoint failed, for the one error line */
+    gaps_owned ck_owner;          /* the checkpoint, this run's alone (outfile.h) */
+    gaps_owned resume_owner;      /* --resume FILE when it is not the checkpoint written */
+    int first_checkpoint;         /* prepare_run wrote the run's first checkpoint */
 } program;
 
 /* Write the checkpoint file: the state, where the run continues, and how far each streamed
@@ -252,7 +256,10 @@ static int write_checkpoint(program *pg, const gaps_state *state, const gaps_res
         gaps_outfiles_discard(&ck, 1);
         return -1;
     }
-    return gaps_outfiles_commit(&ck, 1, why, wlen) != 0 ? -1 : 0;
+    /* in place of the checkpoint this run holds, and held in turn (outfile.h) */
+    if (gaps_owned_commit(&pg->ck_owner, &ck, why, wlen) != 0) return -1;
+    gaps_test_hook("CHECKPOINT", -1);
+    return 0;
 }
 
 static void hook_progress(void *ctx, int64_t done, int64_t total)
@@ -580,6 +587,14 @@ static void hepmc_attributes(program *pg)
     }
 }
 
+/* Do two paths name one file?  (Both must exist.) */
+static int same_inode(const char *a, const char *b)
+{
+    struct stat x, y;
+    if (!strcmp(a, b)) return 1;
+    return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
 /* A checkpoint can only continue the run it was written by. */
 static int check_resume(const gaps_config *cfg, const gaps_state *st,
                         const gaps_resume_point *rp, const char *path, char *msg, size_t len)
@@ -631,9 +646,15 @@ static int refuse(char *msg, size_t len, int status, const char *fmt, ...)
 static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len)
 {
     const int root = gaps_ranks_root();
+    gaps_owned_init(&pg->ck_owner);
+    gaps_owned_init(&pg->resume_owner);
     const int prc = gaps_options_parse(argc, argv, &pg->opt, msg, len);
-    if (prc == 1) return -1;
-    if (prc != 0) return EXIT_USAGE;
+    /* every rank runs the same job: the same options, --help on all ranks or on none */
+    uint64_t fp[GAPS_OPTIONS_FINGERPRINT] = { 0 };
+    if (prc == 0) gaps_options_fingerprint(&pg->opt, fp);
+    const int same = gaps_ranks_same_job(prc, fp, GAPS_OPTIONS_FINGERPRINT, msg, len);
+    if (same == 1) return -1;
+    if (same != 0) return same == 3 ? EXIT_RUN_FAILED : EXIT_USAGE;
     gaps_options *o = &pg->opt;
     gaps_config *cfg = &o->cfg;
     cfg->keep_rows = o->observables_out != NULL;
@@ -646,6 +667,19 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
     if (o->cycles_out && gaps_ranks_count() > 1)
         return refuse(msg, len, EXIT_USAGE, "--cycles-out needs a single process (the cycle "
                       "log describes one pool), not %d MPI ranks", gaps_ranks_count());
+    /* The checkpoint, and a checkpoint resumed from, belong to this run from here on: one
+     * that a run still going holds is refused now, before anything is read or cut. */
+    const int resume_is_checkpoint = o->resume && (!o->checkpoint
+                                                   || same_inode(o->checkpoint, o->resume));
+    if (root && pg->checkpoint) {
+        const int r = gaps_owned_take(&pg->ck_owner, o->checkpoint ? "--checkpoint" : "--resume",
+                                      pg->checkpoint, 1, msg, len);
+        if (r != 0) return r == -2 ? EXIT_RUN_FAILED : EXIT_USAGE;
+    }
+    if (root && o->resume && !resume_is_checkpoint) {
+        const int r = gaps_owned_take(&pg->resume_owner, "--resume", o->resume, 0, msg, len);
+        if (r != 0) return r == -2 ? EXIT_RUN_FAILED : EXIT_USAGE;
+    }
     /* what a resumed run continues from */
     if (o->resume) {
         char why[768];
@@ -679,6 +713,10 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
         for (int k = 0; k < 2; ++k) {
             gaps_outfile *of = &pg->out[which[k]];
             char why[768];
+            if (!of->path && offsets[k] >= 0)   /* its FILE.part would be left for ever */
+                return refuse(msg, len, EXIT_USAGE, "--resume: the run that wrote this "
+                              "checkpoint also wrote %s, whose events so far are in its "
+                              "FILE.part: resume with the same %s FILE", of->label, of->label);
             if (!of->path) continue;
             if (offsets[k] < 0)
                 return refuse(msg, len, EXIT_USAGE, "--resume: the checkpoint has no %s stream; "
@@ -714,7 +752,8 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
     graceful = pg->checkpoint != NULL;
     install_signal_handlers();
     if (root) {
-        if (gaps_outfiles_prepare(pg->out, N_OUTS, msg, len) != 0) return EXIT_USAGE;
+        const int r = gaps_outfiles_prepare(pg->out, N_OUTS, msg, len);
+        if (r != 0) return r == -2 ? EXIT_RUN_FAILED : EXIT_USAGE;
         gaps_outfiles_discard(&pg->out[OUT_CHECKPOINT], 1);   /* checked; written later */
     }
     int to_stdout = 0;
@@ -744,6 +783,23 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
             pg->stream.sum_w2 = pg->rp.hepmc_sum_w2;
         }
     }
+    /* A checkpointed run's first checkpoint, at its start: the checkpoint is this run's
+     * (locked) from the first moment, so a second run given it is refused at once, and a run
+     * killed before its first interval resumes like any other. */
+    if (root && pg->checkpoint && !resume_is_checkpoint) {
+        gaps_state *st = o->resume ? &pg->resume_state : malloc(sizeof *st);
+        if (!st) return refuse(msg, len, EXIT_RUN_FAILED, "cannot write the first checkpoint: "
+                               "out of memory");
+        if (!o->resume) gaps_state_init(st, cfg);
+        const gaps_resume_point rp = o->resume ? pg->rp
+                                               : gaps_resume_point_make(cfg, cfg->first_event,
+                                                                        0, 0);
+        const int r = write_checkpoint(pg, st, &rp);
+        if (!o->resume) free(st);
+        if (r != 0) return refuse(msg, len, EXIT_RUN_FAILED, "%s", pg->checkpoint_error);
+        pg->first_checkpoint = 1;
+    }
+    if (root) gaps_test_hook("PREPARED", -1);
     pg->prog.on = root && !o->quiet && o->progress != 0;
     pg->prog.tty = isatty(STDERR_FILENO);
     if (o->progress == 1) pg->prog.on = root;
@@ -823,6 +879,7 @@ static int run_and_write(program *pg)
     if ((f = gaps_outfile_stream(&pg->out[OUT_CYCLES]))) write_cycle_log(f, &run);
     if ((f = gaps_outfile_stream(&pg->out[OUT_STATE])))
         bad |= gaps_state_write(f, run.state, NULL) != 0;
+    if (!bad) gaps_test_hook("COMMIT", -1);
     if (bad) {
         if (gaps_outfiles_error(pg->out, N_OUTS, msg, sizeof msg) != 0)
             fprintf(stderr, "gaps: %s\n", msg);
@@ -834,14 +891,18 @@ static int run_and_write(program *pg)
             fprintf(stderr, "gaps: writing the outputs failed: out of memory\n");
         gaps_outfiles_discard(pg->out, N_OUTS);
         status = EXIT_RUN_FAILED;
+    } else if (gaps_owned_check(&pg->ck_owner, msg, sizeof msg) != 0) {
+        /* another run took the checkpoint: it shares this run's files */
+        fprintf(stderr, "gaps: %s\n", msg);
+        gaps_outfiles_discard(pg->out, N_OUTS);
+        status = EXIT_RUN_FAILED;
     } else if (gaps_outfiles_commit(pg->out, N_OUTS, msg, sizeof msg) != 0) {
         fprintf(stderr, "gaps: %s\n", msg);
         status = EXIT_RUN_FAILED;
     } else {
-        /* the run is complete: its checkpoint is of no further use */
-        struct stat st;
-        if (pg->checkpoint && lstat(pg->checkpoint, &st) == 0 && S_ISREG(st.st_mode))
-            unlink(pg->checkpoint);   /* a link the user made to it stays */
+        /* the run is complete: its checkpoint is of no further use (if it is still ours; a
+         * link the user made to it stays) */
+        gaps_owned_remove(&pg->ck_owner);
         if (!o->quiet) {
             print_summary(pg->report, cfg, &run, pg);
             if (fflush(pg->report) != 0 || ferror(pg->report)) {
@@ -884,9 +945,12 @@ int main(int argc, char **argv)
         status = run_and_write(&pg);
     } else {
         if (status > 0 && gaps_ranks_root()) fprintf(stderr, "gaps: %s\n", msg);
-        gaps_outfiles_discard(pg.out, N_OUTS);
+        gaps_outfiles_abandon(pg.out, N_OUTS);   /* nothing written: no FILE.part kept */
+        if (pg.first_checkpoint) gaps_owned_remove(&pg.ck_owner);   /* nor its checkpoint */
         if (status < 0) status = finish_stdout();   /* --help or --version */
     }
+    gaps_owned_release(&pg.ck_owner);
+    gaps_owned_release(&pg.resume_owner);
     if (pg.streaming) gaps_event_stream_free(&pg.stream);
     gaps_options_free(&pg.opt);
     return gaps_ranks_exit(status);

@@ -145,8 +145,22 @@ static size_t show_bytes(char *out, const char *s, size_t n)
     size_t o = 0;
     for (size_t i = 0; i < n; ++i) {
         unsigned char c = (unsigned char)s[i];
-        if (c < 0x20 || c == 0x7f) o += (size_t)sprintf(out + o, "\\x%02x", c);
-        else out[o++] = (char)c;
+        /* characters that print as nothing (a byte-order mark, zero-width spaces and joiners)
+         * are shown by their code point, or "unknown key 'events'" would make no sense */
+        const unsigned char *u = (const unsigned char *)s + i;
+        unsigned cp = 0;
+        if (i + 2 < n && u[0] == 0xef && u[1] == 0xbb && u[2] == 0xbf) cp = 0xfeff;
+        else if (i + 2 < n && u[0] == 0xe2 && u[1] == 0x80 && u[2] >= 0x8b && u[2] <= 0x8f)
+            cp = 0x2000 + (u[2] - 0x80);
+        else if (i + 2 < n && u[0] == 0xe2 && u[1] == 0x81 && u[2] == 0xa0) cp = 0x2060;
+        if (cp) {
+            o += (size_t)sprintf(out + o, "\\u%04X", cp);
+            i += 2;
+        } else if (c < 0x20 || c == 0x7f) {
+            o += (size_t)sprintf(out + o, "\\x%02x", c);
+        } else {
+            out[o++] = (char)c;
+        }
     }
     return o;
 }
@@ -536,9 +550,12 @@ static void trim(char **s, char *end)
 static int read_card(const char *path, char **text, size_t *size, char *msg, size_t len)
 {
     FILE *f = fopen(path, "rb");
-    if (!f)
-        return fail(msg, len, NULL, "cannot read run card '%s': %s", show_path(path).s,
-                    strerror(errno));
+    if (!f) {
+        const int e = errno;
+        fail(msg, len, NULL, "cannot read run card '%s': %s", show_path(path).s, strerror(e));
+        /* out of descriptors or memory: the system failed, not the card (exit 1) */
+        return e == EMFILE || e == ENFILE || e == ENOMEM ? 3 : 2;
+    }
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap + 1);
     int err = 0;
@@ -559,7 +576,10 @@ static int read_card(const char *path, char **text, size_t *size, char *msg, siz
         }
     }
     fclose(f);
-    if (!buf) return fail(msg, len, NULL, "cannot read run card '%s': out of memory", show_path(path).s);
+    if (!buf) {
+        fail(msg, len, NULL, "cannot read run card '%s': out of memory", show_path(path).s);
+        return 3;
+    }
     if (err) {
         free(buf);
         return fail(msg, len, NULL, "cannot read run card '%s': %s", show_path(path).s,
@@ -585,7 +605,10 @@ static int apply_card(gaps_ctx *ctx, char *msg, size_t len)
     o->card_size_ = size;
     char *text = o->card_text_;
     where w = { o->card, 0 };
-    for (size_t start = 0; start < size;) {
+    /* A UTF-8 byte-order mark, which some editors put at the start of a file, is not part of
+     * the first key (it would make an unknown key that looks like a known one). */
+    size_t start = size >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+    for (; start < size;) {
         char *nl = memchr(text + start, '\n', size - start);
         size_t end = nl ? (size_t)(nl - text) : size;
         char *line = text + start;
@@ -887,4 +910,47 @@ void gaps_merge_options_usage(FILE *f)
         "  -q, --quiet         no summary on standard output\n"
         "  -h, --help          this text\n"
         "At least one STATE file; each may be given once.  '--' ends the options.\n");
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The options that every process of a shared run must agree on (options.h)
+ * ------------------------------------------------------------------------------------------ */
+
+static const char *const fingerprint_names[GAPS_OPTIONS_FINGERPRINT] = {
+    "--events", "--first-event", "--ecm", "--alphas-mz", "--alphas-order", "--tcut", "--seed",
+    "--max-partons", "--output", "--json", "--observables-out", "--hepmc", "--cycles-out",
+    "--state-out", "--checkpoint", "--checkpoint-every", "--resume", "--loops",
+    "--cycles-per-launch", "--split-every", "--no-refill", "--allow-host", "--energy",
+    "--quiet", "--progress"
+};
+
+/* FNV-1a, 64 bits: enough to tell two values apart, and the same on every host. */
+static uint64_t fnv(const void *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    for (size_t i = 0; i < n; ++i) h = (h ^ ((const unsigned char *)p)[i]) * 0x100000001b3u;
+    return h;
+}
+static uint64_t fp_int(int64_t v) { return fnv(&v, sizeof v); }
+static uint64_t fp_double(double v) { return fnv(&v, sizeof v); }   /* the bits: exact */
+static uint64_t fp_str(const char *s) { return s ? fnv(s, strlen(s) + 1) : 0; }
+
+void gaps_options_fingerprint(const gaps_options *o, uint64_t fp[GAPS_OPTIONS_FINGERPRINT])
+{
+    const gaps_config *c = &o->cfg;
+    const uint64_t v[GAPS_OPTIONS_FINGERPRINT] = {
+        fp_int(c->events), fp_int(c->first_event), fp_double(c->ecm), fp_double(c->alphas_mz),
+        fp_int(c->alphas_order), fp_double(c->t_cut), fp_int(c->seed), fp_int(c->max_partons),
+        fp_str(o->output), fp_str(o->json), fp_str(o->observables_out), fp_str(o->hepmc),
+        fp_str(o->cycles_out), fp_str(o->state_out), fp_str(o->checkpoint),
+        fp_int(o->checkpoint_every), fp_str(o->resume), fp_int(c->loop_mode),
+        fp_int(c->cycles_per_launch), fp_int(c->split_every), fp_int(c->refill),
+        fp_int(c->allow_host), fp_int(o->energy), fp_int(o->quiet), fp_int(o->progress)
+    };
+    memcpy(fp, v, sizeof v);
+}
+
+const char *gaps_options_fingerprint_name(int i)
+{
+    return i >= 0 && i < GAPS_OPTIONS_FINGERPRINT ? fingerprint_names[i] : "?";
 }

@@ -18,7 +18,9 @@
  *
  * Run card (--card FILE): one `key = value` per line, key = a long option name without "--";
  * `#` starts a comment anywhere on a line (so values cannot contain '#'); blank lines are
- * ignored; spaces, tabs and a carriage return around key and value are trimmed; a flag takes
+ * ignored; spaces, tabs and a carriage return around key and value are trimmed; a UTF-8
+ * byte-order mark at the start of the card is skipped, and characters that print as nothing
+ * are shown by their code point in messages (\uFEFF); a flag takes
  * true/false/yes/no/1/0 (any case), false meaning "as if the line were absent".  A key may
  * appear once (progress and no-progress set the same thing and count as one key).  Options on
  * the command line override the card wherever --card stands.  Lines may hold at most
@@ -59,10 +61,21 @@ typedef struct gaps_options {
  *   2: error: msg holds one line, without newline and without the "gaps: " that the caller
  *      prints before it, as for gaps_config_check (exit 2); a run card's errors start with
  *      "FILE:LINE: ".
+ *   3: the run card could not be read because the system ran short (file descriptors,
+ *      memory): msg as for 2, but the input is not to blame (exit 1).
  * On 1 and 2 nothing stays allocated (gaps_options_free is harmless).  Strings point into
  * argv or into memory owned by o.  No global state: the function may be called many times. */
 int gaps_options_parse(int argc, char **argv, gaps_options *o, char *msg, size_t len);
 void gaps_options_free(gaps_options *o);
+
+/* The job's options as a list of hashes, one per option that must be the same in every
+ * process of a run shared by MPI ranks: every option except --threads and --pool (which apply
+ * to each rank) and --card (what a card sets is compared, not its name).  fp[i] is a hash of
+ * the value of option gaps_options_fingerprint_name(i) ("--seed", ...), so the first index
+ * that differs names the option. */
+#define GAPS_OPTIONS_FINGERPRINT 25
+void gaps_options_fingerprint(const gaps_options *o, uint64_t fp[GAPS_OPTIONS_FINGERPRINT]);
+const char *gaps_options_fingerprint_name(int i);
 
 /* The help text (what --help prints). */
 void gaps_options_usage(FILE *f);

@@ -11,6 +11,7 @@
 #define _GNU_SOURCE   /* O_TMPFILE, AT_EMPTY_PATH, fopencookie */
 #include "program/outfile.h"
 #include "program/shown_path.h"
+#include "program/testhook.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +22,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <time.h>
@@ -134,6 +136,105 @@ static const char *shown(const char *p, char *buf)
     memcpy(buf + head + 3, p + tail, n - tail + 1);
     return buf;
 }
+
+/* ---- ownership: advisory locks on the files a run writes in place ----
+ * A DEST.part and the checkpoint are locked for the life of the run with an open file
+ * description lock (fcntl F_OFD_SETLK, Linux 3.15+): it belongs to the descriptor, so no
+ * other open or close of the same file in this process can drop it (as it would a classic
+ * POSIX lock), and it goes away with the process however it ends.  Byte 0 is the lock itself.
+ * Such locks do not tell another process who holds them (F_OFD_GETLK reports pid -1), so the
+ * holder also locks the one byte at OWNER_BASE + its pid, far beyond any real file size: a
+ * process that finds byte 0 taken asks for the first lock in [OWNER_BASE, OWNER_BASE + 2^32)
+ * and reads the pid off its offset.  Advisory locks do not stop anyone writing; every gaps
+ * process takes them, so two runs of gaps cannot share a file, and a file replaced or
+ * removed by anything else is found by its identity (device, inode) before the commit.
+ * Where the kernel has no OFD locks, flock() does the exclusion (without the pid). */
+#define OWNER_BASE ((off_t)1 << 40)
+#define OWNER_SPAN ((off_t)1 << 32)
+
+/* errno values that say the system ran short, not that the user asked for something
+ * impossible: exit status 1 rather than 2 (outfile.h, gaps_outfiles_prepare). */
+static int resource_errno(int e)
+{
+    return e == EMFILE || e == ENFILE || e == ENOMEM || e == ENOSPC || e == EDQUOT || e == EIO
+           || e == ENOLCK;
+}
+
+/* Lock fd's file for this run.  0: locked; 1: another process holds it (*owner: its pid, or 0
+ * when it cannot be told); 2: this file system has no locks (ENOLCK, EOPNOTSUPP: the run goes
+ * on, guarded by the identity checks alone); -1: error (errno). */
+static int own_fd(int fd, pid_t *owner)
+{
+    *owner = 0;
+    const int fl = fcntl(fd, F_GETFL);
+    const short type = fl >= 0 && (fl & O_ACCMODE) == O_RDONLY ? F_RDLCK : F_WRLCK;
+#ifdef F_OFD_SETLK
+    struct flock lk;
+    memset(&lk, 0, sizeof lk);
+    lk.l_type = type;
+    lk.l_whence = SEEK_SET;
+    lk.l_start = 0;
+    lk.l_len = 1;
+    if (fcntl(fd, F_OFD_SETLK, &lk) == 0) {
+        memset(&lk, 0, sizeof lk);
+        lk.l_type = type;
+        lk.l_whence = SEEK_SET;
+        lk.l_start = OWNER_BASE + (off_t)getpid();
+        lk.l_len = 1;
+        (void)fcntl(fd, F_OFD_SETLK, &lk);   /* only tells others who we are */
+        return 0;
+    }
+    if (errno == EAGAIN || errno == EACCES) {
+        memset(&lk, 0, sizeof lk);
+        lk.l_type = F_WRLCK;
+        lk.l_whence = SEEK_SET;
+        lk.l_start = OWNER_BASE;
+        lk.l_len = OWNER_SPAN;
+        if (fcntl(fd, F_OFD_GETLK, &lk) == 0 && lk.l_type != F_UNLCK && lk.l_start > OWNER_BASE
+            && lk.l_start < OWNER_BASE + OWNER_SPAN)
+            *owner = (pid_t)(lk.l_start - OWNER_BASE);
+        return 1;
+    }
+    if (errno == ENOLCK || errno == EOPNOTSUPP) return 2;
+    if (errno != EINVAL) return -1;
+#endif
+    if (flock(fd, (type == F_RDLCK ? LOCK_SH : LOCK_EX) | LOCK_NB) == 0) return 0;
+    if (errno == EWOULDBLOCK) return 1;
+    return errno == ENOLCK || errno == EOPNOTSUPP ? 2 : -1;
+}
+
+/* "... belongs to a run that is still going (process N)" */
+static void say_held(char *msg, size_t len, const char *what, const char *path, pid_t who)
+{
+    char sb[SHOWN], pid[48] = "another process";
+    if (who > 0) snprintf(pid, sizeof pid, "process %ld", (long)who);
+    say(msg, len, "%s '%s' belongs to a run that is still going (%s): two runs cannot write "
+                  "one file; wait for it to end or stop it first", what, shown(path, sb), pid);
+}
+
+/* The kernel's own file systems: they hold no files a program creates, and what looks like a
+ * regular file there is an interface of the kernel.  The name of the type, else NULL. */
+static const char *kernel_fs_name(int dirfd)
+{
+    struct statfs sf;
+    if (fstatfs(dirfd, &sf) != 0) return NULL;
+    switch ((unsigned long)sf.f_type) {
+    case 0x9fa0: return "proc";
+    case 0x62656572: return "sysfs";
+    case 0x27e0eb: return "cgroup";
+    case 0x63677270: return "cgroup2";
+    case 0x64626720: return "debugfs";
+    case 0x74726163: return "tracefs";
+    case 0x73636673: return "securityfs";
+    case 0x62656570: return "configfs";
+    case 0xcafe4a11: return "bpf";
+    case 0x6165676c: return "pstore";
+    case 0xde5e81e4: return "efivarfs";
+    default: return NULL;
+    }
+}
+
+static int part_is_ours(const struct gaps_outfile_internal *in);
 
 /* ---- the stream: a stdio FILE over our descriptor that remembers why a write failed ----
  * stdio's error flag loses errno; with fopencookie the first failure's errno is kept, so the
@@ -384,6 +485,7 @@ void gaps_outfile_init(gaps_outfile *o, const char *label, const char *path, int
     o->in.slot = -1;
     o->in.resume = -1;
     o->in.magic_fd = -1;
+    o->in.dest_fd = -1;
 }
 
 int gaps_outfile_resume(gaps_outfile *o, long long offset, char *msg, size_t len)
@@ -416,6 +518,8 @@ static void release(gaps_outfile *o)
     in->fd = -1;
     if (in->dirfd >= 0) close(in->dirfd);
     in->dirfd = -1;
+    if (in->dest_fd >= 0) close(in->dest_fd);
+    in->dest_fd = -1;
     slot_release(in->slot);
     in->slot = -1;
     free(in->base);
@@ -434,7 +538,7 @@ static void unprepare(gaps_outfile *set, int n)
             unlinkat(in->dirfd, in->tmp, 0);
             slot_clear(in->slot);
         }
-        if (in->part_created) unlinkat(in->dirfd, in->part, 0);
+        if (in->part_created && part_is_ours(in)) unlinkat(in->dirfd, in->part, 0);
         release(&set[i]);
         const long long resume = in->resume;
         gaps_outfile_init(&set[i], set[i].label, set[i].path, set[i].mode);
@@ -504,6 +608,51 @@ static int open_target(const gaps_outfile *o, int flags)
 {
     flags |= O_WRONLY | O_NOCTTY | O_CLOEXEC;
     return o->in.magic ? open(o->path, flags) : openat(o->in.dirfd, o->in.base, flags);
+}
+
+/* Take fd, an open DEST.part, for this run: lock it and make sure that DEST.part still names
+ * it (it may have been renamed or replaced between the open and the lock: by a run that
+ * committed it, for one).  0: held, in->fd is fd; 1: it changed, fd closed, look again; -1 (a
+ * run holds it) or -2 (system error): fd closed, msg says why. */
+static int lock_part(gaps_outfile *o, int fd, char *msg, size_t len)
+{
+    struct gaps_outfile_internal *in = &o->in;
+    char part[SHOWN + 8], sb[SHOWN];
+    pid_t who;
+    const int r = own_fd(fd, &who);
+    if (r == 1 || r < 0) {
+        const int e = errno;
+        close(fd);
+        snprintf(part, sizeof part, "%s.part", shown(o->path, sb));
+        if (r == 1) {
+            char what[64];
+            snprintf(what, sizeof what, "%s", label_of(o));
+            say_held(msg, len, what, part, who);
+            return -1;
+        }
+        say(msg, len, "cannot write '%s' to '%s': cannot lock it: %s", label_of(o), part,
+            strerror(e));
+        return resource_errno(e) ? -2 : -1;
+    }
+    struct stat a, b;
+    if (fstat(fd, &a) != 0 || fstatat(in->dirfd, in->part, &b, AT_SYMLINK_NOFOLLOW) != 0
+        || a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
+        close(fd);
+        return 1;
+    }
+    in->fd = fd;
+    in->locked = r == 0;
+    in->part_dev = a.st_dev;
+    in->part_ino = a.st_ino;
+    return 0;
+}
+
+/* Is DEST.part still the file this run holds? */
+static int part_is_ours(const struct gaps_outfile_internal *in)
+{
+    struct stat st;
+    return in->part && fstatat(in->dirfd, in->part, &st, AT_SYMLINK_NOFOLLOW) == 0
+           && st.st_dev == in->part_dev && st.st_ino == in->part_ino;
 }
 
 /* Check one output and open what can be opened without creating or changing anything.
@@ -589,6 +738,13 @@ static int check_one(gaps_outfile *o, const struct stat *null_st, int have_null,
         why = "not a regular file, FIFO or character device";
         goto fail;
     }
+    const char *kfs = kernel_fs_name(in->dirfd);
+    if (kfs) {
+        say(msg, len, "cannot write '%s' to '%s': it is in a kernel file system (%s), which "
+                      "holds no files that a program creates or replaces",
+            label_of(o), shown(o->path, sb), kfs);
+        return -1;
+    }
     if (in->exists) {
         /* Can it be written?  Opened without O_TRUNC, so nothing changes; an immutable or
          * read-only file fails here rather than after the run. */
@@ -596,6 +752,20 @@ static int check_one(gaps_outfile *o, const struct stat *null_st, int have_null,
                                                  O_CLOEXEC);
         if (fd < 0) goto fail;
         close(fd);
+        /* Held until the commit, so that the file's identity (device, inode) stays its own:
+         * a file put in its place meanwhile cannot get its inode number. */
+        in->dest_fd = openat(in->dirfd, in->base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+        if (in->dest_fd < 0 && errno == ENOENT) {
+            in->exists = 0;   /* removed the moment it was looked at */
+        } else if (in->dest_fd < 0) {
+            goto fail;
+        } else if (fstat(in->dest_fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            errno = EAGAIN;   /* replaced by something else the moment it was looked at */
+            goto fail;
+        } else {
+            in->dev = st.st_dev;
+            in->ino = st.st_ino;
+        }
     }
     /* The directory must take a new entry (created by the commit's rename). */
     if (faccessat(in->dirfd, ".", W_OK | X_OK, AT_EACCESS) != 0) goto fail;
@@ -615,30 +785,45 @@ static int check_one(gaps_outfile *o, const struct stat *null_st, int have_null,
         if (!in->part) goto fail;
         memcpy(in->part, in->base, blen);
         memcpy(in->part + blen, ".part", 6);
-        struct stat ps;
-        if (fstatat(in->dirfd, in->part, &ps, AT_SYMLINK_NOFOLLOW) == 0) {
+        /* An existing DEST.part is locked before anything else happens to it: another run
+         * that writes it (a live run that --resume would continue, or a second run given the
+         * same output) is refused here, before anything is cut. */
+        for (int attempt = 0; in->fd < 0; ++attempt) {
+            struct stat ps;
+            if (fstatat(in->dirfd, in->part, &ps, AT_SYMLINK_NOFOLLOW) != 0) {
+                if (errno != ENOENT) goto fail;
+                if (in->resume >= 0) {
+                    say(msg, len, "cannot resume '%s' from '%s.part': %s", label_of(o),
+                        shown(o->path, sb), strerror(ENOENT));
+                    return -1;
+                }
+                break;   /* none: prepare creates it (and locks it) */
+            }
             if (!S_ISREG(ps.st_mode)) {
                 say(msg, len, "cannot write '%s' to '%s': '%s.part' exists and is not a "
                               "regular file",
                     label_of(o), shown(o->path, sb), shown(o->path, sb));
                 return -1;
             }
+            int fd = openat(in->dirfd, in->part, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+            if (fd < 0 && errno == ENOENT && attempt < 100) continue;   /* just removed */
+            if (fd < 0) goto fail;
+            const int r = lock_part(o, fd, msg, len);
+            if (r < 0) return r;
+            if (r == 1 && attempt >= 100) {
+                errno = EAGAIN;   /* replaced again and again while we looked */
+                goto fail;
+            }
+        }
+        if (in->fd >= 0 && in->resume >= 0) {
+            struct stat ps;
+            if (fstat(in->fd, &ps) != 0) goto fail;
             if (in->resume > (long long)ps.st_size) {
                 say(msg, len, "cannot resume '%s' from '%s.part': it has %lld bytes, the "
                               "checkpoint needs %lld", label_of(o), shown(o->path, sb),
                     (long long)ps.st_size, in->resume);
                 return -1;
             }
-            /* Keep it open: no change yet (it is cut to size only when all is ready). */
-            int fd = openat(in->dirfd, in->part, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
-            if (fd < 0) goto fail;
-            in->fd = fd;
-        } else if (errno != ENOENT) {
-            goto fail;
-        } else if (in->resume >= 0) {
-            say(msg, len, "cannot resume '%s' from '%s.part': %s", label_of(o),
-                shown(o->path, sb), strerror(ENOENT));
-            return -1;
         }
     }
     return 0;
@@ -650,10 +835,11 @@ check_resume:
         return -1;
     }
     return 0;
-fail:
+fail:;
+    const int e = errno;
     say(msg, len, "cannot write '%s' to '%s': %s", label_of(o), shown(o->path, sb),
-        why ? why : strerror(errno));
-    return -1;
+        why ? why : strerror(e));
+    return !why && resource_errno(e) ? -2 : -1;
 }
 
 /* Do outputs a and b name the same file?  Also catches a DEST.part that is another output. */
@@ -674,6 +860,15 @@ static int same_file(const gaps_outfile *a, const gaps_outfile *b)
 int gaps_outfiles_prepare(gaps_outfile *set, int n, char *msg, size_t len)
 {
     char sb[SHOWN], sb2[SHOWN];
+    int rc = -1;   /* -1: refused (bad input), -2: the system failed (see resource_errno) */
+    /* a failure with errno's reason: the message, and whether it is the system's */
+#define SYS_FAIL(...)                                  \
+    do {                                               \
+        const int e_ = errno;                          \
+        say(msg, len, __VA_ARGS__, strerror(e_));      \
+        rc = resource_errno(e_) ? -2 : -1;             \
+        goto fail;                                     \
+    } while (0)
     if (n < 0 || n > GAPS_OUTFILE_MAX) {
         say(msg, len, "too many outputs (%d, at most %d)", n, GAPS_OUTFILE_MAX);
         return -1;
@@ -695,8 +890,9 @@ int gaps_outfiles_prepare(gaps_outfile *set, int n, char *msg, size_t len)
     /* 1. Each output alone: resolve, check, open what exists (nothing created). */
     for (int i = 0; i < n; ++i) {
         if (!set[i].path) continue;
-        if (check_one(&set[i], &null_st, have_null, msg, len) != 0) goto fail;
+        if ((rc = check_one(&set[i], &null_st, have_null, msg, len)) != 0) goto fail;
     }
+    rc = -1;
     /* 2. Pairs: no two outputs may write the same file. */
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < i; ++j) {
@@ -723,29 +919,29 @@ int gaps_outfiles_prepare(gaps_outfile *set, int n, char *msg, size_t len)
                     label_of(o), shown(o->path, sb));
                 goto fail;
             }
-            if (create_atomic(o, set, n) != 0) {
-                say(msg, len, "cannot write '%s' to '%s': %s", label_of(o), shown(o->path, sb),
-                    strerror(errno));
-                goto fail;
-            }
+            if (create_atomic(o, set, n) != 0)
+                SYS_FAIL("cannot write '%s' to '%s': %s", label_of(o), shown(o->path, sb));
         } else if (in->kind == K_PART && in->fd < 0) {
-            in->fd = openat(in->dirfd, in->part,
-                            O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC,
-                            0666);
-            if (in->fd < 0) {
-                say(msg, len, "cannot write '%s' to '%s.part': %s", label_of(o),
-                    shown(o->path, sb), strerror(errno));
+            /* a new DEST.part, locked at once: a run that opens it in between holds it */
+            const int fd = openat(in->dirfd, in->part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+                                                           O_NOCTTY | O_CLOEXEC, 0666);
+            if (fd < 0)
+                SYS_FAIL("cannot write '%s' to '%s.part': %s", label_of(o), shown(o->path, sb));
+            const int r = lock_part(o, fd, msg, len);
+            if (r == 1) {
+                errno = EAGAIN;   /* renamed or removed the moment it was made */
+                SYS_FAIL("cannot write '%s' to '%s.part': %s", label_of(o), shown(o->path, sb));
+            }
+            if (r < 0) {
+                rc = r;
                 goto fail;
             }
             in->part_created = 1;
         }
         if (in->kind == K_STDOUT || in->magic_fd == STDOUT_FILENO)
             fflush(stdout);   /* what the program printed before comes first */
-        if (in->fd >= 0 && stream_open(o) != 0) {
-            say(msg, len, "cannot write '%s' to '%s': %s", label_of(o), shown(o->path, sb),
-                strerror(errno));
-            goto fail;
-        }
+        if (in->fd >= 0 && stream_open(o) != 0)
+            SYS_FAIL("cannot write '%s' to '%s': %s", label_of(o), shown(o->path, sb));
     }
     /* 4. FIFOs without a reader: wait for one, as 'cmd > fifo' does, now that nothing else
      *    can fail before the run. */
@@ -760,32 +956,28 @@ int gaps_outfiles_prepare(gaps_outfile *set, int n, char *msg, size_t len)
             errno = EAGAIN;   /* replaced by something else since the check */
             bad = 1;
         }
-        if (bad || stream_open(o) != 0) {
-            say(msg, len, "cannot write '%s' to '%s': %s", label_of(o), shown(o->path, sb),
-                strerror(errno));
-            goto fail;
-        }
+        if (bad || stream_open(o) != 0)
+            SYS_FAIL("cannot write '%s' to '%s': %s", label_of(o), shown(o->path, sb));
     }
     /* 5. The one change to existing data, last: a resumed .part is cut back to its
-     *    checkpoint, a stale one from an abandoned run is emptied. */
+     *    checkpoint, a stale one from an abandoned run is emptied.  Each is locked by now. */
     for (int i = 0; i < n; ++i) {
         struct gaps_outfile_internal *in = &set[i].in;
         if (!set[i].path) continue;
         if (in->kind == K_PART) {
             const long long at = in->resume >= 0 ? in->resume : 0;
-            if (ftruncate(in->fd, (off_t)at) != 0 || lseek(in->fd, (off_t)at, SEEK_SET) < 0) {
-                say(msg, len, "cannot write '%s' to '%s.part': %s", label_of(&set[i]),
-                    shown(set[i].path, sb), strerror(errno));
-                goto fail;
-            }
+            if (ftruncate(in->fd, (off_t)at) != 0 || lseek(in->fd, (off_t)at, SEEK_SET) < 0)
+                SYS_FAIL("cannot write '%s' to '%s.part': %s", label_of(&set[i]),
+                         shown(set[i].path, sb));
             in->bytes = at;
         }
         in->state = S_PREPARED;
     }
     return 0;
+#undef SYS_FAIL
 fail:
     unprepare(set, n);
-    return -1;
+    return rc;
 }
 
 FILE *gaps_outfile_stream(gaps_outfile *o)
@@ -914,9 +1106,74 @@ int gaps_outfiles_error(gaps_outfile *set, int n, char *msg, size_t len)
     return 0;
 }
 
+/* The test build's hooks (testhook.h) stop the final commit of a run, not its checkpoints. */
+static int commit_hooks_off;
+
+/* The destination of a file output as the commit finds it, against what prepare saw:
+ * 1 if it is unchanged (the same file, or still no file; a file removed since is no conflict
+ * either), 0 if another file is there now (*created: there was none), -1 on error (errno).
+ * *now and *present describe what is there. */
+static int dest_unchanged(const struct gaps_outfile_internal *in, struct stat *now, int *present,
+                          int *created)
+{
+    *present = fstatat(in->dirfd, in->base, now, AT_SYMLINK_NOFOLLOW) == 0;
+    *created = 0;
+    if (!*present) return errno == ENOENT ? 1 : -1;
+    /* the old file is held open since prepare (dest_fd): its inode number is its own */
+    if (in->exists == 1 && in->dest_fd >= 0 && now->st_dev == in->dev && now->st_ino == in->ino)
+        return 1;
+    *created = in->exists != 1;
+    return 0;
+}
+
+/* Undo what the commit put in place, newest first: a replaced file comes back from its
+ * hidden link; a DEST.part goes back to its name (a later --resume continues it).  Returns
+ * the number of outputs that could not be put back (errno: the first reason). */
+static int roll_back(gaps_outfile *set, int n)
+{
+    int failed = 0, first = 0;
+    for (int i = n - 1; i >= 0; --i) {
+        struct gaps_outfile_internal *in = &set[i].in;
+        if (!set[i].path || !in->renamed) continue;
+        int r = 0;
+        if (in->kind == K_PART) {
+            if (in->bak[0]) {
+                r = linkat(in->dirfd, in->base, in->dirfd, in->part, 0);
+                if (r == 0) r = renameat(in->dirfd, in->bak, in->dirfd, in->base);
+                if (r == 0) in->bak[0] = '\0';
+            } else {
+                r = renameat(in->dirfd, in->base, in->dirfd, in->part);
+            }
+        } else if (in->bak[0]) {
+            r = renameat(in->dirfd, in->bak, in->dirfd, in->base);
+            if (r == 0) in->bak[0] = '\0';
+        } else {
+            r = unlinkat(in->dirfd, in->base, 0);
+        }
+        if (r != 0) {
+            if (!failed++) first = errno;
+            in->old_present = 2;   /* keep its hidden link: the old file may be only there */
+        }
+        in->renamed = 0;
+    }
+    errno = first;
+    return failed;
+}
+
+/* Remove the hidden links to replaced files (after success or a rollback). */
+static void drop_backups(gaps_outfile *set, int n)
+{
+    for (int i = 0; i < n; ++i) {
+        struct gaps_outfile_internal *in = &set[i].in;
+        if (!set[i].path || !in->bak[0]) continue;
+        if (in->old_present != 2 && (!in->aside || in->renamed)) unlinkat(in->dirfd, in->bak, 0);
+        in->bak[0] = '\0';
+    }
+}
+
 int gaps_outfiles_commit(gaps_outfile *set, int n, char *msg, size_t len)
 {
-    char sb[SHOWN];
+    char sb[SHOWN], part[SHOWN + 8];
     /* 1. Everything written and on disk, or nothing goes in place. */
     for (int i = 0; i < n; ++i) {
         gaps_outfile *o = &set[i];
@@ -952,37 +1209,323 @@ int gaps_outfiles_commit(gaps_outfile *set, int n, char *msg, size_t len)
             return -1;
         }
     }
-    /* 3. Into place. */
-    int status = 0;
+    /* 3. Every output can go in place: each DEST.part is still the file this run holds (not
+     *    removed, not replaced), no other file has taken a destination's place since prepare,
+     *    and each directory takes a new entry.  Nothing has changed yet. */
+    for (int i = 0; i < n; ++i) {
+        gaps_outfile *o = &set[i];
+        struct gaps_outfile_internal *in = &o->in;
+        if (!o->path || in->state != S_PREPARED || !is_file_kind(in->kind)) continue;
+        snprintf(part, sizeof part, "%s.part", shown(o->path, sb));
+        if (in->kind == K_PART && !part_is_ours(in)) {
+            say(msg, len, "cannot write '%s' to '%s': '%s' was removed or replaced during the "
+                          "run; nothing was committed", label_of(o), shown(o->path, sb), part);
+            goto abort;
+        }
+        struct stat now;
+        int present, created;
+        const int same = dest_unchanged(in, &now, &present, &created);
+        if (same < 0 || faccessat(in->dirfd, ".", W_OK | X_OK, AT_EACCESS) != 0) {
+            say(msg, len, "cannot write '%s' to '%s': %s; nothing was committed", label_of(o),
+                shown(o->path, sb), strerror(errno));
+            goto abort;
+        }
+        if (!same) {
+            say(msg, len, "cannot write '%s' to '%s': another %s was %s there during the run "
+                          "(two runs writing one file?); nothing was committed", label_of(o),
+                shown(o->path, sb), S_ISDIR(now.st_mode) ? "directory" : "file",
+                created ? "created" : "put");
+            goto abort;
+        }
+        in->old_present = present && S_ISREG(now.st_mode);
+    }
+    /* 4. Into place, all or nothing.  A file about to be replaced first gets a hidden second
+     *    name, so that a failure at any later rename can put it back; then each output is
+     *    renamed in the order of the set.  Signals wait until it is over. */
+    sigset_t old;
+    signals_block(&old);
+    for (int i = 0; i < n; ++i) {
+        gaps_outfile *o = &set[i];
+        struct gaps_outfile_internal *in = &o->in;
+        in->renamed = in->aside = 0;
+        in->bak[0] = '\0';
+        if (!o->path || in->state != S_PREPARED || !is_file_kind(in->kind) || !in->old_present)
+            continue;
+        for (unsigned attempt = 0;; ++attempt) {
+            temp_name(in->bak, set, n, attempt + 1000);
+            if (linkat(in->dirfd, in->base, in->dirfd, in->bak, 0) == 0) break;
+            if (errno == EEXIST && attempt < 1000) continue;
+            if (errno == ENOENT) {   /* removed since step 3: nothing to keep */
+                in->bak[0] = '\0';
+                break;
+            }
+            if (errno == EPERM || errno == EMLINK || errno == EOPNOTSUPP) {
+                in->aside = 1;   /* no hard links here: moved aside just before its rename */
+                break;
+            }
+            const int e = errno;
+            in->bak[0] = '\0';
+            drop_backups(set, n);
+            signals_restore(&old);
+            say(msg, len, "cannot write '%s' to '%s': cannot keep the old file for a rollback: "
+                          "%s; nothing was committed", label_of(o), shown(o->path, sb),
+                strerror(e));
+            goto abort;
+        }
+    }
+    int k = 0;
+    for (int i = 0; i < n; ++i) {
+        gaps_outfile *o = &set[i];
+        struct gaps_outfile_internal *in = &o->in;
+        if (!o->path || in->state != S_PREPARED || !is_file_kind(in->kind)) continue;
+        if (!commit_hooks_off) gaps_test_hook("RENAME", k);
+        k++;
+        const char *from = in->kind == K_PART ? in->part : in->tmp;
+        int r = 0, e = 0;
+        if (in->kind == K_PART && !part_is_ours(in)) {
+            r = -1;
+            e = ESTALE;
+        }
+        if (r == 0 && in->aside && renameat(in->dirfd, in->base, in->dirfd, in->bak) != 0) {
+            if (errno == ENOENT) {
+                in->bak[0] = '\0';   /* gone meanwhile: nothing to put back */
+                in->aside = 0;
+            } else {
+                r = -1;
+                e = errno;
+                in->bak[0] = '\0';
+            }
+        }
+        if (r == 0 && renameat(in->dirfd, from, in->dirfd, in->base) != 0) {
+            r = -1;
+            e = errno;
+            if (in->aside && in->bak[0]) {   /* moved aside just now: back in place */
+                renameat(in->dirfd, in->bak, in->dirfd, in->base);
+                in->bak[0] = '\0';
+            }
+        }
+        if (r != 0) {
+            int renamed_before = 0;
+            for (int j = 0; j < i; ++j) renamed_before += set[j].path && set[j].in.renamed;
+            const int lost = roll_back(set, n);
+            const int le = errno;
+            drop_backups(set, n);
+            signals_restore(&old);
+            snprintf(part, sizeof part, "%s.part", shown(o->path, sb));
+            if (e == ESTALE)
+                say(msg, len, "cannot write '%s' to '%s': '%s' was removed or replaced during "
+                              "the commit; nothing was committed", label_of(o),
+                    shown(o->path, sb), part);
+            else
+                say(msg, len, "cannot write '%s' to '%s': %s; nothing was committed",
+                    label_of(o), shown(o->path, sb), strerror(e));
+            if (renamed_before > 0 && lost == 0 && strlen(msg) + 60 < len)
+                snprintf(msg + strlen(msg), len - strlen(msg), " (the %d output%s renamed "
+                         "before it %s put back)", renamed_before, renamed_before == 1 ? "" : "s",
+                         renamed_before == 1 ? "was" : "were");
+            else if (lost > 0 && strlen(msg) + 80 < len)
+                snprintf(msg + strlen(msg), len - strlen(msg), "; but %d output%s renamed "
+                         "before it could not be put back: %s", lost, lost == 1 ? "" : "s",
+                         strerror(le));
+            goto abort;
+        }
+        in->renamed = 1;
+        if (in->kind != K_PART) {
+            slot_clear(in->slot);
+            in->tmp[0] = '\0';
+        }
+    }
+    drop_backups(set, n);
+    signals_restore(&old);
+    /* 5. Durability of the new names (the data was synced in step 1); a failure here cannot
+     *    be undone and is not reported.  Then every output is finished. */
     for (int i = 0; i < n; ++i) {
         gaps_outfile *o = &set[i];
         struct gaps_outfile_internal *in = &o->in;
         if (!o->path || in->state != S_PREPARED) continue;
         if (is_file_kind(in->kind)) {
-            const char *from = in->kind == K_PART ? in->part : in->tmp;
-            sigset_t old;
-            signals_block(&old);
-            int r = renameat(in->dirfd, from, in->dirfd, in->base);
-            const int e = errno;
-            if (r == 0) {
-                slot_clear(in->slot);
-                in->tmp[0] = '\0';
-            }
-            signals_restore(&old);
-            if (r != 0) {
-                say(msg, len, "cannot write '%s' to '%s': %s", label_of(o), shown(o->path, sb),
-                    strerror(e));
-                status = -1;
-                break;   /* the rest are discarded below */
-            }
-            /* Durability of the new name; the data itself was synced in step 1.  A failure
-             * here cannot be undone and is not reported. */
             if (in->dir_syncable) fsync(in->dirfd);
             in->discarding = 1;   /* nothing left to write: close without another flush */
+            in->renamed = 0;
         }
         release(o);
         in->state = S_FINISHED;
     }
+    return 0;
+abort:
     gaps_outfiles_discard(set, n);
-    return status;
+    return -1;
+}
+
+void gaps_outfiles_abandon(gaps_outfile *set, int n)
+{
+    for (int i = 0; i < n; ++i) {
+        struct gaps_outfile_internal *in = &set[i].in;
+        if (set[i].path && in->state == S_PREPARED && in->kind == K_PART && in->part_created
+            && part_is_ours(in))
+            unlinkat(in->dirfd, in->part, 0);
+    }
+    gaps_outfiles_discard(set, n);
+}
+
+/* ---- a file owned for the life of the run: the checkpoint ---- */
+
+void gaps_owned_init(gaps_owned *w)
+{
+    memset(w, 0, sizeof *w);
+    w->fd = -1;
+    gaps_outfile_init(&w->where, NULL, NULL, GAPS_OUTFILE_ATOMIC);
+}
+
+int gaps_owned_take(gaps_owned *w, const char *label, const char *path, int writable, char *msg,
+                    size_t len)
+{
+    gaps_owned_release(w);
+    if (!path || !strcmp(path, "-")) return 0;
+    gaps_outfile_init(&w->where, label, path, GAPS_OUTFILE_ATOMIC);
+    struct gaps_outfile_internal *in = &w->where.in;
+    struct stat st;
+    const char *why = NULL;
+    if (resolve(&w->where, &st, &why) != 0) {
+        const int e = errno;
+        release(&w->where);
+        if (!why && resource_errno(e)) {
+            char sb[SHOWN];
+            say(msg, len, "cannot use %s '%s': %s", label, shown(path, sb), strerror(e));
+            return -2;
+        }
+        return 0;   /* a path that cannot be used: the outputs' checks say why */
+    }
+    if (in->magic || (in->exists && !S_ISREG(st.st_mode))) {
+        release(&w->where);   /* a device or FIFO: written in place, owned by no one */
+        return 0;
+    }
+    w->active = 1;
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        const int fd = openat(in->dirfd, in->base, (writable ? O_WRONLY : O_RDONLY) | O_NOFOLLOW
+                                                     | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0) {
+            const int e = errno;
+            if (e == ENOENT) return 0;   /* none yet: the run's first checkpoint makes it */
+            if (resource_errno(e)) {
+                char sb[SHOWN];
+                say(msg, len, "cannot use %s '%s': %s", label, shown(path, sb), strerror(e));
+                gaps_owned_release(w);
+                return -2;
+            }
+            gaps_owned_release(w);   /* not readable or writable: its checks say so */
+            return 0;
+        }
+        struct stat a, b;
+        if (fstat(fd, &a) != 0 || !S_ISREG(a.st_mode)) {
+            close(fd);
+            gaps_owned_release(w);
+            return 0;
+        }
+        pid_t who;
+        const int r = own_fd(fd, &who);
+        if (r == 1 || r < 0) {
+            const int e = errno;
+            close(fd);
+            gaps_owned_release(w);
+            if (r == 1) {
+                say_held(msg, len, label, path, who);
+                return -1;
+            }
+            char sb[SHOWN];
+            say(msg, len, "cannot lock %s '%s': %s", label, shown(path, sb), strerror(e));
+            return resource_errno(e) ? -2 : -1;
+        }
+        if (fstatat(in->dirfd, in->base, &b, AT_SYMLINK_NOFOLLOW) == 0 && a.st_dev == b.st_dev
+            && a.st_ino == b.st_ino) {
+            w->fd = fd;
+            w->dev = a.st_dev;
+            w->ino = a.st_ino;
+            return 0;
+        }
+        close(fd);   /* replaced between the open and the lock: look again */
+    }
+    char sb[SHOWN];
+    say(msg, len, "cannot use %s '%s': it is being replaced again and again", label,
+        shown(path, sb));
+    gaps_owned_release(w);
+    return -1;
+}
+
+int gaps_owned_check(const gaps_owned *w, char *msg, size_t len)
+{
+    if (!w->active) return 0;
+    const struct gaps_outfile_internal *in = &w->where.in;
+    char sb[SHOWN];
+    struct stat st;
+    const int present = fstatat(in->dirfd, in->base, &st, AT_SYMLINK_NOFOLLOW) == 0;
+    if (w->fd >= 0 && present && st.st_dev == w->dev && st.st_ino == w->ino) return 0;
+    if (w->fd < 0 && !present) return 0;
+    const char *what = w->fd < 0 ? "was created by another run during this one"
+                       : present ? "was replaced during the run (by another run?)"
+                                 : "was removed during the run";
+    say(msg, len, "%s '%s' %s; nothing was committed", w->where.label, shown(w->where.path, sb),
+        what);
+    return -1;
+}
+
+int gaps_owned_commit(gaps_owned *w, gaps_outfile *o, char *msg, size_t len)
+{
+    struct gaps_outfile_internal *in = &o->in;
+    if (!w->active || !o->path || in->state != S_PREPARED || !is_file_kind(in->kind)) {
+        commit_hooks_off = 1;
+        const int r = gaps_outfiles_commit(o, 1, msg, len);
+        commit_hooks_off = 0;
+        return r;
+    }
+    /* The new file is locked before it has a name, so that it is never seen unlocked; the
+     * old one stays locked until the new one has taken its place. */
+    struct stat st;
+    pid_t who;
+    const int nfd = fcntl(in->fd, F_DUPFD_CLOEXEC, 0);
+    int lr = -1;
+    if (nfd >= 0 && fstat(nfd, &st) == 0) lr = own_fd(nfd, &who);
+    if (lr == 1 || lr < 0) {
+        if (lr == 1) errno = EAGAIN;
+        char sb[SHOWN];
+        say(msg, len, "cannot write '%s' to '%s': cannot lock the new file: %s",
+            label_of(o), shown(o->path, sb), strerror(errno));
+        if (nfd >= 0) close(nfd);
+        gaps_outfiles_discard(o, 1);
+        return -1;
+    }
+    if (gaps_owned_check(w, msg, len) != 0) {
+        close(nfd);
+        gaps_outfiles_discard(o, 1);
+        return -1;
+    }
+    commit_hooks_off = 1;
+    const int r = gaps_outfiles_commit(o, 1, msg, len);
+    commit_hooks_off = 0;
+    if (r != 0) {
+        close(nfd);
+        return -1;
+    }
+    if (w->fd >= 0) close(w->fd);   /* the old file's lock */
+    w->fd = nfd;
+    w->dev = st.st_dev;
+    w->ino = st.st_ino;
+    return 0;
+}
+
+void gaps_owned_remove(gaps_owned *w)
+{
+    struct stat st;
+    if (w->active && w->fd >= 0 && lstat(w->where.path, &st) == 0 && S_ISREG(st.st_mode)
+        && st.st_dev == w->dev && st.st_ino == w->ino)
+        unlink(w->where.path);   /* a symbolic link the user made to it stays */
+    gaps_owned_release(w);
+}
+
+void gaps_owned_release(gaps_owned *w)
+{
+    if (w->fd >= 0) close(w->fd);
+    w->fd = -1;
+    w->active = 0;
+    release(&w->where);
 }

@@ -28,7 +28,11 @@
  *   regular file or new name, mode PARTIAL: for streamed outputs of a checkpointed run.  The
  *     content goes to the visible file DEST.part, which a later run can resume
  *     (gaps_outfile_resume); commit renames it to DEST.  A failed or interrupted run keeps
- *     DEST.part on purpose.
+ *     DEST.part on purpose.  DEST.part is owned by the run for its whole life: an advisory
+ *     lock (an open file description lock, see outfile.c) is taken on it before anything else
+ *     happens to it, so a second run given the same output, or a --resume of a run that is
+ *     still going, is refused at once with the other run's process id, before anything is
+ *     cut; and the commit checks that DEST.part is still the file the run holds.
  *   FIFO, character device (terminal, /dev/null), or "-" (standard output): written in
  *     place (DIRECT); never renamed over and never truncated.  What was written to such a
  *     destination cannot be taken back when the run later fails.  A path through a link to
@@ -91,9 +95,17 @@ struct gaps_outfile_internal {
     int magic;            /* the path ends in a /proc link (/dev/stdout): kernel follows it */
     int magic_fd;         /* that link is our own descriptor N (/proc/self/fd/N), else -1 */
     int has_dir;          /* dir_dev/dir_ino are valid (not for standard output) */
+    int dest_fd;          /* the existing destination, held (O_PATH) until the commit */
     dev_t dev, dir_dev;   /* identity of the existing target and of its directory */
     ino_t ino, dir_ino;
     int part_created;     /* prepare created DEST.part (so a failing prepare removes it) */
+    int locked;           /* PARTIAL: fd holds the ownership lock of DEST.part */
+    dev_t part_dev;       /* PARTIAL: identity of the DEST.part that fd holds */
+    ino_t part_ino;
+    char bak[16];         /* commit: hidden name of the replaced file kept for a rollback */
+    int old_present;      /* commit: a file was at the destination when the commit began */
+    int aside;            /* commit: that file is moved aside (no hard links here), not linked */
+    int renamed;          /* commit: this output is in place (a rollback takes it back) */
     int discarding;       /* set while discarding: the stream's last bytes are dropped */
     int err;              /* first write error (errno value), 0 while none */
     long long resume;     /* PARTIAL: byte offset to resume at, -1 for a fresh start */
@@ -131,7 +143,12 @@ int gaps_outfile_resume(gaps_outfile *o, long long offset, char *msg, size_t len
  * one output, a PARTIAL name DEST.part longer than the system allows, and a resume that does
  * not match its DEST.part.  On refusal msg gets one line such as
  *   cannot write '--json' to 'x/y.json': No such file or directory
- * and -1 is returned (the program should exit with status 2).  On success returns 0.
+ * and -1 is returned (the program should exit with status 2); -2 when the system failed
+ * rather than the request (out of file descriptors, memory or disk space, an I/O error: exit
+ * status 1), with the message as well.  A DEST.part that another run holds is refused (-1)
+ * with "'LABEL' 'DEST.part' belongs to a run that is still going (process N)...".  A path in
+ * a kernel file system (/proc, /sys) that is not a device or FIFO is refused as such.  On
+ * success returns 0.
  * A FIFO with a reader is opened without blocking; one without a reader is opened last,
  * waiting for a reader as a shell redirection would.  Output to "-" flushes stdout first;
  * afterwards the program must not write to stdout itself (see gaps_outfile_is_stdout).  Must
@@ -168,18 +185,32 @@ int gaps_outfile_sync(gaps_outfile *o);
  * writer returned an error, to say why before it discards the set. */
 int gaps_outfiles_error(gaps_outfile *set, int n, char *msg, size_t len);
 
-/* Put every prepared output of set[0..n-1] in place, all or nothing as far as the file system
- * allows:
+/* Put every prepared output of set[0..n-1] in place, all or nothing:
  *   1. flush and fsync every file (DIRECT outputs: flush, and close unless standard output);
  *      if any output had a write error, discard them all;
  *   2. give every ATOMIC file a hidden name and copy the replaced file's mode and owner; if
  *      that fails for any output, remove those names and discard them all;
- *   3. rename each into place and fsync its directory.
- * A rename can still fail in step 3 (the destination changed under us); the outputs renamed
- * before it stay and the rest are discarded.  Returns 0, or -1 with one line in msg such as
+ *   3. check every file output before anything changes: its DEST.part is still the file the
+ *      run holds (not removed or replaced), no other file took the destination's place since
+ *      prepare (a file removed meanwhile is no conflict), its directory takes a new entry;
+ *      if not, discard them all;
+ *   4. give each file about to be replaced a second, hidden name (a hard link; where the file
+ *      system has none, the file is moved to that name just before its rename), then rename
+ *      the outputs into place in the order of the set.  If a rename fails, the outputs already
+ *      renamed are put back, newest first: the replaced file returns from its hidden name, a
+ *      DEST.part returns to its name, a new name is removed; then all are discarded;
+ *   5. remove the hidden names and fsync the directories.
+ * Signals are held during step 4.  So a failure leaves every destination as it was (unless
+ * putting one back fails as well, which the message says).  Returns 0, or -1 with one line
+ * in msg such as
  *   writing '--hepmc' to 'ev.hepmc' failed: No space left on device
- * Afterwards every output of the set is finished (its stream is gone). */
+ * Afterwards every output of the set is finished (its stream is gone).  What was written in
+ * place (FIFOs, devices, standard output) cannot be taken back. */
 int gaps_outfiles_commit(gaps_outfile *set, int n, char *msg, size_t len);
+
+/* As gaps_outfiles_discard, and also remove each DEST.part that this prepare created: for a
+ * run that fails before it has written anything worth resuming (its first checkpoint). */
+void gaps_outfiles_abandon(gaps_outfile *set, int n);
 
 /* Drop every prepared, uncommitted output of set[0..n-1]: anonymous files vanish, hidden
  * fallback files are removed, DEST.part files are KEPT (closed), because a later run resumes
@@ -192,5 +223,46 @@ void gaps_outfiles_discard(gaps_outfile *set, int n);
  * program's handler of SIGINT, SIGTERM, SIGHUP, SIGPIPE... before re-raising the signal.
  * Anonymous files need nothing and DEST.part files are kept. */
 void gaps_outfiles_cleanup_signal_safe(void);
+
+/* ---- a file owned for the life of a run: the checkpoint ----
+ * A checkpoint is replaced at every checkpoint (a new file renamed over the old), so the lock
+ * cannot simply stay on one file: each new checkpoint is locked before it gets its name and
+ * the old one's lock is let go only after the rename.  And before every checkpoint and before
+ * the final commit the path must still name the file this run holds: a checkpoint that
+ * another process replaced or removed means two runs share it, and the run stops (exit 1)
+ * before it commits anything.
+ *
+ *   gaps_owned ck;  gaps_owned_init(&ck);
+ *   gaps_owned_take(&ck, "--checkpoint", path, 1, msg, len);  -- at the start, before anything
+ *   ... each checkpoint: prepare an ATOMIC gaps_outfile for path, write, gaps_owned_commit
+ *   gaps_owned_check(&ck, ...) before committing the outputs; gaps_owned_remove at the end. */
+typedef struct gaps_owned {
+    gaps_outfile where;   /* the path, resolved as an output is (label and path as given) */
+    int active;           /* a regular file or none at path: owned; 0 for devices, "-", NULL */
+    int fd;               /* holds the lock of the file now at path; -1: none held (yet) */
+    dev_t dev;            /* its identity */
+    ino_t ino;
+} gaps_owned;
+
+void gaps_owned_init(gaps_owned *w);
+/* Lock the file at path (opened for writing if `writable`, else for reading), if there is
+ * one.  0: locked, or nothing there yet, or a path that is no regular file (not owned; the
+ * outputs' own checks judge it); -1: another run holds it, msg names its process id ("LABEL
+ * 'PATH' belongs to a run that is still going (process N)...": exit 2); -2: the system failed
+ * (exit 1).  label and path must live until gaps_owned_release. */
+int gaps_owned_take(gaps_owned *w, const char *label, const char *path, int writable, char *msg,
+                    size_t len);
+/* 0 if path still names the file this run holds (or still nothing, if it holds none); -1 with
+ * "LABEL 'PATH' was replaced/removed/created ...; nothing was committed" otherwise. */
+int gaps_owned_check(const gaps_owned *w, char *msg, size_t len);
+/* Commit o, a prepared ATOMIC output to the owned path, in place of the file held: checks
+ * ownership first, locks the new file, and holds it afterwards.  0, or -1 with msg (o is
+ * finished either way). */
+int gaps_owned_commit(gaps_owned *w, gaps_outfile *o, char *msg, size_t len);
+/* The run is complete: remove the file if the path (not followed if a symbolic link) still
+ * names the file held, then let go. */
+void gaps_owned_remove(gaps_owned *w);
+/* Let go of the lock and the path (the file stays). */
+void gaps_owned_release(gaps_owned *w);
 
 #endif

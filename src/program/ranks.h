@@ -48,6 +48,14 @@ int gaps_ranks_init(int *argc, char ***argv);
 int gaps_ranks_root(void);
 /* Processes sharing the run. */
 int gaps_ranks_count(void);
+/* Collective, right after the options are read, before anything is opened: is this one job?
+ * status is gaps_options_parse's (0 run, 1 --help/--version printed, 2 bad input, 3 the
+ * system failed), fp the options' fingerprint (options.h; read only when status is 0).
+ * Returns the same on every rank: the status of the lowest rank that could not read its
+ * options, else 2 when the ranks disagree (--help or --version on some ranks only, or an
+ * option with another value than on rank 0), else the common status (0 or 1).  On 2 or 3 the
+ * root's msg holds one line naming the rank and the option. */
+int gaps_ranks_same_job(int status, const uint64_t *fp, int n, char *msg, size_t len);
 /* Collective.  Every rank gives its status (0: fine, -1: nothing to do, > 0: an exit status
  * with the reason in msg); every rank gets the status of the lowest rank whose status is not
  * 0, and the root its reason in msg. */
@@ -72,6 +80,15 @@ int gaps_ranks_exit(int status);
 static inline int gaps_ranks_init(int *argc, char ***argv) { (void)argc; (void)argv; return 0; }
 static inline int gaps_ranks_root(void) { return 1; }
 static inline int gaps_ranks_count(void) { return 1; }
+static inline int gaps_ranks_same_job(int status, const uint64_t *fp, int n, char *msg,
+                                      size_t len)
+{
+    (void)fp;
+    (void)n;
+    (void)msg;
+    (void)len;
+    return status;
+}
 static inline int gaps_ranks_agree(int status, char *msg, size_t len)
 {
     (void)msg;

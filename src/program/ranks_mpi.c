@@ -26,6 +26,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "program/ranks.h"
+#include "program/options.h"
 #include "gaps/analysis.h"
 #include "gaps_mpi.h"
 #include "gaps_runtime.h"
@@ -121,6 +122,54 @@ int gaps_ranks_agree(int status, char *msg, size_t len)
 }
 
 void gaps_ranks_share(void *p, size_t n) { gaps_mpi_share(p, n); }
+
+int gaps_ranks_same_job(int status, const uint64_t *fp, int n, char *msg, size_t len)
+{
+    /* a rank that could not read its options: the lowest one's reason and status */
+    const int first = gaps_mpi_agree(status >= 2, msg, len);
+    if (first >= 0) {
+        int64_t v = J.rank == first ? status : INT64_MIN;
+        gaps_mpi_max(&v, 1);
+        return (int)v;
+    }
+    /* --help or --version: on every rank (the root printed it) or on none */
+    char why[1024] = "";
+    int64_t root_status = status;
+    gaps_mpi_share(&root_status, sizeof root_status);
+    const int help_differs = status != root_status;
+    if (help_differs)
+        snprintf(why, sizeof why, "%s --help or --version, %s: every rank must be given the "
+                 "same options", status ? "given" : "not given",
+                 status ? "unlike rank 0" : "unlike rank 0, which was");
+    if (gaps_mpi_agree(help_differs, why, sizeof why) >= 0) {
+        if (J.rank == 0) snprintf(msg, len, "%s", why);
+        return 2;
+    }
+    if (root_status != 0) return (int)root_status;
+    /* the same job: every option that shapes the run or its outputs, as on rank 0 */
+    uint64_t *root_fp = malloc((size_t)n * sizeof *root_fp);
+    int failed = !root_fp;
+    int64_t any_failed = failed;
+    gaps_mpi_max(&any_failed, 1);   /* no rank goes on to a collective that another skips */
+    int differs = -1;
+    if (!any_failed) {
+        memcpy(root_fp, fp, (size_t)n * sizeof *root_fp);
+        gaps_mpi_share(root_fp, (size_t)n * sizeof *root_fp);
+        for (int i = 0; i < n && differs < 0; ++i)
+            if (root_fp[i] != fp[i]) differs = i;
+    }
+    free(root_fp);
+    if (failed) snprintf(why, sizeof why, "out of memory");
+    else if (differs >= 0)
+        snprintf(why, sizeof why, "option %s differs from rank 0's: every rank must be given "
+                 "the same options (only --threads and --pool may differ)",
+                 gaps_options_fingerprint_name(differs));
+    if (gaps_mpi_agree(failed || differs >= 0, why, sizeof why) >= 0) {
+        if (J.rank == 0) snprintf(msg, len, "%s", why);
+        return any_failed ? 3 : 2;
+    }
+    return 0;
+}
 
 int gaps_ranks_exit(int status)
 {
