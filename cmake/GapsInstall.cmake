@@ -123,6 +123,8 @@ endif()
 # OPTIONAL: tools/gaps-plot is not part of every checkout.
 install(PROGRAMS tools/gaps-plot DESTINATION ${CMAKE_INSTALL_BINDIR} OPTIONAL)
 # The README's links point into doc/, so doc/ keeps its place next to it.
+# the PDF sets the hadron processes use out of the box (CT14lo)
+install(DIRECTORY share/pdfsets/ DESTINATION ${CMAKE_INSTALL_DATADIR}/gaps/pdfsets)
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY doc/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/doc
         FILES_MATCHING PATTERN "*.md" PATTERN "*.png")

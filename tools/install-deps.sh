@@ -5,7 +5,8 @@
 #   measurements), pkg-config (the installed-package test).
 #   --offload  also clang-19 and libomp-19-dev (the GPU build; the CUDA toolkit must be
 #              installed separately, see doc/gpu.md)
-#   --plots    also numpy, matplotlib and mplhep (tools/gaps-plot, tools/plot_benchmarks.py),
+#   --plots    also numpy, matplotlib, mplhep (tools/gaps-plot, tools/plot_benchmarks.py) and
+#              parton (an independent LHAPDF6 reader for tests/test_pdf_parton.py),
 #              from PyPI
 #   --mpi      also OpenMPI (libopenmpi-dev, openmpi-bin) for -DGAPS_MPI=ON
 set -e
@@ -14,7 +15,7 @@ pip_pkgs=""
 for arg in "$@"; do
     case $arg in
         --offload) pkgs="$pkgs clang-19 libomp-19-dev" ;;
-        --plots) pkgs="$pkgs python3-pip"; pip_pkgs="numpy matplotlib mplhep" ;;
+        --plots) pkgs="$pkgs python3-pip"; pip_pkgs="numpy matplotlib mplhep parton" ;;
         --mpi) pkgs="$pkgs libopenmpi-dev openmpi-bin" ;;
         *) echo "install-deps.sh: unknown option $arg (use --offload, --plots, --mpi)" >&2; exit 2 ;;
     esac
@@ -30,7 +31,7 @@ if [ -n "$missing" ]; then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null
 fi
-if [ -n "$pip_pkgs" ] && ! python3 -c "import numpy, matplotlib, mplhep" 2>/dev/null; then
+if [ -n "$pip_pkgs" ] && ! python3 -c "import numpy, matplotlib, mplhep, parton" 2>/dev/null; then
     # Debian's own python3 is "externally managed" (PEP 668): pip refuses it without
     # --break-system-packages; a pyenv or venv python3 needs no flag.
     brk=""

@@ -16,6 +16,8 @@
  * multiply-adds per flavour.  A Q subgrid is a range of Q knots that the interpolation never
  * leaves: the bracket and the neighbouring knots used for the Q slopes are taken from one
  * subgrid only (sets put a flavour threshold at a subgrid boundary, where a PDF may jump).
+ * Subgrids must have the same x knots, and each must start at the last Q knot of the one
+ * before (the lhagrid1 layout); a Q^2 equal to such a boundary knot takes the upper subgrid.
  *
  * Outside the grid the result follows a fixed policy (why: see each line):
  *   - Q^2 below Q^2_min or above Q^2_max: the value at that edge ("frozen", LHAPDF's

@@ -33,6 +33,7 @@
 #define MAX_DAT_BYTES ((size_t)128 << 20)
 #define MAX_INFO_BYTES ((size_t)1 << 20)
 #define MAX_GRID_VALUES ((size_t)1 << 22)
+#define MAX_KNOTS (1 << 16)   /* per knot line (CT14lo: 240 x knots) */
 #define MAX_DIR 4096   /* a directory of the search path */
 /* a file in it: DIR/NAME/NAME_MMMM.dat always fits */
 #define MAX_PATH (MAX_DIR + 2 * GAPS_PDF_NAME_MAX + 32)
@@ -438,15 +439,20 @@ static int check_format(const pdf_meta *m, const char *info_path, char *err, siz
  * The grid blocks of a member file
  * ------------------------------------------------------------------------------------------ */
 
-/* The numbers of one knot line: strictly increasing, positive, at most `max` of them (and at
- * least 2); *out is allocated. */
+/* The numbers of one knot line: strictly increasing, in (0, upper], at least 2 and at most
+ * MAX_KNOTS of them; *out is allocated. */
 static int knot_line(text *t, const char *line, const char *what, double upper, double **out,
                      int *count, char *err, size_t errlen)
 {
     const char *p = line, *tok;
     size_t len;
     int n = 0;
-    while (next_token(&p, &tok) > 0) ++n;
+    while (n <= MAX_KNOTS && next_token(&p, &tok) > 0) ++n;
+    if (n > MAX_KNOTS) {
+        gaps_pdf_error(err, errlen, "%s:%ld: more than %d %s, refused", t->path, t->line,
+                       MAX_KNOTS, what);
+        return -1;
+    }
     if (*p != '\0') {
         gaps_pdf_error(err, errlen, "%s:%ld: unexpected '%c' in the %s line", t->path, t->line,
                        *p, what);
@@ -659,12 +665,30 @@ fail:
     return -1;
 }
 
+/* Whether the last line that is not blank is "---": every complete member file ends so, and a
+ * file cut anywhere else does not (a cut between two subgrids cannot be seen). */
+static int ends_with_separator(const text *t)
+{
+    size_t end = t->len;
+    while (end > 0 && (is_space(t->buf[end - 1]) || t->buf[end - 1] == '\n')) --end;
+    size_t start = end;
+    while (start > 0 && t->buf[start - 1] != '\n') --start;
+    while (start < end && is_space(t->buf[start])) ++start;
+    return end - start == 3 && memcmp(t->buf + start, "---", 3) == 0;
+}
+
 /* A member file: header (into m, over the .info's values), then the subgrid blocks. */
 static int read_member(const char *path, const char *info_path, pdf_meta *m, gaps_pdf_grid *g,
                        char *err, size_t errlen)
 {
     text t;
     if (read_text(path, MAX_DAT_BYTES, &t, err, errlen) != 0) return -1;
+    if (!ends_with_separator(&t)) {
+        gaps_pdf_error(err, errlen, "%s: truncated or not an lhagrid1 file: it does not end with "
+                       "a '---' line", path);
+        free(t.buf);
+        return -1;
+    }
     int rc = read_metadata(&t, m, 1, err, errlen);
     if (rc == 0) rc = check_format(m, info_path, err, errlen);
     if (rc == 0 && m->nfl == 0) {

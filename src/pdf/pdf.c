@@ -19,18 +19,19 @@ static double grid_xf(const gaps_pdf_grid *g, int iq, int ix, int k)
     return g->xf[((size_t)iq * g->nx + ix) * g->nfl + k];
 }
 
+/* The one-sided difference (xf_{i+1} - xf_i) / (ln x_{i+1} - ln x_i) on Q knot iq. */
+static double difference_lnx(const gaps_pdf_grid *g, const double *lnx, int iq, int i, int k)
+{
+    return (grid_xf(g, iq, i + 1, k) - grid_xf(g, iq, i, k)) / (lnx[i + 1] - lnx[i]);
+}
+
 /* d(xf)/d(ln x) at knot ix on Q knot iq: the mean of the one-sided differences to the left and
  * to the right, one-sided at the first and the last knot (LHAPDF's finite differences). */
 static double slope_lnx(const gaps_pdf_grid *g, const double *lnx, int iq, int ix, int k)
 {
-    const int last = g->nx - 1;
-    if (ix == 0)
-        return (grid_xf(g, iq, 1, k) - grid_xf(g, iq, 0, k)) / (lnx[1] - lnx[0]);
-    if (ix == last)
-        return (grid_xf(g, iq, last, k) - grid_xf(g, iq, last - 1, k)) / (lnx[last] - lnx[last - 1]);
-    const double left = (grid_xf(g, iq, ix, k) - grid_xf(g, iq, ix - 1, k)) / (lnx[ix] - lnx[ix - 1]);
-    const double right = (grid_xf(g, iq, ix + 1, k) - grid_xf(g, iq, ix, k)) / (lnx[ix + 1] - lnx[ix]);
-    return 0.5 * (left + right);
+    if (ix == 0) return difference_lnx(g, lnx, iq, 0, k);
+    if (ix == g->nx - 1) return difference_lnx(g, lnx, iq, ix - 1, k);
+    return 0.5 * (difference_lnx(g, lnx, iq, ix - 1, k) + difference_lnx(g, lnx, iq, ix, k));
 }
 
 static size_t hermite_count(int nx, int nq, int nfl) { return (size_t)nq * (nx - 1) * nfl * 4; }
@@ -283,7 +284,8 @@ static double along_x(const gaps_pdf *pdf, int ix, int iq, int k, const double w
  * slopes), then the cubic in ln Q^2.  Its end slopes (times the interval width Dq1) are the
  * mean of the difference across the interval and the one across the neighbouring interval
  * rescaled to the same width, or the difference across the interval alone at a subgrid end:
- *   s_lo = ((v_hi - v_lo) + (v_lo - v_ll) Dq1/Dq0) / 2,  s_hi = ((v_hi - v_lo) + (v_hh - v_hi) Dq1/Dq2) / 2.
+ *   s_lo = ((v_hi - v_lo) + (v_lo - v_ll) Dq1/Dq0) / 2,
+ *   s_hi = ((v_hi - v_lo) + (v_hh - v_hi) Dq1/Dq2) / 2.
  * Knots of another subgrid are never read. */
 static double logcubic(const gaps_pdf *pdf, const pdf_point *p, int k, const double wx[4])
 {

@@ -24,6 +24,7 @@
 #include "gaps_runtime.h"
 #include "io/event_stream.h"
 #include "program/options.h"
+#include "program/pdf_command.h"
 #include "program/outfile.h"
 #include "program/ranks.h"
 #include "program/testhook.h"
@@ -932,6 +933,7 @@ int main(int argc, char **argv)
 {
     occupy_standard_descriptors();
     if (argc > 1 && strcmp(argv[1], "merge") == 0) return run_merge(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "pdf") == 0) return gaps_pdf_command(argc - 1, argv + 1);
 
     int status = gaps_ranks_init(&argc, &argv);
     if (status != 0) return status;

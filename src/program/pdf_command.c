@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define EXIT_WRITE_FAILED 1
 #define EXIT_USAGE 2
@@ -32,6 +33,33 @@ static int append_dirs(char *buf, size_t len, size_t *n, const char *dirs)
     return 0;
 }
 
+#if defined(GAPS_PDF_DATADIR) || defined(GAPS_PDF_SOURCE_DATADIR)
+/* A directory relative to the one that holds this executable (/proc/self/exe), so that an
+ * installed tree can be moved; "" if that directory cannot be known. */
+static void beside_executable(const char *relative, char *out, size_t len)
+{
+    char exe[4096];
+    out[0] = '\0';
+    const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) return;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash) return;
+    *slash = '\0';
+    const int w = snprintf(out, len, "%s/%s", exe, relative);
+    if (w < 0 || (size_t)w >= len) out[0] = '\0';
+}
+
+/* A compile-time data directory: absolute, or relative to the executable's directory. */
+static int append_data_dir(char *buf, size_t len, size_t *n, const char *dir)
+{
+    if (dir[0] == '/') return append_dirs(buf, len, n, dir);
+    char resolved[4200];
+    beside_executable(dir, resolved, sizeof resolved);
+    return append_dirs(buf, len, n, resolved);
+}
+#endif
+
 int gaps_pdf_search_path(const char *user_dir, char *buf, size_t len)
 {
     if (len == 0) return -1;
@@ -40,10 +68,10 @@ int gaps_pdf_search_path(const char *user_dir, char *buf, size_t len)
     int rc = append_dirs(buf, len, &n, user_dir);
     rc |= append_dirs(buf, len, &n, getenv("LHAPDF_DATA_PATH"));
 #if defined(GAPS_PDF_DATADIR)
-    rc |= append_dirs(buf, len, &n, GAPS_PDF_DATADIR);
+    rc |= append_data_dir(buf, len, &n, GAPS_PDF_DATADIR);
 #endif
 #if defined(GAPS_PDF_SOURCE_DATADIR)
-    rc |= append_dirs(buf, len, &n, GAPS_PDF_SOURCE_DATADIR);
+    rc |= append_data_dir(buf, len, &n, GAPS_PDF_SOURCE_DATADIR);
 #endif
     return rc ? -1 : 0;
 }
@@ -158,8 +186,10 @@ int gaps_pdf_command(int argc, char **argv)
         return EXIT_USAGE;
     }
     double x, q;
-    if (parse_number(positional[0], &x) != 0) return refuse("X is not a finite decimal number:", positional[0]);
-    if (parse_number(positional[1], &q) != 0) return refuse("Q is not a finite decimal number:", positional[1]);
+    if (parse_number(positional[0], &x) != 0)
+        return refuse("X is not a finite decimal number:", positional[0]);
+    if (parse_number(positional[1], &q) != 0)
+        return refuse("Q is not a finite decimal number:", positional[1]);
     if (!(x > 0.0 && x <= 1.0)) return refuse("X must be in (0, 1], got", positional[0]);
     if (!(q > 0.0)) return refuse("Q must be positive (GeV), got", positional[1]);
 

@@ -23,7 +23,10 @@ int gaps_pdf_command(int argc, char **argv);
 /* The search path for PDF sets, colon-separated, in this order: user_dir (--pdf-path; NULL or
  * "" for none), $LHAPDF_DATA_PATH, the installed share directory (GAPS_PDF_DATADIR, if the
  * build defines it), the source tree's share/pdfsets (GAPS_PDF_SOURCE_DATADIR, if defined).
- * Returns 0, or -1 if it does not fit in len bytes. */
+ * Each of the two defines is an absolute path or one relative to the directory of the
+ * executable (/proc/self/exe): relative paths keep an installed tree relocatable and keep the
+ * source and build paths out of the installed program.  Returns 0, or -1 if the path does
+ * not fit in len bytes. */
 int gaps_pdf_search_path(const char *user_dir, char *buf, size_t len);
 
 #endif
