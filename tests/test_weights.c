@@ -422,7 +422,8 @@ static void test_stream(void)
     }
     gaps_histograms_launch_reduce(&h, red);
     CHECK(memcmp(red, one, copy_words * sizeof *red) == 0, "copies reduced: other bytes");
-    CHECK(red[copy_words] == 0, "reduce reports %llu overflows", (unsigned long long)red[copy_words]);
+    CHECK(red[copy_words] == 0, "reduce reports %llu overflows",
+          (unsigned long long)red[copy_words]);
 
     /* split into consecutive parts, each a state of its event range; the parts added with
      * gaps_histograms_accumulate in a shuffled order, and merged as states */

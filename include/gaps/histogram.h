@@ -96,10 +96,10 @@ enum { GAPS_FILL_BAD_WEIGHT = 1 };
  * event counts in N) and no sum changes. */
 int gaps_histograms_fill_event(const gaps_histograms *h, int copy, const double *row);
 
-/* The fixed-point value of v (v in units of w_unit, or w_unit^2, ...):
- * floor(v * 2^40 + 0.5) evaluated in double precision, as format 1 did it (where it then
- * converted to a 64-bit integer), as a two's-complement integer of two words (low first).  Exact and defined for
- * every finite v with |v| * 2^40 < 2^127; the caller keeps to that (fill_event does). */
+/* The fixed-point value of v (v in units of w_unit, or w_unit^2, ...): floor(v * 2^40 + 0.5)
+ * evaluated in double precision, as format 1 did it (it then converted to a 64-bit integer),
+ * as a two's-complement integer of two words (low first).  Exact and defined for every
+ * finite v with |v| * 2^40 < 2^127; the caller keeps to that (fill_event does). */
 void gaps_fixed_from_double(double v, uint64_t out[2]);
 
 /* acc[0..2] += the sign-extended two-word value c, on the device with one atomic on the low

@@ -393,7 +393,7 @@ static int collect_state(const gaps_state *base, const gaps_histograms *hist,
                         (size_t)gaps_histograms_reduce_words(hist) * sizeof *words_host);
     /* cannot happen within the weight limit and 2^62 events (gaps/histogram.h); never
      * silent all the same */
-    if (words_host[GAPS_HIST_TOTAL_BINS * GAPS_ACC_WORDS] != 0
+    if (words_host[gaps_histograms_reduce_words(hist) - 1] != 0
         || gaps_histograms_accumulate(out->words, words_host, GAPS_HIST_TOTAL_BINS) != 0)
         return snprintf(msg, len, "the exact histogram sums overflowed"), -1;
     for (int k = 0; k < nparts; ++k) {

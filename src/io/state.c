@@ -349,8 +349,9 @@ static int check_meaning(const gaps_state *s, const unsigned char *version, int 
     if (r->rows_offset < -1 || r->hepmc_offset < -1)
         return snprintf(msg, len, "stream offsets %" PRId64 " and %" PRId64 " (at least -1)",
                         r->rows_offset, r->hepmc_offset), -1;
-    if (r->hepmc_n > (uint64_t)done || !isfinite(r->hepmc_sum_w) || !isfinite(r->hepmc_sum_w2)
-        || !(r->hepmc_sum_w2 >= 0)
+    /* (weights that are not finite make the running sums so too: only with bad weights) */
+    if (r->hepmc_n > (uint64_t)done || r->hepmc_sum_w2 < 0
+        || ((!isfinite(r->hepmc_sum_w) || !isfinite(r->hepmc_sum_w2)) && s->bad_weights == 0)
         || (r->hepmc_n == 0 && (r->hepmc_sum_w != 0 || r->hepmc_sum_w2 != 0)))
         return snprintf(msg, len, "impossible HepMC3 running sums (%" PRIu64 " events, %.17g, "
                         "%.17g)", r->hepmc_n, r->hepmc_sum_w, r->hepmc_sum_w2), -1;
