@@ -178,7 +178,11 @@ for attempt in range(6):
                                                               "--checkpoint-every", "2000"]
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     t0 = time.time()
-    while not os.path.exists("ck") and p.poll() is None and time.time() - t0 < TIMEOUT:
+    # the first checkpoint is written at the start (no event yet): wait for streamed events
+    def streamed():
+        return os.path.exists("ck") and os.path.exists("o.csv.part") \
+            and os.path.getsize("o.csv.part") > 4096
+    while not streamed() and p.poll() is None and time.time() - t0 < TIMEOUT:
         time.sleep(0.005)
     if p.poll() is None:
         p.send_signal(signal.SIGTERM)

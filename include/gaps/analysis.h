@@ -69,6 +69,10 @@ typedef struct gaps_event_out {
  * return the size of the block in bytes: allocation, copy and release are one call each. */
 size_t gaps_records_carve(gaps_records *r, void *base, size_t count, int maxp);
 
+/* Host: copy record i of src to record k of dst, every field of the record (the one place
+ * that knows them all, so that no copy forgets one). */
+void gaps_records_copy(const gaps_records *dst, size_t k, const gaps_records *src, size_t i);
+
 /* Tolerances of the event checks (doc/physics.md section 7.4). */
 #define GAPS_CHECK_MOMENTUM_TOL 1e-10  /* |sum out - sum in - beams| / sqrt s */
 /* |p^2| / (E sqrt s) of every parton: a parton's components carry the rounding of the larger

@@ -4,6 +4,7 @@
 #include "gaps_parallel.h"
 
 #include <math.h>
+#include <string.h>
 #include <stdlib.h>
 
 GAPS_DEVICE_BEGIN
@@ -147,6 +148,21 @@ static void finish(gaps_pool *pool, const gaps_physics *phys, const gaps_histogr
 }
 
 GAPS_DEVICE_END
+
+void gaps_records_copy(const gaps_records *dst, size_t k, const gaps_records *src, size_t i)
+{
+    const size_t from = i * (size_t)src->maxp, to = k * (size_t)dst->maxp;
+    const size_t n = (size_t)src->n[i];
+    memcpy(dst->p + 4 * to, src->p + 4 * from, 4 * n * sizeof(double));
+    memcpy(dst->x + to, src->x + from, n * sizeof(double));
+    memcpy(dst->flav + to, src->flav + from, n * sizeof(int));
+    memcpy(dst->col + to, src->col + from, n * sizeof(int));
+    memcpy(dst->acol + to, src->acol + from, n * sizeof(int));
+    memcpy(dst->status + to, src->status + from, n * sizeof(int));
+    dst->weight[k] = src->weight[i];
+    dst->event[k] = src->event[i];
+    dst->n[k] = src->n[i];
+}
 
 size_t gaps_records_carve(gaps_records *r, void *base, size_t count, int maxp)
 {

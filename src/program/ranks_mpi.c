@@ -293,15 +293,7 @@ static void pack_event(const job *j, unsigned char *buf, int64_t k, const double
         gaps_records b;
         gaps_records_carve(&b, base + rows_bytes(j, j->batch_cap), (size_t)j->batch_cap,
                            rec->maxp);
-        const size_t from = (size_t)i * rec->maxp, to = (size_t)k * b.maxp;
-        const int n = rec->n[i];
-        memcpy(b.p + 4 * to, rec->p + 4 * from, 4 * (size_t)n * sizeof(double));
-        memcpy(b.flav + to, rec->flav + from, (size_t)n * sizeof(int));
-        memcpy(b.col + to, rec->col + from, (size_t)n * sizeof(int));
-        memcpy(b.acol + to, rec->acol + from, (size_t)n * sizeof(int));
-        b.weight[k] = rec->weight[i];
-        b.event[k] = rec->event[i];
-        b.n[k] = n;
+        gaps_records_copy(&b, (size_t)k, rec, (size_t)i);
     }
 }
 
