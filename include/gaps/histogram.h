@@ -46,7 +46,7 @@ enum { GAPS_ACC_SUMW = 0, GAPS_ACC_SUMW2 = 2, GAPS_ACC_SUMWX = 4, GAPS_ACC_SUMWX
        GAPS_ACC_COUNT = 8, GAPS_ACC_WORDS = 9 };
 
 /* Fixed-point quantum: 2^-40 of w_max. */
-#define GAPS_FIXED_SCALE 0x1.0p40
+#define GAPS_FIXED_SCALE 1099511627776.0   /* 2^40 */
 
 /* What a fill needs on the device: binning, the bin offsets and the accumulator array. */
 typedef struct gaps_histograms {
