@@ -3,11 +3,14 @@
  *
  * Exit statuses (README "Exit statuses"):
  *   0    success
- *   1    the run failed (device, memory, a write error); no output was committed.  One
- *        exception: when only the summary cannot be written to standard output, the outputs
- *        were committed before it and the message says so.  Also: --help or --version could
- *        not be written.
- *   2    bad input: an option, a run card, an output path, a state or checkpoint file;
+ *   1    the run failed (device, memory, file descriptors, a write error, a rename of the
+ *        commit; a .part file or the checkpoint removed or replaced under the run, a
+ *        destination another run wrote meanwhile); no output was committed.  One exception:
+ *        when only the summary cannot be written to standard output, the outputs were
+ *        committed before it and the message says so.  Also: --help or --version could not
+ *        be written.
+ *   2    bad input: an option, a run card, an output path, a state or checkpoint file, a
+ *        file that another run still going writes, MPI ranks with different options;
  *        nothing was created or changed
  *   3    the run (or merge) finished, but some events failed the built-in checks (outputs
  *        written)
