@@ -745,7 +745,8 @@ static void test_ownership(void)
 #ifdef GAPS_TEST_HOOKS
     setenv("GAPS_TEST_HOOK_RENAME_2", "rm y && mkdir y && touch y/inside", 1);
     CHECK(gaps_outfiles_commit(o, 3, msg, sizeof msg) == -1
-              && contains(msg, "cannot write '--json' to 'y': Is a directory")
+              && contains(msg, "cannot write '--json' to 'y': another directory was put there "
+                               "during the commit")
               && contains(msg, "(the 2 outputs renamed before it were put back)"),
           "msg '%s'", msg);
     unsetenv("GAPS_TEST_HOOK_RENAME_2");
