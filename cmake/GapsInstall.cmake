@@ -5,7 +5,7 @@
 #   include/gaps/*.h                         its public headers
 #   lib/cmake/gaps/                          find_package(gaps CONFIG) -> imported target gaps::gaps
 #   lib/pkgconfig/gaps.pc                    pkg-config --cflags --libs gaps
-#   share/doc/gaps/                          README.md and doc/
+#   share/doc/gaps/                          README.md and doc/ (not doc/results/)
 #   libexec/gaps/fix_cuda_image.py           offload backend only (see below)
 #
 # No installed file names the build or source directory (tests/install/test_install.sh checks
@@ -122,12 +122,15 @@ if(GAPS_BACKEND STREQUAL "openmp" AND CMAKE_C_COMPILER_ID STREQUAL "GNU")
 endif()
 # OPTIONAL: tools/gaps-plot is not part of every checkout.
 install(PROGRAMS tools/gaps-plot DESTINATION ${CMAKE_INSTALL_BINDIR} OPTIONAL)
-# The README's links point into doc/, so doc/ keeps its place next to it.
+# The README's links point into doc/, so doc/ keeps its place next to it.  Only the pages
+# and their figures: doc/results/ holds raw benchmark output (logs, CSV tables) for whoever
+# reproduces the measurements from a checkout, not documentation to install.
 # the PDF sets the hadron processes use out of the box (CT14lo)
 install(DIRECTORY share/pdfsets/ DESTINATION ${CMAKE_INSTALL_DATADIR}/gaps/pdfsets)
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY doc/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/doc
-        FILES_MATCHING PATTERN "*.md" PATTERN "*.png")
+        FILES_MATCHING PATTERN "*.md" PATTERN "*.png"
+        PATTERN "results" EXCLUDE)
 if(GAPS_BACKEND STREQUAL "offload")
   install(PROGRAMS backend/fix_cuda_image.py DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/gaps)
 endif()

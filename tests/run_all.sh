@@ -63,8 +63,9 @@ for b in $backends; do
         continue
     fi
     if [ $mpi = ON ]; then
-        # the library is the same: the MPI test, and runs and options through the MPI program
-        (cd "build-test-$b" && ctest --output-on-failure -j "$jobs" -R '^(mpi|runs|cli)$') \
+        # the library is the same: the MPI test, and runs, options and shared files through
+        # the MPI program
+        (cd "build-test-$b" && ctest --output-on-failure -j "$jobs" -R '^(mpi|runs|cli|ownership)$') \
             || status=1
         continue
     fi
@@ -77,7 +78,7 @@ echo "=== sanitized serial build (address, undefined)"
 if cmake -S . -B build-test-sanitize -DGAPS_BACKEND=serial -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DGAPS_SANITIZE=address,undefined >/dev/null \
     && cmake --build build-test-sanitize -j "$jobs" >/dev/null; then
-    (cd build-test-sanitize && ctest --output-on-failure -j "$jobs" -R 'robustness|cli|options') || status=1
+    (cd build-test-sanitize && ctest --output-on-failure -j "$jobs" -R 'robustness|cli|options|ownership|outfile') || status=1
 else
     echo "FAIL: sanitized build"; status=1
 fi

@@ -175,4 +175,90 @@ pid=$!; sleep 0.3; kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
 [ -e x.ckpt ] && refused "belongs to a run of 5000" 3 --events 6000 --output none --resume x.ckpt
 mpi 2 --help >help.txt && [ "$(grep -c '^Usage: gaps' help.txt)" -eq 1 ] \
     && ok "--help printed once by 2 ranks" || bad "--help under MPI: $(head -3 help.txt)"
+
+# ---- ranks given different options: one job or none, decided before any event ----
+# mpmd NRANKS 'ARGS OF RANK 0' 'ARGS OF RANKS 1..': an MPMD launch (each rank its own
+# arguments); 10^9 events would take far longer than the timeout.  (mpirun reads standard
+# input for rank 0: not the list of this loop.)
+mpmd() {
+    n=$1 a=$2 b=$3
+    # shellcheck disable=SC2086
+    timeout 60 "$mpiexec" $flags -np 1 "$gaps" $extra $a : -np $((n - 1)) "$gaps" $extra $b </dev/null
+}
+base="--seed 5 --events 1e9 --no-progress --output d.yoda"
+while IFS='|' read -r variant word; do
+    for where in last first; do
+        rm -f d.* o.* c.ckpt
+        if [ $where = last ]; then a="$base" b="$base $variant"; else a="$base $variant" b="$base"; fi
+        start=$(date +%s)
+        mpmd 3 "$a" "$b" >out.txt 2>err.txt
+        rc=$?
+        took=$(( $(date +%s) - start ))
+        if [ $rc -eq 2 ] && [ "$(gaps_lines err.txt)" -eq 1 ] \
+            && grep '^gaps: ' err.txt | grep -q -F -- "option $word differs" \
+            && grep -q '^gaps: rank 1 on ' err.txt && [ -z "$(ls d.* o.* c.ckpt 2>/dev/null)" ] \
+            && [ $took -lt 30 ]; then
+            ok "'$variant' on the $where rank(s) of 3: exit 2 after ${took}s, $(grep '^gaps: ' err.txt | cut -c1-90)..."
+        else
+            bad "'$variant' on the $where rank(s): exit $rc after ${took}s, files $(ls d.* o.* 2>/dev/null), $(grep '^gaps: ' err.txt)"
+        fi
+    done
+done <<'EOF'
+--seed 8|--seed
+--events 2e9|--events
+--first-event 5|--first-event
+--ecm 200|--ecm
+--alphas-mz 0.12|--alphas-mz
+--alphas-order 1|--alphas-order
+--tcut 2|--tcut
+--max-partons 40|--max-partons
+--output o.yoda|--output
+--json o.json|--json
+--observables-out o.csv|--observables-out
+--hepmc o.hepmc|--hepmc
+--state-out o.state|--state-out
+--checkpoint c.ckpt|--checkpoint
+--loops steps|--loops
+--cycles-per-launch 3|--cycles-per-launch
+--split-every 2|--split-every
+--no-refill|--no-refill
+--quiet|--quiet
+EOF
+# --help or --version on some ranks only: exit 2 with one line, never a silent exit 0
+for hv in --help --version; do
+    for where in last first; do
+        if [ $where = last ]; then a="$base" b="$base $hv"; else a="$base $hv" b="$base"; fi
+        mpmd 2 "$a" "$b" >out.txt 2>err.txt
+        rc=$?
+        [ $rc -eq 2 ] && [ "$(gaps_lines err.txt)" -eq 1 ] && grep -q -- "--help or --version" err.txt \
+            && [ -z "$(ls d.* 2>/dev/null)" ] && ok "$hv on the $where rank only: $(grep '^gaps: ' err.txt)" \
+            || bad "$hv on the $where rank only: exit $rc, $(grep '^gaps: ' err.txt)"
+    done
+done
+# what may differ: threads and pool, per rank
+"$single" $extra --seed 5 --quiet --events 3000 --output tp-ref.yoda
+mpmd 2 "--seed 5 --quiet --events 3000 --output tp.yoda --threads 1 --pool 64" \
+    "--seed 5 --quiet --events 3000 --output tp.yoda --threads $threads --pool 200" 2>err.txt \
+    && grep -v '^Backend: ' tp.yoda | cmp -s - "$(grep -v '^Backend: ' tp-ref.yoda >tp-ref.phys; echo tp-ref.phys)" \
+    && ok "--threads and --pool may differ between ranks" \
+    || bad "different --threads/--pool: $(grep '^gaps: ' err.txt)"
+
+# ---- a file another run holds: refused on every rank, naming that run ----
+# A single process holds x.csv.part from its start, then waits for a reader of its FIFO
+# output: it is still going, deterministically, while the MPI job tries the same output.
+rm -f x.* ev.fifo
+mkfifo ev.fifo
+"$single" $extra --seed 5 --quiet --events 2000 --output none --observables-out x.csv --hepmc ev.fifo \
+    --checkpoint x.ckpt &
+holder=$!
+i=0
+while [ ! -e x.csv.part ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+mpi 2 --events 2000 --output none --observables-out x.csv --checkpoint y.ckpt >out.txt 2>err.txt
+rc=$?
+[ $rc -eq 2 ] && [ "$(gaps_lines err.txt)" -eq 1 ] && grep -q "process $holder" err.txt && [ ! -e y.ckpt ] \
+    && ok "an output another run writes: refused on all ranks, $(grep '^gaps: ' err.txt | cut -c1-100)..." \
+    || bad "an output another run writes: exit $rc, $(cat err.txt)"
+timeout 60 cat ev.fifo >/dev/null
+wait $holder
+[ $? -eq 0 ] && [ -e x.csv ] && ok "the run that held it ends as if alone" || bad "the holder failed"
 exit $fail

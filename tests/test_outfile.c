@@ -691,6 +691,99 @@ static void test_commit_failure(void)
           listing("."));
 }
 
+/* Ownership: a DEST.part is locked by the set that prepared it (open file description
+ * locks conflict between two opens even in one process, so a second prepare here stands for a
+ * second run); the commit checks the destinations and puts back what it renamed when a later
+ * rename fails (the test hook of testhook.h breaks a destination at a chosen position); the
+ * checkpoint's ownership (gaps_owned) follows it across replacements. */
+static void test_ownership(void)
+{
+    enter("ownership");
+    char msg[512], want[128];
+    snprintf(want, sizeof want, "belongs to a run that is still going (process %ld)",
+             (long)getpid());
+    gaps_outfile a, b;
+    CHECK(prepare1(&a, "--hepmc", "ev", GAPS_OUTFILE_PARTIAL, msg, sizeof msg) == 0, "%s", msg);
+    put(&a, "first\n");
+    CHECK(gaps_outfile_sync(&a) == 0, "sync");
+    CHECK(prepare1(&b, "--hepmc", "ev", GAPS_OUTFILE_PARTIAL, msg, sizeof msg) == -1
+              && contains(msg, "'ev.part' belongs") && contains(msg, want),
+          "second writer of ev.part: '%s'", msg);
+    CHECK(!strcmp(slurp("ev.part"), "first\n"), "ev.part changed: '%s'", slurp("ev.part"));
+    gaps_outfile_init(&b, "--hepmc", "ev", GAPS_OUTFILE_PARTIAL);
+    CHECK(gaps_outfile_resume(&b, 0, msg, sizeof msg) == 0, "%s", msg);
+    CHECK(gaps_outfiles_prepare(&b, 1, msg, sizeof msg) == -1 && contains(msg, want),
+          "a resume of a live ev.part: '%s'", msg);
+    gaps_outfiles_discard(&a, 1);   /* the first run ends: ev.part is free */
+    CHECK(prepare1(&b, "--hepmc", "ev", GAPS_OUTFILE_PARTIAL, msg, sizeof msg) == 0, "%s", msg);
+    gaps_outfiles_discard(&b, 1);
+    unlink("ev.part");
+
+    /* A destination that another file took during the run: nothing committed. */
+    put_file("x", "oldX\n", 0644);
+    put_file("y", "oldY\n", 0644);
+    gaps_outfile o[3];
+    gaps_outfile_init(&o[0], "--output", "x", GAPS_OUTFILE_ATOMIC);
+    gaps_outfile_init(&o[1], "--hepmc", "z", GAPS_OUTFILE_PARTIAL);
+    gaps_outfile_init(&o[2], "--json", "y", GAPS_OUTFILE_ATOMIC);
+    CHECK(gaps_outfiles_prepare(o, 3, msg, sizeof msg) == 0, "%s", msg);
+    for (int i = 0; i < 3; ++i) put(&o[i], "new\n");
+    put_file("other", "theirs\n", 0644);
+    if (rename("other", "y")) die("rename");
+    CHECK(gaps_outfiles_commit(o, 3, msg, sizeof msg) == -1
+              && contains(msg, "'y': another file was put there during the run")
+              && contains(msg, "nothing was committed"), "msg '%s'", msg);
+    CHECK(!strcmp(slurp("x"), "oldX\n") && !strcmp(slurp("y"), "theirs\n")
+              && !strcmp(slurp("z.part"), "new\n") && !strcmp(listing("."), "x,y,z.part"),
+          "after: %s", listing("."));
+    unlink("z.part");
+
+    /* A rename that fails at the third output: the first two are put back. */
+    put_file("y", "oldY\n", 0644);
+    CHECK(gaps_outfiles_prepare(o, 3, msg, sizeof msg) == 0, "%s", msg);
+    for (int i = 0; i < 3; ++i) put(&o[i], "new\n");
+#ifdef GAPS_TEST_HOOKS
+    setenv("GAPS_TEST_HOOK_RENAME_2", "rm y && mkdir y && touch y/inside", 1);
+    CHECK(gaps_outfiles_commit(o, 3, msg, sizeof msg) == -1
+              && contains(msg, "cannot write '--json' to 'y': another directory was put there "
+                               "during the commit")
+              && contains(msg, "(the 2 outputs renamed before it were put back)"),
+          "msg '%s'", msg);
+    unsetenv("GAPS_TEST_HOOK_RENAME_2");
+    CHECK(!strcmp(slurp("x"), "oldX\n") && !strcmp(slurp("z.part"), "new\n")
+              && !strcmp(listing("."), "x,y,z.part") && count_hidden_temps(".") == 0,
+          "after the rollback: %s", listing("."));
+    if (unlink("y/inside") || rmdir("y")) die("y");
+#else
+    gaps_outfiles_discard(o, 3);
+#endif
+    unlink("z.part");
+
+    /* The checkpoint: held across its replacements, removed only if still its own. */
+    gaps_owned ck, other;
+    gaps_owned_init(&ck);
+    gaps_owned_init(&other);
+    CHECK(gaps_owned_take(&ck, "--checkpoint", "ck", 1, msg, sizeof msg) == 0 && ck.fd < 0,
+          "take of a new checkpoint: %s", msg);
+    for (int k = 0; k < 2; ++k) {
+        gaps_outfile c;
+        CHECK(prepare1(&c, "--checkpoint", "ck", GAPS_OUTFILE_ATOMIC, msg, sizeof msg) == 0,
+              "%s", msg);
+        put(&c, k ? "two\n" : "one\n");
+        CHECK(gaps_owned_commit(&ck, &c, msg, sizeof msg) == 0, "checkpoint %d: %s", k, msg);
+        CHECK(gaps_owned_check(&ck, msg, sizeof msg) == 0, "check: %s", msg);
+        CHECK(gaps_owned_take(&other, "--resume", "ck", 0, msg, sizeof msg) == -1
+                  && contains(msg, "--resume 'ck' belongs") && contains(msg, want),
+              "a second owner of ck: '%s'", msg);
+    }
+    put_file("foreign", "foreign\n", 0644);
+    if (rename("foreign", "ck")) die("rename");
+    CHECK(gaps_owned_check(&ck, msg, sizeof msg) == -1 && contains(msg, "was replaced"),
+          "replaced checkpoint: '%s'", msg);
+    gaps_owned_remove(&ck);   /* not its own any more: stays */
+    CHECK(!strcmp(slurp("ck"), "foreign\n"), "a foreign checkpoint was removed");
+}
+
 static void test_partial(void)
 {
     enter("partial");
@@ -984,6 +1077,7 @@ int main(int argc, char **argv)
     test_path_max();
     test_commit_failure();
     test_partial();
+    test_ownership();
     test_stdout();
     test_signals();
     test_repeat_and_many();

@@ -727,5 +727,123 @@ for e in $xsec_ecm; do
 done
 group_ok "the summary's cross-section error keeps its digits"
 
+# ============================================================================================
+echo "=== messages that say what is wrong, and the status that fits"
+clean_sb
+mkdir -p "$sb/d"
+# a path in a kernel file system: said so, whichever output
+for p in /proc/version /proc/gaps-new /sys/kernel/gaps-new /proc/self/status; do
+    for label in output json state-out; do
+        expect 2 "kernel file system" --events 10 --"$label" "$p"
+    done
+done
+# a directory given as a state to merge or a checkpoint to resume: said so, not "read error"
+for p in /tmp . d "$sb/d"; do
+    expect 2 "Is a directory" merge -o m.yoda "$p"
+    expect 2 "--resume|Is a directory" --events 10 --resume "$p"
+done
+group_ok "a path in /proc or /sys, a directory as an input: the message names the real reason"
+
+# a run card with a byte-order mark at its start is read; one elsewhere is shown, not hidden
+bom=$(printf '\357\273\277')
+zwsp=$(printf '\342\200\213')
+printf '%sevents = 30\noutput = none\n' "$bom" >"$tmp/bom.card"
+printf '%sevents = 30\r\noutput = none\r\n' "$bom" >"$tmp/bom-crlf.card"
+printf '%s# comment\nevents = 30\noutput = none\n' "$bom" >"$tmp/bom-comment.card"
+for c in bom bom-crlf bom-comment; do runs 0 --card "$tmp/$c.card"; done
+printf 'output = none\n%sevents = 30\n' "$bom" >"$tmp/bom2.card"
+expect 2 "bom2.card:2:|unknown key '\\uFEFFevents'" --card "$tmp/bom2.card"
+printf 'output = none\nev%sents = 30\n' "$zwsp" >"$tmp/zw.card"
+expect 2 "zw.card:2:|unknown key 'ev\\u200Bents'" --card "$tmp/zw.card"
+group_ok "a UTF-8 byte-order mark starting a card is skipped; invisible characters elsewhere are shown"
+
+# out of file descriptors: the system failed, not the input (exit 1, never 2)
+(cd "$sb" && "$gaps" $extra --quiet --events 100 --output none --state-out a.state --seed 1 \
+    && "$gaps" $extra --quiet --events 100 --first-event 100 --output none --state-out b.state --seed 1) \
+    || bad "states for merge"
+printf 'events = 100\n' >"$sb/fd.card"
+sums0=$(sums)
+for n in 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 20 24 32; do
+    before=$(snap)
+    (cd "$sb" && ulimit -n $n && exec timeout -k 5 "$TMO" "$gaps" $extra --quiet --card fd.card --output p.yoda \
+        --json p.json --observables-out p.csv --hepmc p.hepmc --state-out p.state --cycles-out p.cyc) \
+        >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc -eq 0 ]; then n_ok=$((n_ok + 1)); rm -f "$sb"/p.*
+    else check_result 1 "Too many open files" "$before" "(ulimit -n $n)" --card fd.card ...; fi
+    before=$(snap)
+    (cd "$sb" && ulimit -n $n && exec timeout -k 5 "$TMO" "$gaps" merge --quiet -o m.yoda --json m.json \
+        --state-out m.state a.state b.state) >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc -eq 0 ]; then n_ok=$((n_ok + 1)); rm -f "$sb"/m.*
+    else check_result 1 "Too many open files" "$before" "(ulimit -n $n)" merge ...; fi
+    # with a checkpoint, a failure once the run goes keeps what --resume needs: no status 2
+    (cd "$sb" && ulimit -n $n && exec timeout -k 5 "$TMO" "$gaps" $extra --quiet --card fd.card --output p.yoda \
+        --observables-out p.csv --checkpoint p.ckpt --checkpoint-every 20) >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    case $rc in 0|1) n_ok=$((n_ok + 1)) ;; *) bad "(ulimit -n $n) --checkpoint: exit $rc: $(head -c 200 "$tmp/err")" ;; esac
+    rm -f "$sb"/p.*
+done
+group_ok "out of file descriptors at every point: exit 1 with the reason, nothing changed"
+
+# the note of a merge with gaps in its ranges stays short, however many ranges
+(cd "$sb" && "$gaps" $extra --quiet --events 2048 --output none --state-out r.state) || bad "state for ranges"
+for r in 2 8 64 1024; do
+    $values split-ranges "$sb/r.state" "$sb/r$r.state" $r || bad "split-ranges $r"
+    (cd "$sb" && timeout "$TMO" "$gaps" merge -o m.yoda "r$r.state") >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    line=$(cat "$tmp/err")
+    if [ $rc -eq 0 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ${#line} -le 300 ] \
+        && echo "$line" | grep -q "note: the event ranges have gaps: $r ranges cover 2048 events"; then
+        n_ok=$((n_ok + 1))
+    else bad "merge of $r ranges: exit $rc, note of ${#line} bytes: $(echo "$line" | cut -c1-200)"; fi
+    rm -f "$sb/m.yoda" "$sb/r$r.state"
+done
+group_ok "the gaps note of a merge is one short line for 2 to 1024 ranges"
+
+# a pool or thread count other than asked for is said so, in the summary and the JSON
+for pe in 1000:10 64:63 5:1; do
+    p=${pe%:*} e=${pe#*:}
+    (cd "$sb" && exec timeout "$TMO" "$gaps" $extra --pool "$p" --events "$e" --output none --json pool.json) \
+        >"$tmp/out" 2>"$tmp/err"
+    got=$(json "$sb/pool.json" slots)
+    asked=$(json "$sb/pool.json" slots_requested)
+    th=$(json "$sb/pool.json" threads)
+    want=$e
+    [ "$th" -gt "$want" ] 2>/dev/null && want=$th   # at least one slot per thread
+    if [ "$asked" = "$p" ] && [ "$got" = "$want" ] && grep -q "note .*--pool $p asked; $want slots" "$tmp/out" \
+        && grep -q "\"notes\": \[\"--pool $p asked" "$sb/pool.json"; then n_ok=$((n_ok + 1))
+    else bad "--pool $p --events $e: JSON slots $got slots_requested $asked; summary: $(grep note "$tmp/out")"; fi
+done
+(cd "$sb" && exec timeout "$TMO" "$gaps" $extra --pool 50 --events 100 --output none --json pool.json) >"$tmp/out" 2>&1
+[ "$(json "$sb/pool.json" slots)" = 50 ] && ! grep -q note "$tmp/out" && ! grep -q '"notes"' "$sb/pool.json" \
+    && n_ok=$((n_ok + 1)) || bad "--pool 50 granted: a note was printed"
+if [ $openmp = 1 ]; then
+    (cd "$sb" && OMP_THREAD_LIMIT=2 exec timeout "$TMO" "$gaps" --threads 3 --events 2000 --output none \
+        --json t.json) >"$tmp/out" 2>"$tmp/err"
+    [ "$(json "$sb/t.json" threads_requested)" = 3 ] && grep -q "note .*--threads 3 asked; 2 ran" "$tmp/out" \
+        && n_ok=$((n_ok + 1)) || bad "OMP_THREAD_LIMIT=2 --threads 3: no note ($(grep note "$tmp/out"))"
+    (cd "$sb" && exec timeout "$TMO" "$gaps" --threads 4 --pool 3 --events 100 --output none --json t.json) \
+        >"$tmp/out" 2>"$tmp/err"
+    grep -q "note .*--pool 3 asked; 4 slots: at least one slot per thread" "$tmp/out" \
+        && n_ok=$((n_ok + 1)) || bad "--threads 4 --pool 3: no note ($(grep note "$tmp/out"))"
+fi
+rm -f "$sb/pool.json" "$sb/t.json"
+group_ok "a pool or thread count other than asked is noted in the summary and the JSON"
+
+# OpenMP's default thread count beyond the program's limit: refused with a message, no crash
+for t in 4097 100000 2147483647; do
+    if [ $openmp = 1 ]; then
+        (cd "$sb" && OMP_NUM_THREADS=$t exec timeout "$TMO" "$gaps" --events 100 --output none) \
+            >"$tmp/out" 2>"$tmp/err"
+        rc=$?
+        check_result 2 "OMP_NUM_THREADS|$t|4096" "$(snap)" "OMP_NUM_THREADS=$t"
+        OMP_NUM_THREADS=$t runs 0 --threads 2 --events 100 --output none
+    else
+        OMP_NUM_THREADS=$t runs 0 --events 100 --output none   # no OpenMP: no threads to start
+    fi
+done
+group_ok "OMP_NUM_THREADS beyond 4096 refused with a message (--threads still works)"
+
 [ $fail -eq 0 ] && echo "robustness: all checks passed" || echo "robustness: SOME CHECKS FAILED"
 exit $fail

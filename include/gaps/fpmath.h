@@ -55,7 +55,7 @@ static inline double gaps_log(double x)
     uint64_t u = gaps_double_to_bits(x);
     int k = (int)(u >> 52) - 1023;
     if ((u >> 52) == 0) {   /* subnormal: scale up by 2^54 first */
-        u = gaps_double_to_bits(x * 0x1.0p54);
+        u = gaps_double_to_bits(x * 18014398509481984.0 /* 2^54 */);
         k = (int)(u >> 52) - 1023 - 54;
     }
     const int j = (int)((u >> (52 - GAPS_LOG_TABLE_BITS)) & ((1u << GAPS_LOG_TABLE_BITS) - 1));

@@ -61,7 +61,7 @@ enum { GAPS_ACC_SUM_WORDS = 3,
        GAPS_ACC_COUNT = 12, GAPS_ACC_WORDS = 13 };
 
 /* Fixed-point quantum: 2^-40 of w_unit (of w_unit^2 for sum w^2). */
-#define GAPS_FIXED_SCALE 0x1.0p40
+#define GAPS_FIXED_SCALE 1099511627776.0   /* 2^40 */
 
 /* The largest |weight| / w_unit the accumulators take (see the top of this file). */
 #define GAPS_WEIGHT_MAX_UNITS 0x1.0p43

@@ -33,6 +33,10 @@ static inline philox4x32_ctr_t gaps_rng_block(const gaps_rng *r, uint32_t draw)
     return philox4x32(c, k);
 }
 
+/* 2^-53, exact (a power of two in decimal; the headers avoid hex floats, which C++ has only
+ * from C++17 on). */
+#define GAPS_RNG_2POW_M53 1.1102230246251565404236316680908203125e-16
+
 /* A uniform double in the open interval (0, 1): 53 random bits, centred in their cell, so
  * neither 0 nor 1 can occur (log(R) and R^(1/r) are always finite).  Exact in IEEE
  * arithmetic, hence identical on every backend.  Uses one Philox block per draw. */
@@ -40,15 +44,15 @@ static inline double gaps_rng_uniform(gaps_rng *r)
 {
     philox4x32_ctr_t b = gaps_rng_block(r, r->draw++);
     uint64_t bits = ((uint64_t)b.v[0] << 32 | b.v[1]) >> 11;
-    return ((double)bits + 0.5) * 0x1.0p-53;
+    return ((double)bits + 0.5) * GAPS_RNG_2POW_M53;
 }
 
 /* Two uniform doubles from one Philox block (words 0-1 and 2-3), as gaps_rng_uniform. */
 static inline void gaps_rng_uniform2(gaps_rng *r, double *u1, double *u2)
 {
     philox4x32_ctr_t b = gaps_rng_block(r, r->draw++);
-    *u1 = ((double)((((uint64_t)b.v[0] << 32) | b.v[1]) >> 11) + 0.5) * 0x1.0p-53;
-    *u2 = ((double)((((uint64_t)b.v[2] << 32) | b.v[3]) >> 11) + 0.5) * 0x1.0p-53;
+    *u1 = ((double)((((uint64_t)b.v[0] << 32) | b.v[1]) >> 11) + 0.5) * GAPS_RNG_2POW_M53;
+    *u2 = ((double)((((uint64_t)b.v[2] << 32) | b.v[3]) >> 11) + 0.5) * GAPS_RNG_2POW_M53;
 }
 
 #endif

@@ -3,11 +3,14 @@
  *
  * Exit statuses (README "Exit statuses"):
  *   0    success
- *   1    the run failed (device, memory, a write error); no output was committed.  One
- *        exception: when only the summary cannot be written to standard output, the outputs
- *        were committed before it and the message says so.  Also: --help or --version could
- *        not be written.
- *   2    bad input: an option, a run card, an output path, a state or checkpoint file;
+ *   1    the run failed (device, memory, file descriptors, a write error, a rename of the
+ *        commit; a .part file or the checkpoint removed or replaced under the run, a
+ *        destination another run wrote meanwhile); no output was committed.  One exception:
+ *        when only the summary cannot be written to standard output, the outputs were
+ *        committed before it and the message says so.  Also: --help or --version could not
+ *        be written.
+ *   2    bad input: an option, a run card, an output path, a state or checkpoint file, a
+ *        file that another run still going writes, MPI ranks with different options;
  *        nothing was created or changed
  *   3    the run (or merge) finished, but some events failed the built-in checks (outputs
  *        written)
@@ -340,6 +343,25 @@ static int64_t generated_here(const gaps_config *cfg, const gaps_run *run, const
     return run->next_event - start;
 }
 
+/* Where the run did not get the pool or the threads that --pool or --threads asked for, why
+ * (one line each, "" if it got them).  Only for one process: under MPI they apply per rank. */
+static void execution_notes(const gaps_config *cfg, const gaps_run *run, char *pool, char *threads,
+                            size_t len)
+{
+    pool[0] = threads[0] = '\0';
+    if (gaps_ranks_summary_get().ranks != 0) return;
+    if (cfg->slots > 0 && run->slots != cfg->slots) {
+        const int capped = cfg->slots > cfg->events;
+        const int raised = run->slots > (capped ? cfg->events : cfg->slots);
+        snprintf(pool, len, "--pool %d asked; %d slots: %s%s%s", cfg->slots, run->slots,
+                 capped ? "never more slots than events" : "", capped && raised ? ", and " : "",
+                 raised ? "at least one slot per thread" : "");
+    }
+    if (cfg->threads > 0 && run->threads != cfg->threads)
+        snprintf(threads, len, "--threads %d asked; %d ran: the OpenMP runtime gave no more "
+                 "(OMP_THREAD_LIMIT, or the system)", cfg->threads, run->threads);
+}
+
 static void write_json(FILE *f, const gaps_config *cfg, const gaps_run *run, const program *pg)
 {
     fprintf(f, "{\n");
@@ -348,6 +370,19 @@ static void write_json(FILE *f, const gaps_config *cfg, const gaps_run *run, con
     /* how the run was executed: differs between backends and runs of the same events */
     fprintf(f, "  \"backend\": \"%s\",\n  \"device\": \"%s\",\n", run->backend, run->device);
     fprintf(f, "  \"threads\": %d,\n  \"slots\": %d,\n", run->threads, run->slots);
+    /* what --threads and --pool asked for (null: the default), and why the run differs */
+    char pool_note[160], threads_note[160];
+    execution_notes(cfg, run, pool_note, threads_note, sizeof pool_note);
+    if (cfg->threads > 0) fprintf(f, "  \"threads_requested\": %d,\n", cfg->threads);
+    else fprintf(f, "  \"threads_requested\": null,\n");
+    if (cfg->slots > 0) fprintf(f, "  \"slots_requested\": %d,\n", cfg->slots);
+    else fprintf(f, "  \"slots_requested\": null,\n");
+    if (pool_note[0] || threads_note[0]) {
+        fprintf(f, "  \"notes\": [");
+        if (pool_note[0]) fprintf(f, "\"%s\"", pool_note);
+        if (threads_note[0]) fprintf(f, "%s\"%s\"", pool_note[0] ? ", " : "", threads_note);
+        fprintf(f, "],\n");
+    }
     fprintf(f, "  \"loops\": \"%s\",\n  \"cycles_per_launch\": %d,\n  \"split_every\": %d,\n"
                "  \"refill\": %s,\n",
             cfg->loop_mode == GAPS_LOOPS_FUSED ? "fused" : "steps", cfg->cycles_per_launch,
@@ -399,6 +434,10 @@ static void print_summary(FILE *out, const gaps_config *cfg, const gaps_run *run
         fprintf(out, ")");
     }
     fprintf(out, "   %s\n", cfg->refill ? "refill" : "batches");
+    char pool_note[160], threads_note[160];
+    execution_notes(cfg, run, pool_note, threads_note, sizeof pool_note);
+    if (pool_note[0]) fprintf(out, "  note              %s\n", pool_note);
+    if (threads_note[0]) fprintf(out, "  note              %s\n", threads_note);
     fprintf(out, "  work              %ld veto cycles in %ld launches\n", run->veto_cycles,
             run->launches);
     fprintf(out, "  events            %" PRId64, run->events);
@@ -436,6 +475,37 @@ static void write_cycle_log(FILE *f, const gaps_run *run)
     for (long i = 0; i < run->cycle_log_length; ++i)
         fprintf(f, "%ld,%" PRId64 "\n", (i + 1) * (long)run->cycle_log_stride,
                 run->completed_per_cycle[i]);
+}
+
+/* gaps_state_read, with two reasons it does not give: a directory is named as one (not a
+ * "read error"), and a failure for want of descriptors or memory is the system's (exit 1),
+ * not the file's (exit 2).  0, or an exit status with the reason in msg. */
+static int read_state(const char *path, gaps_state *st, gaps_resume_point *rp, char *msg,
+                      size_t len)
+{
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return snprintf(msg, len, "cannot read '%s': %s", path, strerror(EISDIR)), EXIT_USAGE;
+    errno = 0;
+    if (gaps_state_read(path, st, rp, msg, len) == 0) return 0;
+    const int e = errno;
+    return e == EMFILE || e == ENFILE || e == ENOMEM ? EXIT_RUN_FAILED : EXIT_USAGE;
+}
+
+/* The note of a merge whose ranges leave gaps: the first and last few ranges, not all 1024. */
+static void note_gaps(const gaps_state *st)
+{
+    enum { HEAD = 4, TAIL = 2 };
+    fprintf(stderr, "gaps: merge: note: the event ranges have gaps: %d ranges cover %" PRIu64
+                    " events:", st->n_ranges, st->events);
+    for (int i = 0; i < st->n_ranges; ++i) {
+        if (i == HEAD && st->n_ranges > HEAD + TAIL + 1) {
+            fprintf(stderr, " ... (%d more) ...", st->n_ranges - HEAD - TAIL);
+            i = st->n_ranges - TAIL;
+        }
+        fprintf(stderr, " [%" PRId64 ",%" PRId64 ")", st->range[i].begin, st->range[i].end);
+    }
+    fputc('\n', stderr);
 }
 
 /* ---- gaps merge ---- */
@@ -479,10 +549,11 @@ static int run_merge(int argc, char **argv)
     int status = 0;
     for (int i = 0; i < m.n_inputs && status == 0; ++i) {
         gaps_state *dst = i == 0 ? total : next;
-        if (gaps_state_read(m.inputs[i], dst, NULL, msg, sizeof msg) != 0
-            || check_weight_unit(dst, m.inputs[i], msg, sizeof msg) != 0) {
-            fprintf(stderr, "gaps: merge: %s\n", one_line(msg));
+        if ((status = read_state(m.inputs[i], dst, NULL, msg, sizeof msg)) == 0
+            && check_weight_unit(dst, m.inputs[i], msg, sizeof msg) != 0)
             status = EXIT_USAGE;
+        if (status != 0) {
+            fprintf(stderr, "gaps: merge: %s\n", one_line(msg));
         } else if (i > 0 && gaps_state_merge(total, next, msg, sizeof msg) != 0) {
             char name[256];
             snprintf(name, sizeof name, "%s", m.inputs[i]);
@@ -499,18 +570,13 @@ static int run_merge(int argc, char **argv)
             fprintf(stderr, "gaps: merge: %s\n", msg);
             status = EXIT_USAGE;
         }
-    if (status == 0 && gaps_outfiles_prepare(out, 3, msg, sizeof msg) != 0) {
+    int prc;
+    if (status == 0 && (prc = gaps_outfiles_prepare(out, 3, msg, sizeof msg)) != 0) {
         fprintf(stderr, "gaps: %s\n", msg);
-        status = EXIT_USAGE;
+        status = prc == -2 ? EXIT_RUN_FAILED : EXIT_USAGE;
     }
     if (status == 0) {
-        if (total->n_ranges > 1 && !m.quiet) {
-            fprintf(stderr, "gaps: merge: note: the event ranges have gaps; covered:");
-            for (int i = 0; i < total->n_ranges; ++i)
-                fprintf(stderr, " [%" PRId64 ",%" PRId64 ")", total->range[i].begin,
-                        total->range[i].end);
-            fputc('\n', stderr);
-        }
+        if (total->n_ranges > 1 && !m.quiet) note_gaps(total);
         int bad = 0;
         if (gaps_outfile_stream(&out[0]))
             bad |= gaps_yoda_write(gaps_outfile_stream(&out[0]), total, "merged");
@@ -684,9 +750,10 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
     /* what a resumed run continues from */
     if (o->resume) {
         char why[768];
-        if (root && (gaps_state_read(o->resume, &pg->resume_state, &pg->rp, why, sizeof why) != 0
-                     || check_resume(cfg, &pg->resume_state, &pg->rp, o->resume, why,
-                                     sizeof why) != 0))
+        const int r = root ? read_state(o->resume, &pg->resume_state, &pg->rp, why, sizeof why)
+                           : 0;
+        if (r != 0) return refuse(msg, len, r, "--resume: %s", one_line(why));
+        if (root && check_resume(cfg, &pg->resume_state, &pg->rp, o->resume, why, sizeof why) != 0)
             return refuse(msg, len, EXIT_USAGE, "--resume: %s", one_line(why));
         if (o->cycles_out)
             return refuse(msg, len, EXIT_USAGE, "--cycles-out cannot be combined with --resume "

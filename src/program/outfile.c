@@ -7,6 +7,9 @@
  * Test-only switches (never set in a normal build):
  *   GAPS_OUTFILE_TEST_NO_TMPFILE     act as if the file system had no O_TMPFILE (fallback)
  *   GAPS_OUTFILE_TEST_NO_EMPTY_PATH  link anonymous files through /proc/self/fd only
+ *   GAPS_OUTFILE_TEST_NO_HARDLINK    act as if the file system had no hard links for the
+ *                                    commit's rollback names (files are moved aside instead)
+ *   GAPS_TEST_HOOKS                  run the hooks of testhook.h in the commit
  */
 #define _GNU_SOURCE   /* O_TMPFILE, AT_EMPTY_PATH, fopencookie */
 #include "program/outfile.h"
@@ -1137,12 +1140,10 @@ static int roll_back(gaps_outfile *set, int n)
         if (!set[i].path || !in->renamed) continue;
         int r = 0;
         if (in->kind == K_PART) {
-            if (in->bak[0]) {
-                r = linkat(in->dirfd, in->base, in->dirfd, in->part, 0);
-                if (r == 0) r = renameat(in->dirfd, in->bak, in->dirfd, in->base);
+            r = renameat(in->dirfd, in->base, in->dirfd, in->part);
+            if (r == 0 && in->bak[0]) {
+                r = renameat(in->dirfd, in->bak, in->dirfd, in->base);
                 if (r == 0) in->bak[0] = '\0';
-            } else {
-                r = renameat(in->dirfd, in->base, in->dirfd, in->part);
             }
         } else if (in->bak[0]) {
             r = renameat(in->dirfd, in->bak, in->dirfd, in->base);
@@ -1253,7 +1254,11 @@ int gaps_outfiles_commit(gaps_outfile *set, int n, char *msg, size_t len)
             continue;
         for (unsigned attempt = 0;; ++attempt) {
             temp_name(in->bak, set, n, attempt + 1000);
+#ifdef GAPS_OUTFILE_TEST_NO_HARDLINK
+            errno = EPERM;   /* as on a file system without hard links (vfat, exfat) */
+#else
             if (linkat(in->dirfd, in->base, in->dirfd, in->bak, 0) == 0) break;
+#endif
             if (errno == EEXIST && attempt < 1000) continue;
             if (errno == ENOENT) {   /* removed since step 3: nothing to keep */
                 in->bak[0] = '\0';
@@ -1286,6 +1291,12 @@ int gaps_outfiles_commit(gaps_outfile *set, int n, char *msg, size_t len)
             r = -1;
             e = ESTALE;
         }
+        struct stat now;
+        int present, created;
+        if (r == 0 && dest_unchanged(in, &now, &present, &created) == 0) {
+            r = -1;   /* taken since step 3: neither overwrite nor move it */
+            e = EEXIST;
+        }
         if (r == 0 && in->aside && renameat(in->dirfd, in->base, in->dirfd, in->bak) != 0) {
             if (errno == ENOENT) {
                 in->bak[0] = '\0';   /* gone meanwhile: nothing to put back */
@@ -1316,6 +1327,10 @@ int gaps_outfiles_commit(gaps_outfile *set, int n, char *msg, size_t len)
                 say(msg, len, "cannot write '%s' to '%s': '%s' was removed or replaced during "
                               "the commit; nothing was committed", label_of(o),
                     shown(o->path, sb), part);
+            else if (e == EEXIST)
+                say(msg, len, "cannot write '%s' to '%s': another %s was put there during the "
+                              "commit; nothing was committed", label_of(o), shown(o->path, sb),
+                    S_ISDIR(now.st_mode) ? "directory" : "file");
             else
                 say(msg, len, "cannot write '%s' to '%s': %s; nothing was committed",
                     label_of(o), shown(o->path, sb), strerror(e));

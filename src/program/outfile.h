@@ -55,7 +55,7 @@
  * and then die by the signal.  That table is this module's only global state; it is not
  * changed by the signal handler.  Names are removed only by the process that made them, so a
  * forked child's handler does not remove its parent's files.  DEST.part files are never
- * removed.
+ * removed by it (only gaps_outfiles_abandon removes those its own prepare created).
  *
  * Not thread-safe: prepare, commit and discard belong to the main thread, outside parallel
  * regions.  A gaps_outfile must not move in memory between prepare and commit/discard (its

@@ -112,6 +112,12 @@ for f in libgaps.a cmake/gaps/gapsConfig.cmake cmake/gaps/gapsConfigVersion.cmak
 done
 [ -z "$(find "$prefix/include" -name 'gaps_parallel.h' -o -name 'gaps_runtime.h')" ] \
     || fail "private headers of backend/ installed"
+# the documents users read, not the raw benchmark results of doc/results/
+[ -e "$prefix/share/doc/gaps/doc/formats.md" ] || fail "doc/formats.md not installed"
+[ -z "$(find "$prefix/share" -path '*/results*')" ] || fail "doc/results installed"
+grep -q 'cxx_std_11' "$prefix"/lib*/cmake/gaps/gapsConfig.cmake \
+    && grep -q 'c_std_11' "$prefix"/lib*/cmake/gaps/gapsTargets.cmake \
+    || fail "gaps::gaps declares no language standard (c_std_11, cxx_std_11)"
 run "installed gaps runs" "$prefix/bin/gaps" --version
 
 # No installed file, text or binary, may name the source, build or staging directory.  One

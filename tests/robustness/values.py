@@ -22,6 +22,9 @@ Subcommands (one value per output line, except plan):
                             checkpoint of a run of EVENTS events from FIRST that stopped at
                             NEXT, with K events counted as failing the built-in checks
   failing-state STATE OUT K the same state with K failing events
+  split-ranges STATE OUT R  a state of N events in one range [B, B+N) made into R ranges of
+                            N/R events each, one event apart (the same sums: a state the
+                            program could have merged from R runs)
 """
 import argparse
 import json
@@ -38,6 +41,7 @@ import zlib
 STATE_FORMAT = 2
 KIND_OFFSET = 12
 INVALID_OFFSET = 8 + 4 + 4 + 32 + 3 * 8 + 4 * 4 + 8 + 8 + 8
+RANGES_OFFSET = 128   # u32 number of ranges, u32 reserved, then the ranges (16 bytes each)
 
 
 def nxt(x, up):
@@ -193,6 +197,21 @@ def main():
         body, _ = read_state(v[0])
         struct.pack_into("<Q", body, INVALID_OFFSET, int(v[2]))
         write_state(v[1], body)
+    elif c == "split-ranges":
+        body, _ = read_state(v[0])
+        r = int(v[2])
+        (n_ranges,) = struct.unpack_from("<I", body, RANGES_OFFSET)
+        if n_ranges != 1:
+            sys.exit("values.py: split-ranges needs a state with one range")
+        begin, end = struct.unpack_from("<qq", body, RANGES_OFFSET + 8)
+        if (end - begin) % r:
+            sys.exit(f"values.py: {end - begin} events do not split into {r} ranges")
+        k = (end - begin) // r
+        ranges = b"".join(struct.pack("<qq", begin + i * (k + 1), begin + i * (k + 1) + k)
+                          for i in range(r))
+        head = bytearray(body[:RANGES_OFFSET + 8])
+        struct.pack_into("<I", head, RANGES_OFFSET, r)
+        write_state(v[1], head + ranges + body[RANGES_OFFSET + 8 + 16:])
     else:
         sys.exit(f"values.py: unknown command {c}")
 
