@@ -43,7 +43,8 @@ physics_json() {
     python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))
 for k in ("backend", "device", "threads", "slots", "loops", "cycles_per_launch", "refill",
-          "launches", "veto_cycles", "time_s", "events_per_s", "mpi", "ranks"):
+          "launches", "veto_cycles", "time_s", "events_per_s", "mpi", "ranks",
+          "threads_requested", "slots_requested", "notes"):
     d.pop(k, None)
 print(json.dumps(d, sort_keys=True))' "$1"
 }
