@@ -41,7 +41,7 @@ import zlib
 STATE_FORMAT = 2
 KIND_OFFSET = 12
 INVALID_OFFSET = 8 + 4 + 4 + 32 + 3 * 8 + 4 * 4 + 8 + 8 + 8
-RANGES_OFFSET = 128   # u32 number of ranges, u32 reserved, then the ranges (16 bytes each)
+RANGES_OFFSET = 136   # u32 number of ranges, u32 reserved, then the ranges (16 bytes each)
 
 
 def nxt(x, up):
