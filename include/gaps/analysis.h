@@ -45,6 +45,9 @@ GAPS_DEVICE_END
  * their momentum fraction x), then the outgoing ones.  The beams, and an s-channel boson the
  * record does not hold, come from the process (gaps/process.h).  Pointers to memory where the
  * loops run; the arrays share one block that starts at p (gaps_records_carve). */
+/* Every field below is copied in three places: gaps_records_copy() (analysis.c), the device
+ * to host copy of deliver_events() (generator.c) and the reorder buffer's pack/write_block
+ * (event_stream.c); a new field goes into all three. */
 typedef struct gaps_records {
     int maxp;          /* stride: the record capacity */
     double *p;         /* (E, px, py, pz) per parton, GeV: 4 doubles each */

@@ -209,6 +209,8 @@ static void deliver_events(partition *part, const shared *sh, int n)
         gaps_device_to_host(host->flav, dev->flav, np * sizeof *host->flav);
         gaps_device_to_host(host->col, dev->col, np * sizeof *host->col);
         gaps_device_to_host(host->acol, dev->acol, np * sizeof *host->acol);
+        gaps_device_to_host(host->status, dev->status, np * sizeof *host->status);
+        gaps_device_to_host(host->x, dev->x, np * sizeof *host->x);
     }
     if (sh->hooks && sh->hooks->events
         && sh->hooks->events(sh->hooks->ctx, cfg->keep_rows ? part->rows_host : NULL,
