@@ -139,6 +139,11 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
                        gaps_run *run, char *msg, size_t len);
 void gaps_run_free(gaps_run *run);
 
+/* What a run reports, from its accumulated state run->state: the histograms (into run->hist,
+ * if allocated), the cross section and the event counters.  The one place that turns a state
+ * into a run's numbers, for a run in one process and for one shared by MPI ranks. */
+void gaps_run_take_state(gaps_run *run);
+
 GAPS_C_END
 
 #endif

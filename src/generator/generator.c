@@ -635,12 +635,7 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
         if (e_end >= e_start) run->energy_j = e_end - e_start;
     }
     if (ok) {
-        gaps_state_result(run->state, run->hist);
-        gaps_histograms_sigma(run->hist, &run->sigma, &run->sigma_err);
-        run->events = (int64_t)run->state->events;
-        run->capacity_hits = (int64_t)run->state->capacity_hits;
-        run->invalid_events = (int64_t)run->state->invalid_events;
-        run->bad_weights = (int64_t)run->state->bad_weights;
+        gaps_run_take_state(run);
         run->next_event = done_end;
         /* stage times: the mean over partitions, which run concurrently */
         long cycles = 0;
@@ -675,6 +670,18 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     gaps_device_free(hist.acc);
     if (!ok) gaps_run_free(run);
     return ok ? 0 : -1;
+}
+
+void gaps_run_take_state(gaps_run *run)
+{
+    if (run->hist) {
+        gaps_state_result(run->state, run->hist);
+        gaps_histograms_sigma(run->hist, &run->sigma, &run->sigma_err);
+    }
+    run->events = (int64_t)run->state->events;
+    run->capacity_hits = (int64_t)run->state->capacity_hits;
+    run->invalid_events = (int64_t)run->state->invalid_events;
+    run->bad_weights = (int64_t)run->state->bad_weights;
 }
 
 void gaps_run_free(gaps_run *run)

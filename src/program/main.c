@@ -514,18 +514,12 @@ static void note_gaps(const gaps_state *st)
  * read in the wrong unit.  0, or -1 with a reason. */
 static int check_weight_unit(const gaps_state *st, const char *path, char *msg, size_t len)
 {
-    gaps_config cfg;
-    gaps_state *ref = malloc(sizeof *ref);
-    if (!ref) return snprintf(msg, len, "out of memory"), -1;
-    gaps_config_defaults(&cfg);
-    cfg.ecm = st->ecm;   /* checked by gaps_state_read */
-    gaps_state_init(ref, &cfg);
-    const int same = memcmp(&ref->w_unit, &st->w_unit, sizeof st->w_unit) == 0;
-    if (!same)
-        snprintf(msg, len, "'%s' is corrupt (weight unit %.17g pb, the process's is %.17g pb)",
-                 path, st->w_unit, ref->w_unit);
-    free(ref);
-    return same ? 0 : -1;
+    gaps_process proc;
+    if (gaps_process_init(&proc, GAPS_PROCESS_EE_QQ, st->ecm, msg, len) != 0) return -1;
+    if (memcmp(&proc.w_unit, &st->w_unit, sizeof st->w_unit) == 0) return 0;
+    snprintf(msg, len, "'%s' is corrupt (weight unit %.17g pb, the process's is %.17g pb)", path,
+             st->w_unit, proc.w_unit);
+    return -1;
 }
 static int run_merge(int argc, char **argv)
 {

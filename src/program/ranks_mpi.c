@@ -610,14 +610,7 @@ static void fill_run(gaps_run *run, totals *t, int64_t cut, double wall)
 {
     run->state = t->state;
     run->hist = malloc(sizeof *run->hist);
-    if (run->hist) {
-        gaps_state_result(run->state, run->hist);
-        gaps_histograms_sigma(run->hist, &run->sigma, &run->sigma_err);
-    }
-    run->events = (int64_t)run->state->events;
-    run->capacity_hits = (int64_t)run->state->capacity_hits;
-    run->invalid_events = (int64_t)run->state->invalid_events;
-    run->bad_weights = (int64_t)run->state->bad_weights;
+    gaps_run_take_state(run);
     run->next_event = cut;
     run->time_total = wall;
     run->launches = t->launches;

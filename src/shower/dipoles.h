@@ -50,7 +50,7 @@ static inline double gaps_dipole_ff_z_minus(double m2, double t_cut)
 static inline void gaps_dipole_kernel_rates(double zm, double lnz, int gluon, double a_max,
                                             double r[2])
 {
-    const double pref = a_max / (2.0 * GAPS_PI);
+    const double pref = gaps_kernel_prefactor(a_max);
     if (!gluon) {
         r[0] = gaps_kernel_rate(GAPS_KERNEL_Q_QG, pref, zm, lnz);
         r[1] = 0.0;

@@ -25,6 +25,12 @@
 
 GAPS_DEVICE_BEGIN
 
+/* The coupling prefactor of every trial rate, alpha_max / (2 pi). */
+GAPS_ALWAYS_INLINE double gaps_kernel_prefactor(double a_max)
+{
+    return a_max / (2.0 * GAPS_PI);
+}
+
 /* Trial rate of kernel k on a dipole with z- = zm and L = ln(z+/z-) = lnz, given the coupling
  * prefactor pref = alpha_max / (2 pi). */
 GAPS_ALWAYS_INLINE double gaps_kernel_rate(enum gaps_kernel k, double pref, double zm, double lnz)

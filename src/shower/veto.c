@@ -103,7 +103,8 @@ void gaps_veto_select_winner(gaps_pool *pool, const gaps_physics *phys, int e)
     const int p = d / 2;
     int kernel = GAPS_KERNEL_Q_QG;
     if (pool->flav[gaps_at(pool, p, e)] == GAPS_GLUON) {
-        const double r_gg = gaps_kernel_rate(GAPS_KERNEL_G_GG, phys->a_max / (2.0 * GAPS_PI),
+        const double r_gg = gaps_kernel_rate(GAPS_KERNEL_G_GG,
+                                             gaps_kernel_prefactor(phys->a_max),
                                              pool->dip_zm[gaps_at(pool, d, e)],
                                              pool->dip_lnz[gaps_at(pool, d, e)]);
         kernel = (u - acc) < r_gg ? GAPS_KERNEL_G_GG : GAPS_KERNEL_G_QQ;
