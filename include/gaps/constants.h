@@ -30,7 +30,9 @@
 #define GAPS_GLUON 21
 
 /* Run-time defaults. */
-#define GAPS_DEFAULT_ECM        91.2   /* sqrt(s), GeV */
+#define GAPS_DEFAULT_ECM        91.2   /* sqrt(s) of e+ e- processes, GeV */
+#define GAPS_DEFAULT_ECM_PP     13000.0 /* sqrt(s) of p p processes, GeV */
+#define GAPS_DEFAULT_PDF        "CT14lo"  /* PDF set of p p processes (shipped) */
 #define GAPS_DEFAULT_ALPHAS_MZ  0.118  /* alpha_s(M_Z^2) */
 #define GAPS_DEFAULT_TCUT       1.0    /* shower cutoff t_C = k_T^2, GeV^2 */
 

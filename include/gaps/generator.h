@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "gaps/analysis.h"
+#include "gaps/compat.h"
+#include "gaps/pdf.h"
 #include "gaps/histogram.h"
 #include "gaps/state.h"
 #include "gaps/decl.h"
@@ -40,7 +42,12 @@ typedef struct gaps_config {
     int64_t events;          /* N */
     int64_t first_event;     /* generate event numbers first_event .. first_event + N - 1 */
     int process;             /* enum gaps_process_id (gaps/process.h) */
+    int compat;              /* enum gaps_compat (gaps/compat.h) */
     double ecm;              /* sqrt(s), GeV */
+    char pdf[GAPS_PDF_NAME_MAX + 8];   /* hadronic processes: "NAME[/MEMBER]"; "" = the
+                                          process's default set */
+    char pdf_path[4096];     /* directories searched for PDF sets before LHAPDF_DATA_PATH and
+                                the installed ones (colon-separated); "" = none */
     double alphas_mz;
     int alphas_order;        /* 0 fixed, 1 one loop, 2 two loops */
     double t_cut;            /* GeV^2 */

@@ -15,6 +15,7 @@
 #define GAPS_PROCESS_H
 
 #include <stdint.h>
+#include "gaps/analyses.h"
 #include "gaps/matrix_element.h"
 #include "gaps/rng.h"
 #include "gaps/decl.h"
@@ -23,6 +24,8 @@ GAPS_C_BEGIN
 
 enum gaps_process_id {
     GAPS_PROCESS_EE_QQ = 0,   /* e+ e- -> Z/gamma* -> q qbar, leading order */
+    GAPS_PROCESS_PP_Z = 1,    /* p p -> Z on shell (q qbar -> Z) */
+    GAPS_PROCESS_PP_LL = 2,   /* p p -> Z/gamma* -> l+ l- in a mass window (Drell-Yan) */
     GAPS_N_PROCESSES
 };
 
@@ -43,6 +46,8 @@ typedef struct gaps_process_info {
     int beam_pdg[2];           /* beam particles: the first along +z */
     double default_ecm;        /* sqrt(s), GeV */
     int hadronic;              /* beams are hadrons: the process needs parton distributions */
+    const char *default_pdf;   /* the PDF set of a hadronic process ("NAME[/MEMBER]"), else NULL */
+    int analysis;              /* enum gaps_analysis_id (gaps/analyses.h) */
 } gaps_process_info;
 
 extern const gaps_process_info gaps_process_table[GAPS_N_PROCESSES];

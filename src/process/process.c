@@ -9,7 +9,13 @@
 /* One row per process, in the order of enum gaps_process_id. */
 const gaps_process_info gaps_process_table[GAPS_N_PROCESSES] = {
     [GAPS_PROCESS_EE_QQ] = { "ee-qq", "e+ e- -> Z/gamma* -> q qbar, LO + dipole shower",
-                             { -11, 11 }, GAPS_DEFAULT_ECM, 0 },
+                             { -11, 11 }, GAPS_DEFAULT_ECM, 0, NULL, GAPS_ANALYSIS_LEP },
+    [GAPS_PROCESS_PP_Z] = { "pp-z", "p p -> Z (on shell), LO + dipole shower",
+                            { 2212, 2212 }, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF,
+                            GAPS_ANALYSIS_LHC },
+    [GAPS_PROCESS_PP_LL] = { "pp-ll", "p p -> Z/gamma* -> l+ l- (Drell-Yan), LO + dipole shower",
+                             { 2212, 2212 }, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF,
+                             GAPS_ANALYSIS_LHC },
 };
 
 int gaps_process_lookup(const char *name)
