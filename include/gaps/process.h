@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include "gaps/analyses.h"
 #include "gaps/matrix_element.h"
+#include "gaps/pdf.h"
 #include "gaps/rng.h"
 #include "gaps/decl.h"
 
@@ -70,6 +71,11 @@ typedef struct gaps_hard_event {
 /* Run parameters of the process (plain data, copied to the device). */
 typedef struct gaps_process {
     enum gaps_process_id id;
+    enum gaps_analysis_id analysis;   /* the analysis of its events (from the table) */
+    int hadronic;            /* beams are protons: pdf is set */
+    const gaps_pdf *pdf;     /* hadronic processes: the parton distributions, a pointer where
+                                the loops run (device memory in the offload build); set by the
+                                generator after gaps_process_init() */
     double ecm, s;           /* sqrt(s) in GeV, s in GeV^2 */
     double w_unit;           /* a typical large event weight, pb: the unit in which the
                                 exact histogram sums are kept (gaps/histogram.h) */

@@ -32,6 +32,10 @@ int gaps_process_init(gaps_process *proc, enum gaps_process_id id, double ecm, c
     proc->id = id;
     proc->ecm = ecm;
     proc->s = ecm * ecm;
+    if (id >= 0 && id < GAPS_N_PROCESSES) {
+        proc->analysis = (enum gaps_analysis_id)gaps_process_table[id].analysis;
+        proc->hadronic = gaps_process_table[id].hadronic;
+    }
     switch (id) {
     case GAPS_PROCESS_EE_QQ:
         gaps_me_init(&proc->ee_qq, ecm);
