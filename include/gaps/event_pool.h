@@ -45,19 +45,45 @@ enum gaps_counter {
     GAPS_COUNT_INVALID,       /* events failing a momentum, mass, colour or finiteness check */
     GAPS_COUNT_BAD_WEIGHT,    /* events whose weight the histograms could not take */
     GAPS_COUNT_NEXT,          /* the next event number (used in the first pool of a run) */
+    GAPS_COUNT_OVERESTIMATE,  /* trials whose acceptance f/g exceeded 1 (an overestimate that
+                                 was not a bound): 0 by construction outside --compat gaps21 */
     GAPS_COUNT_BY_N,          /* GAPS_MAX_PARTONS + 1 counters from here: entries of the done
                                  list with n = 0, 1, ... partons (the rows of done_by_n) */
     GAPS_N_COUNTERS = GAPS_COUNT_BY_N + GAPS_MAX_PARTONS + 1
 };
 
-/* Splitting kernels. */
-enum gaps_kernel { GAPS_KERNEL_Q_QG = 0, GAPS_KERNEL_G_GG = 1, GAPS_KERNEL_G_QQ = 2,
+/* Splitting kernels: the final-state emitter's (final-final and final-initial dipoles) and
+ * the incoming emitter's (initial-final and initial-initial dipoles), named by what the
+ * incoming parton is before and after the backward step (src/shower/isr.h). */
+enum gaps_kernel { GAPS_KERNEL_Q_QG = 0,   /* final q -> q g */
+                   GAPS_KERNEL_G_GG = 1,   /* final g -> g g */
+                   GAPS_KERNEL_G_QQ = 2,   /* final g -> q qbar (all flavours) */
+                   GAPS_KERNEL_I_QQ = 3,   /* incoming q stays q, a gluon is emitted */
+                   GAPS_KERNEL_I_GQ = 4,   /* incoming q came from a gluon (emits the qbar) */
+                   GAPS_KERNEL_I_GG = 5,   /* incoming g stays g, a gluon is emitted */
+                   GAPS_KERNEL_I_QG = 6,   /* incoming g came from a quark of one flavour
+                                              (trial_flav), which is also emitted */
                    GAPS_KERNEL_NONE = -1 };
+
+/* The initial-state shower's run parameters (src/shower/isr.h, isr_bounds.c). */
+#define GAPS_ISR_ETA_BINS 400   /* bins in ln(eta) of the PDF-ratio bounds */
+#define GAPS_ISR_PIDS 11        /* partons -5..5 and the gluon */
+typedef struct gaps_isr {
+    int compat;            /* enum gaps_compat */
+    double t_min;          /* dipoles with an incoming leg radiate above this k_T^2 (GeV^2):
+                              the larger of t_C and the PDF set's lowest Q^2 */
+    double m2[6];          /* m^2 of the incoming c and b quarks (GeV^2) at [4], [5], whose
+                              trials run in t - m^2; 0 for the light flavours */
+    double ln_eta_min, inv_dln_eta;   /* the ln(eta) binning of bound */
+    const double *bound;   /* [shifted][old pid][new pid][eta bin]: upper bounds of
+                              xf_new(y >= eta)/xf_old(eta); where the loops run */
+} gaps_isr;
 
 /* The physics of a run: everything a slot needs besides its own state. */
 typedef struct gaps_physics {
     gaps_process proc;
     gaps_alphas as;
+    gaps_isr isr;     /* hadronic processes only */
     double t_cut;     /* shower cutoff t_C, GeV^2 */
     double a_max;     /* coupling overestimate alpha_s(t_C) */
     uint32_t seed;
@@ -84,6 +110,7 @@ typedef struct gaps_physics {
     X(double, dip_m2, 2 * (maxp), "dipole mass^2, GeV^2 (where rate > 0)")                     \
     X(double, dip_zm, 2 * (maxp), "z- of the dipole (where rate > 0)")                         \
     X(double, dip_lnz, 2 * (maxp), "ln(z+/z-) of the dipole (where rate > 0)")                 \
+    X(double, dip_zp, 2 * (maxp), "z+ of the dipole (hadronic processes, where rate > 0)")      \
     /* colour tags, row c = tag c */                                                           \
     X(int, col_owner, (maxp) + 2, "parton carrying tag c as its colour")                       \
     X(int, acol_owner, (maxp) + 2, "parton carrying tag c as its anticolour")                  \
@@ -98,12 +125,14 @@ typedef struct gaps_physics {
     X(uint32_t, draw, 1, "random-number blocks used by the event")                             \
     X(double, t, 1, "current evolution scale, GeV^2")                                          \
     X(double, weight, 1, "event weight, pb")                                                   \
-    X(double, rate_sum, 1, "sum of all dipole rates")                                          \
+    X(double, rate_sum, 1, "sum of all dipole rates (hadronic: those trialled in t)")         \
+    X(double, rate_shift, 2, "hadronic: rates of incoming row b's dipoles, trialled in t - m^2")\
     X(double, trial_t, 1, "trial emission of this cycle: scale, GeV^2")                        \
     X(double, trial_z, 1, "trial emission: z")                                                 \
     X(double, trial_y, 1, "trial emission: y")                                                 \
     X(int, trial_dipole, 1, "trial emission: dipole row 2 p + s")                              \
     X(int, trial_kernel, 1, "trial emission: enum gaps_kernel")                                \
+    X(int, trial_flav, 1, "trial emission: the new incoming flavour of GAPS_KERNEL_I_QG")      \
     /* the done list: slots whose shower ended since the last analysis, in rows by          \
      * multiplicity (row n: counter GAPS_COUNT_BY_N + n of them, in no set order);            \
      * the analysis runs over this list only, with every GPU lane busy */                     \

@@ -2,6 +2,7 @@
  * until every event is done, analyse and refill as slots finish, time each stage. */
 #define _POSIX_C_SOURCE 200809L
 #include "gaps/generator.h"
+#include "shower/isr_bounds.h"
 #include "gaps/analysis.h"
 #include "gaps/constants.h"
 #include "gaps/shower.h"
@@ -125,6 +126,56 @@ void gaps_state_init(gaps_state *state, const gaps_config *cfg)
     state->max_partons = cfg->max_partons;
 }
 
+/* What a hadronic run holds besides the physics struct: the parton distributions (host and
+ * device) and the table of PDF-ratio bounds (host and device). */
+typedef struct hadronic_data {
+    gaps_pdf pdf, pdf_view;
+    gaps_pdf *pdf_dev;
+    double *bound_host, *bound_dev;
+} hadronic_data;
+
+static void hadronic_free(hadronic_data *h)
+{
+    gaps_device_free(h->pdf_dev);
+    gaps_pdf_device_free(&h->pdf_view);
+    gaps_pdf_free(&h->pdf);
+    free(h->bound_host);
+    gaps_device_free(h->bound_dev);
+    memset(h, 0, sizeof *h);
+}
+
+/* Load the PDF set of a hadronic process, build the initial-state shower's bounds and put both
+ * where the loops run.  0, or -1 with one line in msg. */
+static int hadronic_init(const gaps_config *cfg, gaps_physics *phys, hadronic_data *h,
+                         char *msg, size_t len)
+{
+    memset(h, 0, sizeof *h);
+    if (!phys->proc.hadronic) return 0;
+    const char *set = cfg->pdf[0] ? cfg->pdf : gaps_process_table[cfg->process].default_pdf;
+    char path[8192];
+    const char *env = getenv("LHAPDF_DATA_PATH");
+    snprintf(path, sizeof path, "%s:%s:%s", cfg->pdf_path, env ? env : "",
+             GAPS_PDF_SOURCE_DATADIR);
+    char err[512];
+    if (gaps_pdf_load(&h->pdf, set, path, err, sizeof err) != 0)
+        return snprintf(msg, len, "%s", err), -1;
+    double *table;
+    if (gaps_isr_init(&phys->isr, &h->pdf, cfg->compat, cfg->t_cut, &table) != 0) {
+        gaps_pdf_free(&h->pdf);
+        return snprintf(msg, len, "out of memory for the initial-state shower"), -1;
+    }
+    h->bound_host = table;
+    h->bound_dev = gaps_device_copy(table, gaps_isr_table_bytes());
+    if (!h->bound_dev || gaps_pdf_to_device(&h->pdf, &h->pdf_view) != 0
+        || !(h->pdf_dev = gaps_device_copy(&h->pdf_view, sizeof h->pdf_view))) {
+        hadronic_free(h);
+        return snprintf(msg, len, "out of device memory for the parton distributions"), -1;
+    }
+    phys->isr.bound = h->bound_dev;
+    phys->proc.pdf = h->pdf_dev;
+    return 0;
+}
+
 static void physics_init(const gaps_config *cfg, gaps_physics *phys)
 {
     char msg[128];
@@ -133,6 +184,8 @@ static void physics_init(const gaps_config *cfg, gaps_physics *phys)
     (void)gaps_process_init(&phys->proc, (enum gaps_process_id)cfg->process, cfg->ecm, msg,
                             sizeof msg);
     gaps_alphas_init(&phys->as, cfg->alphas_order, cfg->alphas_mz);
+    /* compat: GAPS 2.1 runs alpha_s with five flavours at every scale (spec 2.3) */
+    if (cfg->compat == GAPS_COMPAT_GAPS21) phys->as.t_ref[1] = phys->as.t_ref[2] = 0.0;
     phys->t_cut = cfg->t_cut;
     phys->a_max = gaps_alphas_value(&phys->as, cfg->t_cut);
     phys->seed = cfg->seed;
@@ -477,6 +530,8 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
 
     gaps_physics phys;
     physics_init(cfg, &phys);
+    hadronic_data had;
+    if (hadronic_init(cfg, &phys, &had, msg, len) != 0) return -1;
     /* one partition per worker on the host, one on the device; never more slots than events */
     const int nparts = gaps_runtime_partitions();
     int64_t slots = cfg->slots > 0 ? cfg->slots
@@ -644,6 +699,7 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
             run->time_shower += parts[k].time_shower / nparts;
             run->time_analysis += parts[k].time_analysis / nparts;
             run->launches += parts[k].launches;
+            run->overestimates += (int64_t)parts[k].c[GAPS_COUNT_OVERESTIMATE];
             if (parts[k].iterations * per_pass > cycles) cycles = parts[k].iterations * per_pass;
         }
         run->veto_cycles += cycles;
@@ -668,6 +724,7 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     gaps_device_free(phys_dev);
     gaps_device_free(hist_dev);
     gaps_device_free(hist.acc);
+    hadronic_free(&had);
     if (!ok) gaps_run_free(run);
     return ok ? 0 : -1;
 }

@@ -16,7 +16,10 @@
 #include "gaps/constants.h"
 #include "gaps/event_pool.h"
 #include "gaps/fpmath.h"
+#include "shower/colour.h"
+#include "shower/isr.h"
 #include "shower/kernels.h"
+#include "shower/kinematics.h"
 
 GAPS_DEVICE_BEGIN
 
@@ -89,6 +92,123 @@ static inline void gaps_dipoles_update(gaps_pool *pool, const gaps_physics *phys
         }
     }
     pool->rate_sum[e] = sum;
+}
+
+/* ---- Hadron collisions: dipoles with incoming legs (src/shower/isr.h) ----------------------
+ * The dipole rows are the same (emitter p, side s), with the sides taken in crossed colours
+ * (colour.h).  Per dipole the pool keeps s_ijk (dip_m2), z- and z+ of the sampling variable
+ * and the rate of all its kernels.  The dipoles of an incoming c or b quark are trialled in
+ * t - m^2 (their densities rise from zero at the quark's threshold, so that only a trial
+ * density like dt/(t - m^2) bounds them): their rates are summed per incoming row in
+ * rate_shift and left out of the running sums, which hold the dipoles trialled in t. */
+
+/* The spectator of dipole (p, side) with n_in incoming rows, or -1. */
+GAPS_ALWAYS_INLINE int gaps_dipole_spectator_x(const gaps_pool *pool, int e, int p, int side,
+                                               int n_in)
+{
+    const int tag = side == 0 ? gaps_xcol(pool, e, p, n_in) : gaps_xacol(pool, e, p, n_in);
+    if (tag == 0) return -1;
+    return side == 0 ? pool->acol_owner[gaps_at(pool, tag, e)]
+                     : pool->col_owner[gaps_at(pool, tag, e)];
+}
+
+/* Is flavour flav of an incoming row trialled in t - m^2 (a c or b quark)? */
+GAPS_ALWAYS_INLINE int gaps_isr_shifted(const gaps_isr *isr, int flav)
+{
+    const int f = flav < 0 ? -flav : flav;
+    return f <= 5 && isr->m2[f] > 0.0;
+}
+
+/* The kernels an emitter offers on one dipole, numbered 0 .. gaps_dipole_kernel_count()-1:
+ * a final quark q -> q g; a final gluon g -> g g, g -> q qbar; an incoming quark I_QQ, I_GQ;
+ * an incoming gluon I_GG and I_QG for the new incoming flavours -5..-1, 1..5. */
+GAPS_ALWAYS_INLINE int gaps_dipole_kernel_count(int flav, int incoming)
+{
+    if (flav != GAPS_GLUON) return incoming ? 2 : 1;
+    return incoming ? 1 + 2 * GAPS_N_FLAVOURS : 2;
+}
+
+GAPS_ALWAYS_INLINE int gaps_dipole_kernel(int flav, int incoming, int j, int *new_flav)
+{
+    *new_flav = 0;
+    if (!incoming) return flav != GAPS_GLUON ? GAPS_KERNEL_Q_QG
+                                             : (j == 0 ? GAPS_KERNEL_G_GG : GAPS_KERNEL_G_QQ);
+    if (flav != GAPS_GLUON) return j == 0 ? GAPS_KERNEL_I_QQ : GAPS_KERNEL_I_GQ;
+    if (j == 0) return GAPS_KERNEL_I_GG;
+    *new_flav = j <= GAPS_N_FLAVOURS ? -j : j - GAPS_N_FLAVOURS;
+    return GAPS_KERNEL_I_QG;
+}
+
+/* The trial rate of kernel j of a dipole of type `type` with range [zm, zp]. */
+GAPS_ALWAYS_INLINE double gaps_dipole_kernel_rate(const gaps_physics *phys, int type, int flav,
+                                                  int incoming, int j, double eta, double zm,
+                                                  double zp, int *kernel, int *new_flav)
+{
+    const int compat = phys->isr.compat == GAPS_COMPAT_GAPS21;
+    *kernel = gaps_dipole_kernel(flav, incoming, j, new_flav);
+    const gaps_overestimate o = gaps_isr_overestimate(*kernel, type, compat);
+    const int shifted = incoming && gaps_isr_shifted(&phys->isr, flav);
+    return gaps_kernel_prefactor(phys->a_max) * gaps_shape_integral(o.shape, zm, zp)
+           * gaps_isr_rate_factor(&phys->isr, *kernel, type, flav, *new_flav, shifted, eta,
+                                  o.coeff);
+}
+
+/* Momentum fraction the PDF ratio of a dipole refers to: the incoming emitter's, or for FI the
+ * incoming spectator's (0 for FF). */
+GAPS_ALWAYS_INLINE double gaps_dipole_eta(const gaps_pool *pool, int e, int p, int k, int n_in)
+{
+    if (p < n_in) return pool->x_in[gaps_at(pool, p, e)];
+    if (k < n_in) return pool->x_in[gaps_at(pool, k, e)];
+    return 0.0;
+}
+
+GAPS_ALWAYS_INLINE void gaps_dipoles_update_hadronic(gaps_pool *pool, const gaps_physics *phys,
+                                                     int e)
+{
+    const int n = pool->n[e], n_in = pool->n_in[e];
+    const int compat = phys->isr.compat == GAPS_COMPAT_GAPS21;
+    double sum = 0.0, shift[2] = { 0.0, 0.0 };
+    for (int p = 0; p < n; ++p) {
+        const int flav = pool->flav[gaps_at(pool, p, e)], incoming = p < n_in;
+        const int is_parton = flav == GAPS_GLUON || (flav != 0 && flav >= -5 && flav <= 5);
+        for (int side = 0; side < 2; ++side) {
+            const long at = gaps_at(pool, 2 * p + side, e);
+            const int k = is_parton ? gaps_dipole_spectator_x(pool, e, p, side, n_in) : -1;
+            double r = 0.0, zm, zp;
+            if (k >= 0) {
+                const int type = gaps_dipole_type_of(incoming, k < n_in);
+                double pp[4], pk[4];
+                pp[0] = pool->E[gaps_at(pool, p, e)]; pp[1] = pool->px[gaps_at(pool, p, e)];
+                pp[2] = pool->py[gaps_at(pool, p, e)]; pp[3] = pool->pz[gaps_at(pool, p, e)];
+                pk[0] = pool->E[gaps_at(pool, k, e)]; pk[1] = pool->px[gaps_at(pool, k, e)];
+                pk[2] = pool->py[gaps_at(pool, k, e)]; pk[3] = pool->pz[gaps_at(pool, k, e)];
+                const double s = 2.0 * gaps_mdot(pp, pk);
+                const double eta = gaps_dipole_eta(pool, e, p, k, n_in);
+                const double tmin = type == GAPS_DIPOLE_FF ? phys->t_cut : phys->isr.t_min;
+                /* compat: GAPS 2.1 leaves II dipoles with a leg below x = 1e-5 out */
+                const int skip = compat && type == GAPS_DIPOLE_II
+                                 && (eta < 1e-5 || pool->x_in[gaps_at(pool, k, e)] < 1e-5);
+                if (!skip && s > 0.0 && gaps_isr_zrange(type, s, eta, tmin, &zm, &zp)) {
+                    const int nk = gaps_dipole_kernel_count(flav, incoming);
+                    for (int j = 0; j < nk; ++j) {
+                        int kernel, nf;
+                        r += gaps_dipole_kernel_rate(phys, type, flav, incoming, j, eta, zm, zp,
+                                                     &kernel, &nf);
+                    }
+                    pool->dip_m2[at] = s;
+                    pool->dip_zm[at] = zm;
+                    pool->dip_zp[at] = zp;
+                }
+            }
+            pool->rate[at] = r;
+            if (incoming && gaps_isr_shifted(&phys->isr, flav)) shift[p] += r;
+            else sum += r;
+            pool->rate_cum[at] = sum;
+        }
+    }
+    pool->rate_sum[e] = sum;
+    pool->rate_shift[gaps_at(pool, 0, e)] = shift[0];
+    pool->rate_shift[gaps_at(pool, 1, e)] = shift[1];
 }
 
 GAPS_DEVICE_END

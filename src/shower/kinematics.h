@@ -96,6 +96,82 @@ GAPS_ALWAYS_INLINE void gaps_map_ff(const double pi[4], const double pk[4], doub
     }
 }
 
+/* k_perp = k_T (cos phi n1 + sin phi n2), orthogonal to pi and pk, k_perp^2 = -k_T^2. */
+GAPS_ALWAYS_INLINE void gaps_kperp(const double pi[4], const double pk[4], double kt, double phi,
+                                   double kp[4])
+{
+    double n1[4], n2[4], sphi, cphi;
+    gaps_transverse_basis(pi, pk, n1, n2);
+    gaps_sincos(phi, &sphi, &cphi);
+    for (int m = 0; m < 4; ++m) kp[m] = kt * (cphi * n1[m] + sphi * n2[m]);
+}
+
+/* Final-initial map: final emitter pi, incoming spectator pk (its physical momentum) to the
+ * final qi, qj and the new incoming spectator qk = pk / x, for the variables z and x with
+ * k_T^2 = 2 pi.pk z (1 - z) (1 - x)/x:
+ *   qi = z pi + (1-z)(1-x)/x pk + k_perp,   qj = (1-z) pi + z (1-x)/x pk - k_perp
+ * so that qi + qj - qk = pi - pk. */
+GAPS_ALWAYS_INLINE void gaps_map_fi(const double pi[4], const double pk[4], double z, double x,
+                                    double kt2, double phi, double qi[4], double qj[4],
+                                    double qk[4])
+{
+    double kp[4];
+    gaps_kperp(pi, pk, sqrt(kt2), phi, kp);
+    const double r = (1.0 - x) / x;
+    for (int m = 0; m < 4; ++m) {
+        qi[m] = z * pi[m] + (1.0 - z) * r * pk[m] + kp[m];
+        qj[m] = (1.0 - z) * pi[m] + z * r * pk[m] - kp[m];
+        qk[m] = pk[m] / x;
+    }
+}
+
+/* Initial-final map: incoming emitter pa (physical momentum), final spectator pk to the new
+ * incoming qa = pa / x, the emitted qj and the spectator qk, for x and u with
+ * k_T^2 = 2 pa.pk u (1 - u) (1 - x)/x:
+ *   qj = (1-u)(1-x)/x pa + u pk - k_perp,   qk = u (1-x)/x pa + (1-u) pk + k_perp
+ * so that qj + qk - qa = pk - pa. */
+GAPS_ALWAYS_INLINE void gaps_map_if(const double pa[4], const double pk[4], double x, double u,
+                                    double kt2, double phi, double qa[4], double qj[4],
+                                    double qk[4])
+{
+    double kp[4];
+    gaps_kperp(pa, pk, sqrt(kt2), phi, kp);
+    const double r = (1.0 - x) / x;
+    for (int m = 0; m < 4; ++m) {
+        qa[m] = pa[m] / x;
+        qj[m] = (1.0 - u) * r * pa[m] + u * pk[m] - kp[m];
+        qk[m] = u * r * pa[m] + (1.0 - u) * pk[m] + kp[m];
+    }
+}
+
+/* Initial-initial map: incoming emitter pa and spectator pb to the new incoming qa = pa / x
+ * and the emitted qj, for x and v with k_T^2 = 2 pa.pb v (1 - x - v)/x:
+ *   qj = (1-x-v)/x pa + v pb - k_perp;  pb stays.
+ * The momentum K~ = pa + pb that the rest of the final state carried becomes
+ * K = qa + pb - qj (K^2 = K~^2): gaps_boost_ii() moves every other final particle along. */
+GAPS_ALWAYS_INLINE void gaps_map_ii(const double pa[4], const double pb[4], double x, double v,
+                                    double kt2, double phi, double qa[4], double qj[4])
+{
+    double kp[4];
+    gaps_kperp(pa, pb, sqrt(kt2), phi, kp);
+    const double r = (1.0 - x - v) / x;
+    for (int m = 0; m < 4; ++m) {
+        qa[m] = pa[m] / x;
+        qj[m] = r * pa[m] + v * pb[m] - kp[m];
+    }
+}
+
+/* The Lorentz transformation taking K~ to K (equal masses) that Catani and Seymour give for
+ * the initial-initial dipole, applied to q in place:
+ *   q -> q - 2 (K + K~).q / (K + K~)^2 (K + K~) + 2 K~.q / K^2 K */
+GAPS_ALWAYS_INLINE void gaps_boost_ii(const double Kt[4], const double K[4], double q[4])
+{
+    double S[4];
+    for (int m = 0; m < 4; ++m) S[m] = K[m] + Kt[m];
+    const double a = 2.0 * gaps_mdot(S, q) / gaps_mdot(S, S), b = 2.0 * gaps_mdot(Kt, q) / gaps_mdot(K, K);
+    for (int m = 0; m < 4; ++m) q[m] += -a * S[m] + b * K[m];
+}
+
 GAPS_DEVICE_END
 
 #endif

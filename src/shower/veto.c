@@ -14,6 +14,7 @@
 #include "shower/colour.h"
 #include "shower/dipoles.h"
 #include "shower/kernels.h"
+#include "shower/isr.h"
 #include "shower/kinematics.h"
 
 #include <math.h>
@@ -45,8 +46,11 @@ void gaps_shower_start(gaps_pool *pool, const gaps_physics *phys, int e, int64_t
         pool->flav[at] = ev.flav[p];
         pool->col[at] = ev.col[p];
         pool->acol[at] = ev.acol[p];
-        if (ev.col[p] > 0) pool->col_owner[gaps_at(pool, ev.col[p], e)] = p;
-        if (ev.acol[p] > 0) pool->acol_owner[gaps_at(pool, ev.acol[p], e)] = p;
+        /* owner maps in crossed colours: an incoming parton's colour is an anticolour */
+        const int xc = p < ev.n_in ? ev.acol[p] : ev.col[p];
+        const int xa = p < ev.n_in ? ev.col[p] : ev.acol[p];
+        if (xc > 0) pool->col_owner[gaps_at(pool, xc, e)] = p;
+        if (xa > 0) pool->acol_owner[gaps_at(pool, xa, e)] = p;
     }
     for (int b = 0; b < 2; ++b)
         if (b < ev.n_in) pool->x_in[gaps_at(pool, b, e)] = ev.x[b];
@@ -59,7 +63,246 @@ void gaps_shower_start(gaps_pool *pool, const gaps_physics *phys, int e, int64_t
     pool->t[e] = ev.t_start;
     pool->status[e] = GAPS_SLOT_SHOWERING;
     pool->trial_kernel[e] = GAPS_KERNEL_NONE;
-    gaps_dipoles_update(pool, phys, e);
+    if (phys->proc.hadronic) gaps_dipoles_update_hadronic(pool, phys, e);
+    else gaps_dipoles_update(pool, phys, e);
+}
+
+static void load(const gaps_pool *pool, int e, int p, double v[4])
+{
+    v[0] = pool->E[gaps_at(pool, p, e)]; v[1] = pool->px[gaps_at(pool, p, e)]; v[2] = pool->py[gaps_at(pool, p, e)]; v[3] = pool->pz[gaps_at(pool, p, e)];
+}
+
+static void store(gaps_pool *pool, int e, int p, const double v[4])
+{
+    pool->E[gaps_at(pool, p, e)] = v[0]; pool->px[gaps_at(pool, p, e)] = v[1]; pool->py[gaps_at(pool, p, e)] = v[2]; pool->pz[gaps_at(pool, p, e)] = v[3];
+}
+
+/* ---- Hadron collisions (src/shower/isr.h): the same four steps with FF, FI, IF and II
+ * dipoles, parton densities in the veto and incoming c and b quarks trialled in t - m^2. ---- */
+
+/* The kernel of dipole row d (emitter p) that the residual u (0 <= u < the dipole's rate)
+ * picks, in the order of gaps_dipole_kernel(). */
+static void choose_kernel(gaps_pool *pool, const gaps_physics *phys, int e, int d,
+                          double u)
+{
+    const int p = d / 2, n_in = pool->n_in[e], incoming = p < n_in;
+    const int flav = pool->flav[gaps_at(pool, p, e)];
+    const int k = gaps_dipole_spectator_x(pool, e, p, d % 2, n_in);
+    const int type = gaps_dipole_type_of(incoming, k < n_in);
+    const double eta = gaps_dipole_eta(pool, e, p, k, n_in);
+    const double zm = pool->dip_zm[gaps_at(pool, d, e)], zp = pool->dip_zp[gaps_at(pool, d, e)];
+    const int nk = gaps_dipole_kernel_count(flav, incoming);
+    int kernel = GAPS_KERNEL_NONE, nf = 0;
+    for (int j = 0; j < nk; ++j) {
+        const double r = gaps_dipole_kernel_rate(phys, type, flav, incoming, j, eta, zm, zp,
+                                                 &kernel, &nf);
+        if (u < r) break;   /* rounding: past the end the last kernel takes it */
+        u -= r;
+    }
+    pool->trial_dipole[e] = d;
+    pool->trial_kernel[e] = kernel;
+    pool->trial_flav[e] = nf;
+}
+
+/* Step 1: a trial scale for the dipoles trialled in t (t' = t R^(1/r_sum)) and one for each
+ * incoming c or b quark (t' = m^2 + (t - m^2) R^(1/r)); the largest wins. */
+static void select_winner_hadronic(gaps_pool *pool, const gaps_physics *phys, int e)
+{
+    gaps_rng rng = slot_rng(pool, phys, e);
+    double R, u, Rs[2];
+    gaps_rng_uniform2(&rng, &R, &u);
+    gaps_rng_uniform2(&rng, &Rs[0], &Rs[1]);
+    pool->draw[e] = rng.draw;
+    pool->trial_kernel[e] = GAPS_KERNEL_NONE;
+    const double t = pool->t[e], r_sum = pool->rate_sum[e];
+    double t_win = r_sum > 0.0 ? t * gaps_exp(gaps_log(R) / r_sum) : 0.0;
+    int winner = -1;   /* -1: the dipoles trialled in t; b: incoming row b */
+    const int n_in = pool->n_in[e];
+    for (int b = 0; b < n_in; ++b) {
+        const double r = pool->rate_shift[gaps_at(pool, b, e)];
+        const int f = pool->flav[gaps_at(pool, b, e)];
+        const double m2 = phys->isr.m2[f < 0 ? -f : (f <= 5 ? f : 0)];
+        if (!(r > 0.0) || !(t > m2)) continue;
+        const double tb = m2 + (t - m2) * gaps_exp(gaps_log(Rs[b]) / r);
+        if (tb > t_win) { t_win = tb; winner = b; }
+    }
+    pool->trial_t[e] = t_win;
+    if (!(t_win > 0.0)) return;
+    if (winner >= 0) {   /* the sides of incoming row `winner`, then its kernels */
+        double v = u * pool->rate_shift[gaps_at(pool, winner, e)];
+        const double r0 = pool->rate[gaps_at(pool, 2 * winner, e)];
+        const int d = (v < r0 || !(pool->rate[gaps_at(pool, 2 * winner + 1, e)] > 0.0))
+                      ? 2 * winner : 2 * winner + 1;
+        if (d != 2 * winner) v -= r0;
+        choose_kernel(pool, phys, e, d, v < pool->rate[gaps_at(pool, d, e)] ? v : 0.0);
+        return;
+    }
+    /* the first dipole whose running sum exceeds u r_sum, by bisection */
+    const double w = u * r_sum;
+    const int nd = 2 * pool->n[e];
+    int lo = 0, hi = nd - 1;
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (w < pool->rate_cum[gaps_at(pool, mid, e)]) hi = mid;
+        else lo = mid + 1;
+    }
+    /* rounding can leave w at the total: step back to a dipole that has a rate in the sums */
+    while (lo > 0 && !(pool->rate_cum[gaps_at(pool, lo, e)]
+                       > pool->rate_cum[gaps_at(pool, lo - 1, e)]))
+        --lo;
+    const double before = lo > 0 ? pool->rate_cum[gaps_at(pool, lo - 1, e)] : 0.0;
+    const double res = w - before;
+    choose_kernel(pool, phys, e, lo, res < pool->rate[gaps_at(pool, lo, e)] ? res : 0.0);
+}
+
+/* Step 3: the trial's variables, the checks of its phase space and momentum fractions, and
+ * the veto with the ratio f/g of the true density to the overestimate (isr.h):
+ *   f = alpha_s(t) V J x X (t - m^2)/t,   g = alpha_max c E(z0) B(eta)
+ * X the ratio of x f of the incoming leg that changes.  In the default physics f <= g; a trial
+ * with f > g is counted (GAPS_COUNT_OVERESTIMATE), and with --compat gaps21 rejected as GAPS
+ * 2.1 does. */
+static void accept_or_reject_hadronic(gaps_pool *pool, const gaps_physics *phys, int e)
+{
+    gaps_rng rng = slot_rng(pool, phys, e);
+    double Rz, Ra;
+    gaps_rng_uniform2(&rng, &Rz, &Ra);
+    pool->draw[e] = rng.draw;
+
+    const gaps_isr *isr = &phys->isr;
+    const int compat = isr->compat == GAPS_COMPAT_GAPS21;
+    const int d = pool->trial_dipole[e], p = d / 2, n_in = pool->n_in[e];
+
+    const int kernel = pool->trial_kernel[e], nf = pool->trial_flav[e];
+    const int k = gaps_dipole_spectator_x(pool, e, p, d % 2, n_in);
+    const int incoming = p < n_in, type = gaps_dipole_type_of(incoming, k < n_in);
+    const int flav = pool->flav[gaps_at(pool, p, e)];
+    const double t = pool->t[e];
+    pool->trial_kernel[e] = GAPS_KERNEL_NONE;   /* rejected unless accepted below */
+    /* dipoles with an incoming leg stop at the PDF set's lowest scale: a trial of theirs
+     * below it is thinned away, which leaves the final-final dipoles' rate below it */
+    if (type != GAPS_DIPOLE_FF && !(t > isr->t_min)) return;
+
+    const double s = pool->dip_m2[gaps_at(pool, d, e)];
+    const double zm = pool->dip_zm[gaps_at(pool, d, e)], zp = pool->dip_zp[gaps_at(pool, d, e)];
+    const gaps_overestimate o = gaps_isr_overestimate(kernel, type, compat);
+    const gaps_zpair zz = gaps_shape_generate(o.shape, zm, zp, Rz);
+    gaps_split_vars v;
+    if (!gaps_isr_variables(type, s, t, zz.z, zz.omz, &v)) return;
+
+    const double eta = gaps_dipole_eta(pool, e, p, k, n_in);
+    const int shifted = incoming && gaps_isr_shifted(isr, flav);
+    double f = gaps_isr_value_jacobian(kernel, type, compat, v.a, v.b);
+    if (type != GAPS_DIPOLE_FF) {
+        /* the leg whose momentum fraction eta becomes eta/x; GAPS 2.1 takes the FI ratio and
+         * its checks at z instead of x (compat, spec 11 item 1) */
+        const double x = type == GAPS_DIPOLE_FI ? (compat ? v.a : v.b) : v.a;
+        if (!(eta < x)) return;                                   /* eta/x below 1 */
+        if (compat && !(eta > 1e-9 && eta / x > 1e-9)) return;
+        if (type == GAPS_DIPOLE_FI && compat && !(eta < v.b)) return;   /* its beam check */
+        const int old_pid = type == GAPS_DIPOLE_FI ? pool->flav[gaps_at(pool, k, e)] : flav;
+        const int new_pid = type == GAPS_DIPOLE_FI ? old_pid
+                                                    : gaps_isr_new_incoming(kernel, flav, nf);
+        const double lo = gaps_pdf_xfxq2(phys->proc.pdf, old_pid, eta, t);
+        const double hi = gaps_pdf_xfxq2(phys->proc.pdf, new_pid, eta / x, t);
+        if (!(lo > 0.0) || !(hi >= 0.0) || !isfinite(lo) || !isfinite(hi)) return;
+        const double X = hi / lo;
+        if (compat && X > 1e6) return;
+        f *= x * X;
+        const int fa = flav < 0 ? -flav : flav;
+        /* the mass factor of the trials in t - m^2; compat: GAPS 2.1 also gives it to a final
+         * c or b emitter of an FI dipole (spec 11 item 2) */
+        if (shifted || (compat && type == GAPS_DIPOLE_FI && fa >= 4 && fa <= 5))
+            f *= (t - isr->m2[fa]) / t;
+        if (!(f >= 0.0)) return;
+    }
+    const double g = gaps_shape_value(o.shape, zz.z, zz.omz)
+                     * gaps_isr_rate_factor(isr, kernel, type, flav, nf, shifted, eta, o.coeff);
+    double ratio = f / g;
+
+    /* alpha_s(t)/alpha_max <= 1: computed only where it can matter */
+    if (Ra < ratio || ratio > 1.0) ratio *= gaps_alphas_value(&phys->as, t) / phys->a_max;
+    if (ratio > 1.0) {
+        unsigned long long *cnt = pool->counters;
+        GAPS_ATOMIC_UPDATE
+        cnt[GAPS_COUNT_OVERESTIMATE] += 1u;
+        if (compat) return;
+    }
+    if (!(Ra < ratio)) return;
+    pool->trial_kernel[e] = kernel;
+    pool->trial_z[e] = v.a;
+    pool->trial_y[e] = v.b;
+}
+
+/* Step 4: momenta (the Catani-Seymour map of the dipole type; after an II emission the whole
+ * final state follows the new initial state), flavours, colours, momentum fractions. */
+static void do_splitting_hadronic(gaps_pool *pool, const gaps_physics *phys, int e, double Rphi,
+                                  double Rf)
+{
+    const double phi = 2.0 * GAPS_PI * Rphi;
+    const int j = pool->n[e], n_in = pool->n_in[e];
+    const int d = pool->trial_dipole[e], i = d / 2, side = d % 2, kernel = pool->trial_kernel[e];
+    const int k = gaps_dipole_spectator_x(pool, e, i, side, n_in);
+    const int type = gaps_dipole_type_of(i < n_in, k < n_in);
+    const double a = pool->trial_z[e], b = pool->trial_y[e], t = pool->t[e];
+    double pi[4], pk[4], qi[4], qj[4], qk[4];
+    load(pool, e, i, pi);
+    load(pool, e, k, pk);
+    switch (type) {
+    case GAPS_DIPOLE_FF:
+        gaps_map_ff(pi, pk, a, b, phi, qi, qj, qk);
+        store(pool, e, k, qk);
+        break;
+    case GAPS_DIPOLE_FI:
+        gaps_map_fi(pi, pk, a, b, t, phi, qi, qj, qk);
+        store(pool, e, k, qk);
+        pool->x_in[gaps_at(pool, k, e)] /= b;
+        break;
+    case GAPS_DIPOLE_IF:
+        gaps_map_if(pi, pk, a, b, t, phi, qi, qj, qk);
+        store(pool, e, k, qk);
+        pool->x_in[gaps_at(pool, i, e)] /= a;
+        break;
+    default: {
+        double Kt[4], K[4], q[4];
+        gaps_map_ii(pi, pk, a, b, t, phi, qi, qj);
+        for (int m = 0; m < 4; ++m) {
+            Kt[m] = pi[m] + pk[m];
+            K[m] = qi[m] + pk[m] - qj[m];
+        }
+        for (int r = n_in; r < j; ++r) {
+            load(pool, e, r, q);
+            gaps_boost_ii(Kt, K, q);
+            store(pool, e, r, q);
+        }
+        pool->x_in[gaps_at(pool, i, e)] /= a;
+        break;
+    }
+    }
+    store(pool, e, i, qi);
+    store(pool, e, j, qj);
+
+    if (i >= n_in) {   /* a final-state emitter: the colour flow of the final-state shower */
+        if (kernel == GAPS_KERNEL_G_QQ) {
+            int f = 1 + (int)(GAPS_N_FLAVOURS * Rf);
+            if (f > GAPS_N_FLAVOURS) f = GAPS_N_FLAVOURS;
+            gaps_colour_split_gluon(pool, e, i, j, f);
+        } else {
+            gaps_colour_emit_gluon(pool, e, i, j, side, pool->next_tag[e]++);
+        }
+    } else {
+        const int flav = pool->flav[gaps_at(pool, i, e)], nf = pool->trial_flav[e];
+        const int new_in = gaps_isr_new_incoming(kernel, flav, nf);
+        /* the emitted parton: a gluon, the emitter's antiparticle (I_GQ) or the quark nf */
+        const int out = kernel == GAPS_KERNEL_I_GQ ? -flav
+                        : kernel == GAPS_KERNEL_I_QG ? nf : GAPS_GLUON;
+        pool->flav[gaps_at(pool, j, e)] = out;
+        if (gaps_colour_backward(pool, e, i, j, n_in, side, kernel, nf, pool->next_tag[e]))
+            pool->next_tag[e]++;
+        pool->flav[gaps_at(pool, i, e)] = new_in;
+    }
+    pool->n[e] = j + 1;
+    pool->trial_kernel[e] = GAPS_KERNEL_NONE;
+    gaps_dipoles_update_hadronic(pool, phys, e);
 }
 
 /* Veto step 1, select the winner (the paper's select_winner_split_func).  One trial scale from
@@ -68,6 +311,10 @@ void gaps_shower_start(gaps_pool *pool, const gaps_physics *phys, int e, int64_t
 void gaps_veto_select_winner(gaps_pool *pool, const gaps_physics *phys, int e)
 {
     if (pool->status[e] != GAPS_SLOT_SHOWERING) return;
+    if (phys->proc.hadronic) {
+        select_winner_hadronic(pool, phys, e);
+        return;
+    }
     gaps_rng rng = slot_rng(pool, phys, e);
     const double r_sum = pool->rate_sum[e];
     double R, u;
@@ -134,6 +381,10 @@ void gaps_veto_accept_or_reject(gaps_pool *pool, const gaps_physics *phys, int e
 {
     if (pool->status[e] != GAPS_SLOT_SHOWERING || pool->trial_kernel[e] == GAPS_KERNEL_NONE)
         return;
+    if (phys->proc.hadronic) {
+        accept_or_reject_hadronic(pool, phys, e);
+        return;
+    }
     gaps_rng rng = slot_rng(pool, phys, e);
     double Rz, Ra;
     gaps_rng_uniform2(&rng, &Rz, &Ra);
@@ -159,16 +410,6 @@ void gaps_veto_accept_or_reject(gaps_pool *pool, const gaps_physics *phys, int e
     pool->trial_y[e] = y;
 }
 
-static void load(const gaps_pool *pool, int e, int p, double v[4])
-{
-    v[0] = pool->E[gaps_at(pool, p, e)]; v[1] = pool->px[gaps_at(pool, p, e)]; v[2] = pool->py[gaps_at(pool, p, e)]; v[3] = pool->pz[gaps_at(pool, p, e)];
-}
-
-static void store(gaps_pool *pool, int e, int p, const double v[4])
-{
-    pool->E[gaps_at(pool, p, e)] = v[0]; pool->px[gaps_at(pool, p, e)] = v[1]; pool->py[gaps_at(pool, p, e)] = v[2]; pool->pz[gaps_at(pool, p, e)] = v[3];
-}
-
 /* Veto step 4, do the splitting (the paper's do_splitting).  The accepted emission: new
  * momenta (Catani-Seymour final-final map), new colours, the emitted parton appended, and the
  * dipole rates brought up to date. */
@@ -187,6 +428,10 @@ void gaps_veto_do_splitting(gaps_pool *pool, const gaps_physics *phys, int e)
         pool->trial_kernel[e] = GAPS_KERNEL_NONE;
         pool->flags[e] |= GAPS_FLAG_CAPACITY;
         gaps_pool_finish_shower(pool, e);
+        return;
+    }
+    if (phys->proc.hadronic) {
+        do_splitting_hadronic(pool, phys, e, Rphi, Rf);
         return;
     }
     const int d = pool->trial_dipole[e], i = d / 2, side = d % 2, kernel = pool->trial_kernel[e];

@@ -1,0 +1,314 @@
+/* shower/isr.h -- the dipoles of hadron collisions: final-final (FF), final-initial (FI),
+ * initial-final (IF) and initial-initial (II) Catani-Seymour dipoles, their splitting kernels,
+ * the overestimates the trials are drawn from and the bounds of the parton-distribution ratio
+ * (doc/physics.md section 13).
+ *
+ * One emission of type T from a dipole of mass^2 s = 2 p~ij.p~k at evolution scale
+ * t = k_T^2 has the density
+ *     dP = alpha_s(t)/(2 pi) dt/t dz0  V(T; kernel) J(T) R_pdf            (FF: R_pdf = 1)
+ * in the sampling variable z0 (z for FF and FI, x + u - x u for IF, x + v for II), with
+ * R_pdf = f_new(eta/x, t) / f_old(eta, t) the ratio of parton densities of the incoming leg
+ * whose momentum fraction eta changes.  Writing R_pdf = x X, X = xf_new(eta/x)/xf_old(eta) the
+ * ratio of the x f that the grid holds, every kernel below satisfies
+ *     V J x <= c E(z0)                    (x = 1 for FF; checked on a dense grid, section 13)
+ * with E one of four shapes (1/(1-z0), 1/z0, 1/(z0 (1-z0)), 1) and a constant c, and X is
+ * bounded by a table built from the PDF set at the start of the run (isr_bounds.c).  So the
+ * trial density alpha_max/(2 pi) c E(z0) B(eta) dt/t is a true overestimate, and the veto
+ * accepts with the product of ratios that are each at most 1.
+ *
+ * With --compat gaps21 the overestimates, the kernels and the PDF ratio are GAPS 2.1's
+ * (spec section 5): its E, a factor j0 = 2, its tuned pdf_max table, and a trial whose f
+ * exceeds g is rejected.  The few places where that differs are marked "compat".
+ */
+#ifndef GAPS_SHOWER_ISR_H
+#define GAPS_SHOWER_ISR_H
+
+#include <math.h>
+
+#include "gaps/compat.h"
+#include "gaps/constants.h"
+#include "gaps/event_pool.h"
+#include "gaps/fpmath.h"
+#include "shower/kernels.h"
+
+GAPS_DEVICE_BEGIN
+
+/* Dipole types: is the emitter / the spectator an incoming parton? */
+enum gaps_dipole_type { GAPS_DIPOLE_FF = 0, GAPS_DIPOLE_FI = 1, GAPS_DIPOLE_IF = 2,
+                        GAPS_DIPOLE_II = 3 };
+
+GAPS_ALWAYS_INLINE enum gaps_dipole_type gaps_dipole_type_of(int emitter_in, int spectator_in)
+{
+    return (enum gaps_dipole_type)(2 * emitter_in + spectator_in);
+}
+
+/* Shapes of the overestimates E(z0). */
+enum gaps_shape { GAPS_SHAPE_SOFT = 0,   /* 1/(1 - z0) */
+                  GAPS_SHAPE_INV = 1,    /* 1/z0 */
+                  GAPS_SHAPE_BOTH = 2,   /* 1/(z0 (1 - z0)) */
+                  GAPS_SHAPE_FLAT = 3 }; /* 1 */
+
+/* The overestimate of a kernel on a dipole type: E(z0) = coeff * shape(z0). */
+typedef struct gaps_overestimate {
+    int shape;
+    double coeff;
+} gaps_overestimate;
+
+GAPS_ALWAYS_INLINE gaps_overestimate gaps_isr_overestimate(int kernel, int type, int compat)
+{
+    gaps_overestimate o;
+    switch (kernel) {
+    case GAPS_KERNEL_Q_QG: o.shape = GAPS_SHAPE_SOFT; o.coeff = 2.0 * GAPS_CF; break;
+    case GAPS_KERNEL_G_GG: o.shape = GAPS_SHAPE_SOFT; o.coeff = GAPS_CA; break;
+    case GAPS_KERNEL_G_QQ:   /* all flavours of one side of the gluon together */
+        o.shape = GAPS_SHAPE_FLAT; o.coeff = GAPS_N_FLAVOURS * 0.5 * GAPS_TR; break;
+    case GAPS_KERNEL_I_QQ: o.shape = GAPS_SHAPE_SOFT; o.coeff = 2.0 * GAPS_CF; break;
+    case GAPS_KERNEL_I_GQ:
+        /* IF: V J x grows like 1/sqrt(1 - z0) where the emitted parton is collinear to the
+         * spectator at x -> 1; T_R/(4 z0 (1 - z0)) bounds it (max of V J x / E: 1/2) */
+        if (compat) { o.shape = GAPS_SHAPE_FLAT; o.coeff = GAPS_TR; }
+        else if (type == GAPS_DIPOLE_IF) { o.shape = GAPS_SHAPE_BOTH; o.coeff = 0.25 * GAPS_TR; }
+        else { o.shape = GAPS_SHAPE_FLAT; o.coeff = GAPS_TR; }
+        break;
+    case GAPS_KERNEL_I_GG: o.shape = GAPS_SHAPE_BOTH; o.coeff = GAPS_CA; break;
+    case GAPS_KERNEL_I_QG:   /* one flavour */
+        if (compat) { o.shape = GAPS_SHAPE_INV; o.coeff = 2.0 * GAPS_CF; }
+        else if (type == GAPS_DIPOLE_IF) { o.shape = GAPS_SHAPE_BOTH; o.coeff = GAPS_CF; }
+        else { o.shape = GAPS_SHAPE_INV; o.coeff = GAPS_CF; }
+        break;
+    default: o.shape = GAPS_SHAPE_FLAT; o.coeff = 0.0; break;
+    }
+    return o;
+}
+
+/* The integral of shape over [zm, zp]. */
+GAPS_ALWAYS_INLINE double gaps_shape_integral(int shape, double zm, double zp)
+{
+    switch (shape) {
+    case GAPS_SHAPE_SOFT: return gaps_log((1.0 - zm) / (1.0 - zp));
+    case GAPS_SHAPE_INV: return gaps_log(zp / zm);
+    case GAPS_SHAPE_BOTH: return gaps_log(zp * (1.0 - zm) / (zm * (1.0 - zp)));
+    default: return zp - zm;
+    }
+}
+
+/* The shape at z0 (omz = 1 - z0). */
+GAPS_ALWAYS_INLINE double gaps_shape_value(int shape, double z, double omz)
+{
+    switch (shape) {
+    case GAPS_SHAPE_SOFT: return 1.0 / omz;
+    case GAPS_SHAPE_INV: return 1.0 / z;
+    case GAPS_SHAPE_BOTH: return 1.0 / (z * omz);
+    default: return 1.0;
+    }
+}
+
+/* z0 distributed as shape on [zm, zp] from the uniform number R. */
+GAPS_ALWAYS_INLINE gaps_zpair gaps_shape_generate(int shape, double zm, double zp, double R)
+{
+    gaps_zpair v;
+    switch (shape) {
+    case GAPS_SHAPE_SOFT:   /* 1 - z = (1 - z-) ((1 - z+)/(1 - z-))^R */
+        v.omz = (1.0 - zm) * gaps_exp(R * gaps_log((1.0 - zp) / (1.0 - zm)));
+        v.z = 1.0 - v.omz;
+        break;
+    case GAPS_SHAPE_INV:    /* z = z- (z+/z-)^R */
+        v.z = zm * gaps_exp(R * gaps_log(zp / zm));
+        v.omz = 1.0 - v.z;
+        break;
+    case GAPS_SHAPE_BOTH: { /* z/(1 - z) = (z-/(1 - z-)) ((z+ (1 - z-))/(z- (1 - z+)))^R */
+        const double q = zm / (1.0 - zm) * gaps_exp(R * gaps_log(zp * (1.0 - zm) / (zm * (1.0 - zp))));
+        v.z = q / (1.0 + q);
+        v.omz = 1.0 / (1.0 + q);
+        break;
+    }
+    default:
+        v.z = zm + (zp - zm) * R;
+        v.omz = 1.0 - v.z;
+        break;
+    }
+    return v;
+}
+
+/* The range [z-, z+] of z0 on which a dipole of type `type` and mass^2 s can emit above the
+ * scale t_min, eta the momentum fraction of its incoming leg (any value for FF).  Returns 0
+ * when the dipole cannot emit at all.
+ *   FF: z (1-z) >= t/s;                        FI: z (1-z) >= t eta / (s (1 - eta))
+ *   IF: (1 - z0) and u: z0 in (1 + eta -+ (1-eta) sqrt(1 - 4 t eta/(s (1-eta))))/2
+ *   II: the same with 4 t eta / (s (1 - eta)^2)
+ * (the edges where the emitted parton takes all the momentum the beam can still give). */
+GAPS_ALWAYS_INLINE int gaps_isr_zrange(int type, double s, double eta, double t_min,
+                                       double *zm, double *zp)
+{
+    double f, lo, w;
+    switch (type) {
+    case GAPS_DIPOLE_FF: f = 4.0 * t_min / s; lo = 1.0; w = 1.0; break;
+    case GAPS_DIPOLE_FI: f = 4.0 * t_min * eta / (s * (1.0 - eta)); lo = 1.0; w = 1.0; break;
+    case GAPS_DIPOLE_IF:
+        f = 4.0 * t_min * eta / (s * (1.0 - eta)); lo = 1.0 + eta; w = 1.0 - eta; break;
+    default:
+        f = 4.0 * t_min * eta / (s * (1.0 - eta) * (1.0 - eta)); lo = 1.0 + eta; w = 1.0 - eta;
+        break;
+    }
+    if (!(f < 1.0) || !(eta < 1.0)) return 0;
+    const double r = w * sqrt(1.0 - f);
+    /* z- without cancellation: (lo - r)/2 = (lo^2 - r^2) / (2 (lo + r)) */
+    *zm = (lo * lo - r * r) / (2.0 * (lo + r));
+    *zp = 0.5 * (lo + r);
+    return *zm > 0.0 && *zp < 1.0 && *zm < *zp;
+}
+
+/* The physical splitting variables of a trial (t, z0) on a dipole of mass^2 s:
+ *   FF: z = z0, y = t/(s z (1-z));           FI: z = z0, x = 1/(1 + t/(s z (1-z)))
+ *   IF: r = t/s, x the smaller root of r x^2 - (1 - z0 + r) x + z0 (1 - z0) = 0, u = r x/(1-z0)
+ *   II: r = t/s, x = z0 (1-z0)/(1 - z0 + r), v = r x/(1-z0)
+ * a = z (FF, FI) or x (IF, II); b = y, x, u or v.  Returns 0 outside the phase space. */
+typedef struct gaps_split_vars {
+    double a, b;
+} gaps_split_vars;
+
+GAPS_ALWAYS_INLINE int gaps_isr_variables(int type, double s, double t, double z0, double omz0,
+                                          gaps_split_vars *v)
+{
+    const double r = t / s;
+    switch (type) {
+    case GAPS_DIPOLE_FF:
+        v->a = z0;
+        v->b = r / (z0 * omz0);
+        return v->b < 1.0;
+    case GAPS_DIPOLE_FI:
+        v->a = z0;
+        v->b = 1.0 / (1.0 + r / (z0 * omz0));
+        return v->b > 0.0;
+    case GAPS_DIPOLE_IF: {
+        const double p = omz0 + r, d = p * p - 4.0 * r * z0 * omz0;
+        if (!(d >= 0.0)) return 0;
+        v->a = 2.0 * z0 * omz0 / (p + sqrt(d));   /* the smaller root, without cancellation */
+        v->b = r * v->a / omz0;
+        return v->a > 0.0 && v->a < 1.0 && v->b > 0.0 && v->b < 1.0;
+    }
+    default:
+        v->a = z0 * omz0 / (omz0 + r);
+        v->b = r * v->a / omz0;
+        return v->a > 0.0 && v->b > 0.0 && v->a + v->b < 1.0;
+    }
+}
+
+/* Kernel value V times the Jacobian J from dt dz0 / t to the Catani-Seymour measure, at the
+ * physical variables (a, b) of gaps_isr_variables (doc/physics.md 13.3).  A gluon radiates
+ * through its two dipoles, so its kernels carry half of Catani-Seymour's per dipole, as the
+ * final-state ones do (gaps_kernel_ratio).  compat: GAPS 2.1 gives the IF
+ * incoming-gluon -> quark kernel its full weight on every dipole (spec 11, item 3). */
+GAPS_ALWAYS_INLINE double gaps_isr_value_jacobian(int kernel, int type, int compat, double a,
+                                                  double b)
+{
+    switch (type) {
+    case GAPS_DIPOLE_FF: {
+        const double z = a, y = b, omz = 1.0 - z, den = omz + z * y;
+        double V;
+        if (kernel == GAPS_KERNEL_Q_QG) V = GAPS_CF * (2.0 / den - (1.0 + z));
+        else if (kernel == GAPS_KERNEL_G_GG) V = 0.5 * GAPS_CA * (2.0 / den - 2.0 + z * omz);
+        else V = GAPS_N_FLAVOURS * 0.5 * GAPS_TR * (1.0 - 2.0 * z * omz);
+        return V * (1.0 - y);
+    }
+    case GAPS_DIPOLE_FI: {
+        const double z = a, x = b, omz = 1.0 - z, den = omz + (1.0 - x);
+        if (kernel == GAPS_KERNEL_Q_QG) return GAPS_CF * (2.0 / den - (1.0 + z));
+        if (kernel == GAPS_KERNEL_G_GG) return 0.5 * GAPS_CA * (2.0 / den - 2.0 + z * omz);
+        return GAPS_N_FLAVOURS * 0.5 * GAPS_TR * (1.0 - 2.0 * z * omz);
+    }
+    case GAPS_DIPOLE_IF: {
+        const double x = a, u = b, J = 1.0 / (x + u - 2.0 * x * u), soft = 1.0 - x + u;
+        double V;
+        switch (kernel) {
+        case GAPS_KERNEL_I_QQ: V = GAPS_CF * (2.0 / soft - (1.0 + x)); break;
+        case GAPS_KERNEL_I_GQ: V = GAPS_TR * (1.0 - 2.0 * x * (1.0 - x)); break;
+        case GAPS_KERNEL_I_GG:
+            V = GAPS_CA * (1.0 / soft + (1.0 - x) / x - 1.0 + x * (1.0 - x)); break;
+        default:
+            V = (compat ? GAPS_CF : 0.5 * GAPS_CF) * (x + 2.0 * (1.0 - x) / x); break;
+        }
+        return V * J;
+    }
+    default: {
+        const double x = a, v = b, J = 1.0 / (x + v);
+        double V;
+        switch (kernel) {
+        case GAPS_KERNEL_I_QQ: V = GAPS_CF * (2.0 / (1.0 - x) - (1.0 + x)); break;
+        case GAPS_KERNEL_I_GQ: V = GAPS_TR * (1.0 - 2.0 * x * (1.0 - x)); break;
+        case GAPS_KERNEL_I_GG:
+            V = GAPS_CA * (1.0 / (1.0 - x) + (1.0 - x) / x - 1.0 + x * (1.0 - x)); break;
+        default: V = 0.5 * GAPS_CF * (x + 2.0 * (1.0 - x) / x); break;
+        }
+        return V * J;
+    }
+    }
+}
+
+/* PDG id of the incoming parton after a backward step of `kernel` from an incoming `flav`
+ * (new_flav: the flavour a gluon turns into for GAPS_KERNEL_I_QG). */
+GAPS_ALWAYS_INLINE int gaps_isr_new_incoming(int kernel, int flav, int new_flav)
+{
+    switch (kernel) {
+    case GAPS_KERNEL_I_GQ: return GAPS_GLUON;
+    case GAPS_KERNEL_I_QG: return new_flav;
+    default: return flav;
+    }
+}
+
+/* Row of a parton in the PDF-ratio tables: pid -5..5 at pid + 5, the gluon at 5. */
+GAPS_ALWAYS_INLINE int gaps_isr_pid_row(int pid)
+{
+    return pid == GAPS_GLUON ? 5 : pid + 5;
+}
+
+/* Upper bound of xf_new(y, t)/xf_old(eta, t) over y >= eta and every t the shower reaches
+ * (times (t - m^2)/t when `shifted`: an incoming c or b emitter, see isr_bounds.c). */
+GAPS_ALWAYS_INLINE double gaps_isr_pdf_bound(const gaps_isr *isr, int shifted, int old_pid,
+                                             int new_pid, double eta)
+{
+    int bin = (int)((gaps_log(eta) - isr->ln_eta_min) * isr->inv_dln_eta);
+    if (bin < 0) bin = 0;
+    if (bin >= GAPS_ISR_ETA_BINS) bin = GAPS_ISR_ETA_BINS - 1;
+    const int row = (shifted * GAPS_ISR_PIDS + gaps_isr_pid_row(old_pid)) * GAPS_ISR_PIDS
+                    + gaps_isr_pid_row(new_pid);
+    return isr->bound[(long)row * GAPS_ISR_ETA_BINS + bin];
+}
+
+/* GAPS 2.1's tuned bound of the PDF ratio (spec 5.5; compat only): eta the emitter's
+ * momentum fraction, flav its flavour, new_flav the new incoming parton's. */
+GAPS_ALWAYS_INLINE double gaps_gaps21_pdf_max(int kernel, int flav, int new_flav, double eta)
+{
+    if (kernel == GAPS_KERNEL_I_GQ) {
+        switch (flav) {
+        case 1: case 2: case -1: case -2: return 150.0;
+        case 3: case -3: return fmax(50.0, 600.0 * eta);
+        case 4: case -4: return fmax(100.0, 450.0 * eta);
+        case 5: return fmax(150.0, 650.0 * eta);
+        case -5: return fmax(150.0, 700.0 * eta);
+        default: return 1.0;
+        }
+    }
+    if (kernel == GAPS_KERNEL_I_QG && new_flav == -1) return 5.0 * sqrt(eta);
+    if (kernel == GAPS_KERNEL_I_QG && new_flav == -2) return 10.0 * sqrt(eta);
+    return 1.0;
+}
+
+/* The factor of the trial rate besides alpha_max/(2 pi) and the shape's integral: the
+ * constant of the overestimate times the PDF-ratio bound (compat: times j0 = 2 and pdf_max). */
+GAPS_ALWAYS_INLINE double gaps_isr_rate_factor(const gaps_isr *isr, int kernel, int type,
+                                               int flav, int new_flav, int shifted, double eta,
+                                               double coeff)
+{
+    if (type == GAPS_DIPOLE_FF) return coeff;
+    const int compat = isr->compat == GAPS_COMPAT_GAPS21;
+    if (type == GAPS_DIPOLE_FI)   /* the spectator's density, its own flavour */
+        return coeff * (compat ? 2.0 : gaps_isr_pdf_bound(isr, 0, flav, flav, eta));
+    const int nf = gaps_isr_new_incoming(kernel, flav, new_flav);
+    return coeff * (compat ? 2.0 * gaps_gaps21_pdf_max(kernel, flav, new_flav, eta)
+                           : gaps_isr_pdf_bound(isr, shifted, flav, nf, eta));
+}
+
+GAPS_DEVICE_END
+
+#endif

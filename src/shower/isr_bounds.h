@@ -1,0 +1,16 @@
+/* shower/isr_bounds.h -- host set-up of the initial-state shower (isr_bounds.c). */
+#ifndef GAPS_SHOWER_ISR_BOUNDS_H
+#define GAPS_SHOWER_ISR_BOUNDS_H
+
+#include <stddef.h>
+#include "gaps/event_pool.h"
+#include "gaps/pdf.h"
+
+/* Fill isr for a run with parton distributions pdf (a host copy), --compat `compat` and
+ * shower cutoff t_cut: thresholds, masses and the table of PDF-ratio bounds, allocated on the
+ * host (*table, also isr->bound; the caller frees it, or replaces isr->bound by a device copy
+ * of gaps_isr_table_bytes()).  Returns 0, or -1 when out of memory. */
+int gaps_isr_init(gaps_isr *isr, const gaps_pdf *pdf, int compat, double t_cut, double **table);
+size_t gaps_isr_table_bytes(void);
+
+#endif
