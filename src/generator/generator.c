@@ -56,6 +56,13 @@ static int config_check(const gaps_config *cfg, char *msg, size_t len)
     if (!(cfg->ecm >= GAPS_MIN_ECM && cfg->ecm <= GAPS_MAX_ECM))
         return snprintf(msg, len, "--ecm must be from %g to %g GeV", GAPS_MIN_ECM, GAPS_MAX_ECM),
                -1;
+    {
+        /* the process's own limits (a hadronic process needs s above its masses) */
+        gaps_process proc;
+        if (gaps_process_init(&proc, (enum gaps_process_id)cfg->process, cfg->ecm, msg,
+                              len) != 0)
+            return -1;
+    }
     if (!(cfg->t_cut > 0.0) || !isfinite(cfg->t_cut))
         return snprintf(msg, len, "--tcut must be a positive k_T^2 in GeV^2"), -1;
     if (cfg->ecm * cfg->ecm <= 4.0 * cfg->t_cut)
@@ -137,6 +144,76 @@ static void physics_init(const gaps_config *cfg, gaps_physics *phys)
     phys->a_max = gaps_alphas_value(&phys->as, cfg->t_cut);
     phys->seed = cfg->seed;
     phys->end_event = cfg->first_event + cfg->events;
+}
+
+/* The PDF set of a hadronic run: cfg->pdf, or the process's default when that is empty,
+ * looked for along gaps_pdf_search_path(cfg->pdf_path).  Returns 0, or -1 with one line in
+ * msg (the set's name and what is wrong). */
+static int load_run_pdf(const gaps_config *cfg, gaps_pdf *pdf, char *msg, size_t len)
+{
+    memset(pdf, 0, sizeof *pdf);
+    const char *spec = cfg->pdf[0] ? cfg->pdf : gaps_process_table[cfg->process].default_pdf;
+    if (!spec || !*spec)
+        return snprintf(msg, len, "process %s needs a PDF set (--pdf)",
+                        gaps_process_table[cfg->process].name), -1;
+    char *path = malloc(GAPS_PDF_SEARCH_PATH_MAX);
+    if (!path) return snprintf(msg, len, "out of memory for the PDF search path"), -1;
+    if (gaps_pdf_search_path(cfg->pdf_path, path, GAPS_PDF_SEARCH_PATH_MAX) != 0) {
+        free(path);
+        return snprintf(msg, len, "the PDF search path (--pdf-path, LHAPDF_DATA_PATH) is longer "
+                        "than %d bytes", GAPS_PDF_SEARCH_PATH_MAX), -1;
+    }
+    const int rc = gaps_pdf_load(pdf, spec, path, msg, len);
+    free(path);
+    return rc;
+}
+
+int gaps_config_check_pdf(const gaps_config *cfg, char *msg, size_t len)
+{
+    if (cfg->process < 0 || cfg->process >= GAPS_N_PROCESSES
+        || !gaps_process_table[cfg->process].hadronic)
+        return 0;
+    gaps_pdf pdf;
+    const gaps_c_locale saved = gaps_c_locale_enter();
+    const int rc = load_run_pdf(cfg, &pdf, msg, len);
+    gaps_c_locale_leave(saved);
+    gaps_pdf_free(&pdf);
+    return rc;
+}
+
+/* The parton distributions where the loops run, for the run's lifetime. */
+typedef struct run_pdf {
+    gaps_pdf view;     /* host struct whose arrays are device copies */
+    gaps_pdf *dev;     /* the view copied where the loops run; NULL for a non-hadronic run */
+} run_pdf;
+
+/* Load the set of a hadronic process and put it where the loops run: phys->proc.pdf. */
+static int run_pdf_setup(const gaps_config *cfg, gaps_physics *phys, run_pdf *rp, char *msg,
+                         size_t len)
+{
+    memset(rp, 0, sizeof *rp);
+    if (!phys->proc.hadronic) return 0;
+    gaps_pdf host;
+    const gaps_c_locale saved = gaps_c_locale_enter();
+    const int rc = load_run_pdf(cfg, &host, msg, len);
+    gaps_c_locale_leave(saved);
+    if (rc != 0) return -1;
+    int ok = gaps_pdf_to_device(&host, &rp->view) == 0;
+    gaps_pdf_free(&host);   /* the loops read only the device copy */
+    if (ok) ok = (rp->dev = gaps_device_copy(&rp->view, sizeof rp->view)) != NULL;
+    if (!ok) {
+        gaps_pdf_device_free(&rp->view);
+        return snprintf(msg, len, "cannot allocate the PDF tables where the loops run"), -1;
+    }
+    phys->proc.pdf = rp->dev;
+    return 0;
+}
+
+static void run_pdf_free(run_pdf *rp)
+{
+    gaps_device_free(rp->dev);
+    gaps_pdf_device_free(&rp->view);
+    memset(rp, 0, sizeof *rp);
 }
 
 /* One partition (an independent pool, see gaps_parallel.h): its pool, its per-event output
@@ -477,6 +554,8 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
 
     gaps_physics phys;
     physics_init(cfg, &phys);
+    run_pdf pdf;
+    if (run_pdf_setup(cfg, &phys, &pdf, msg, len) != 0) return -1;
     /* one partition per worker on the host, one on the device; never more slots than events */
     const int nparts = gaps_runtime_partitions();
     int64_t slots = cfg->slots > 0 ? cfg->slots
@@ -668,6 +747,7 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     gaps_device_free(phys_dev);
     gaps_device_free(hist_dev);
     gaps_device_free(hist.acc);
+    run_pdf_free(&pdf);
     if (!ok) gaps_run_free(run);
     return ok ? 0 : -1;
 }
