@@ -130,6 +130,14 @@ void gaps_config_defaults(gaps_config *cfg);
 /* Check a configuration: 0, or -1 with a one-line reason in msg. */
 int gaps_config_check(const gaps_config *cfg, char *msg, size_t len);
 
+/* Check that the PDF set of a hadronic process loads (cfg->pdf, or the process's default set
+ * when it is empty, looked for in cfg->pdf_path, $LHAPDF_DATA_PATH, then the installed and
+ * shipped sets: gaps_pdf_search_path()): 0, or -1 with one line in msg naming the set and what
+ * is wrong.  0 for a process without PDFs.  The set is read completely and released: a
+ * program calls this before it creates any output, to refuse a missing or corrupt set up
+ * front (gaps_generate() loads the set itself and fails the same way). */
+int gaps_config_check_pdf(const gaps_config *cfg, char *msg, size_t len);
+
 /* The state of a run that has done nothing yet: parameters and version filled in. */
 void gaps_state_init(gaps_state *state, const gaps_config *cfg);
 

@@ -106,6 +106,19 @@ typedef struct gaps_pdf {
  * above 2^22 values (4 x 10^6; CT14lo has 10^5) are refused. */
 int gaps_pdf_load(gaps_pdf *pdf, const char *spec, const char *search_path, char *err,
                   size_t errlen);
+/* Host: the search path for PDF sets, colon-separated, in this order: user_dir (--pdf-path;
+ * NULL or "" for none), $LHAPDF_DATA_PATH, the installed share directory (GAPS_PDF_DATADIR,
+ * if the build defines it), the source tree's share/pdfsets (GAPS_PDF_SOURCE_DATADIR, if
+ * defined).  Each of the two defines is an absolute path or one relative to the directory of
+ * the executable (/proc/self/exe): relative paths keep an installed tree relocatable and keep
+ * the source and build paths out of the installed program; a program of its own that links
+ * the library finds the sets through user_dir or $LHAPDF_DATA_PATH.  Returns 0, or -1 if the
+ * path does not fit in len bytes. */
+int gaps_pdf_search_path(const char *user_dir, char *buf, size_t len);
+/* The longest search path a run takes (bytes, with the final NUL): --pdf-path's 4096 bytes and
+ * a long LHAPDF_DATA_PATH. */
+#define GAPS_PDF_SEARCH_PATH_MAX 65536
+
 /* Host: release what gaps_pdf_load() allocated and zero the struct. */
 void gaps_pdf_free(gaps_pdf *pdf);
 

@@ -68,6 +68,41 @@ typedef struct gaps_hard_event {
     int next_tag;                   /* the first colour tag not used */
 } gaps_hard_event;
 
+/* Bins of the rapidity importance sampling of the hadronic processes. */
+#define GAPS_PP_Y_BINS 128
+
+/* p p -> Z on shell: run constants (src/process/pp_z.c; doc/physics.md, section "Hadronic
+ * hard processes"). */
+typedef struct gaps_pp_z {
+    double mz2;           /* M_Z^2, GeV^2: s_hat of every event, and the shower's start */
+    double sqrt_tau;      /* M_Z / sqrt(s): x_a = sqrt_tau e^y, x_b = sqrt_tau e^-y */
+    double y_max;         /* ln(sqrt(s) / M_Z): the Z rapidity is uniform in [-y_max, y_max] */
+    double half_ecm;      /* sqrt(s) / 2, GeV: the beam energy */
+    /* pb per unit of x_q f_q(x_q) x_qbar f_qbar(x_qbar), flavour 1..5 (index 0 unused):
+     * 2 y_max pi |M_f|^2 / M_Z^4 in pb, the weight of one (flavour, orientation) channel */
+    double norm[6];
+    /* importance sampling of y (gaps_process_prepare()): the probability of each of
+     * GAPS_PP_Y_BINS equal bins of [-y_max, y_max] and their running sums; y_bins 0 (no table
+     * yet): y uniform */
+    int y_bins;
+    double y_prob[GAPS_PP_Y_BINS], y_cum[GAPS_PP_Y_BINS + 1];
+} gaps_pp_z;
+
+/* p p -> Z/gamma* -> e- e+ in a mass window: run constants (src/process/pp_ll.c; doc/physics.md,
+ * section "Hadronic hard processes"). */
+typedef struct gaps_pp_ll {
+    double m_lo, m_hi;    /* the dilepton mass window, GeV */
+    double mz2, mz_gz;    /* M_Z^2 and M_Z Gamma_Z, GeV^2 */
+    double rho_lo, rho_hi;/* atan((m^2 - M_Z^2) / (M_Z Gamma_Z)) at the window's edges */
+    double kappa;         /* 1 / (4 sin^2 theta_W cos^2 theta_W) */
+    double sqrt_s, s;     /* GeV, GeV^2 */
+    /* |M|^2 / ((4 pi alpha)^2 / N_c) = A_f (1 + c^2) + B_f c with
+     * A_f = a0 + a1 chi1 + a2 chi2 and B_f = b1 chi1 + b2 chi2 (chi1, chi2 of m^2 as in
+     * gaps_me_init), flavour 1..5 (index 0 unused) */
+    double a0[6], a1[6], a2[6], b1[6], b2[6];
+    double norm;          /* GeV^-2 -> pb times (4 pi alpha)^2 / (16 pi N_c) */
+} gaps_pp_ll;
+
 /* Run parameters of the process (plain data, copied to the device). */
 typedef struct gaps_process {
     enum gaps_process_id id;
@@ -80,6 +115,8 @@ typedef struct gaps_process {
     double w_unit;           /* a typical large event weight, pb: the unit in which the
                                 exact histogram sums are kept (gaps/histogram.h) */
     gaps_me ee_qq;           /* GAPS_PROCESS_EE_QQ */
+    gaps_pp_z pp_z;          /* GAPS_PROCESS_PP_Z */
+    gaps_pp_ll pp_ll;        /* GAPS_PROCESS_PP_LL */
 } gaps_process;
 
 /* Host: the process of that name, or -1. */
@@ -88,6 +125,12 @@ int gaps_process_lookup(const char *name);
 /* Host: set up process id at sqrt(s) = ecm (GeV).  Returns 0, or -1 with a reason in msg. */
 int gaps_process_init(gaps_process *proc, enum gaps_process_id id, double ecm, char *msg,
                       size_t len);
+
+/* Host: what a process computes once from the run's parton distributions (host copy), after
+ * gaps_process_init(): for pp-z a rapidity distribution that follows d sigma/dy, so that the
+ * events' weights are nearly equal and no shower time goes to events of negligible weight.
+ * Without it the rapidity is uniform (the same cross section, larger weight spread). */
+void gaps_process_prepare(gaps_process *proc, const gaps_pdf *pdf);
 
 /* Host: the beams' four-momenta (E, px, py, pz) in the centre-of-mass frame, the first along
  * +z, massless. */
@@ -100,6 +143,12 @@ double gaps_process_sigma_exact(const gaps_process *proc);
 /* Host: the s-channel boson that decayed into the outgoing particles where the process fixes
  * its momentum and the record does not hold it: its PDG code and momentum, or 0 if none. */
 int gaps_process_intermediate(const gaps_process *proc, double p[4]);
+
+/* Host: the s-channel boson whose decay products the record holds but not the boson itself
+ * (the record's outgoing particles that are neither quarks nor gluons; their momenta change
+ * in the shower's recoil, so the boson must be rebuilt from the record): its PDG code, or 0
+ * if none.  Output writers (src/io/hepmc.c) put it in as the mother of those particles. */
+int gaps_process_decayed_boson(const gaps_process *proc);
 
 GAPS_DEVICE_BEGIN
 /* Draw one event's hard process from its random stream. */

@@ -57,6 +57,13 @@ static int config_check(const gaps_config *cfg, char *msg, size_t len)
     if (!(cfg->ecm >= GAPS_MIN_ECM && cfg->ecm <= GAPS_MAX_ECM))
         return snprintf(msg, len, "--ecm must be from %g to %g GeV", GAPS_MIN_ECM, GAPS_MAX_ECM),
                -1;
+    {
+        /* the process's own limits (a hadronic process needs s above its masses) */
+        gaps_process proc;
+        if (gaps_process_init(&proc, (enum gaps_process_id)cfg->process, cfg->ecm, msg,
+                              len) != 0)
+            return -1;
+    }
     if (!(cfg->t_cut > 0.0) || !isfinite(cfg->t_cut))
         return snprintf(msg, len, "--tcut must be a positive k_T^2 in GeV^2"), -1;
     if (cfg->ecm * cfg->ecm <= 4.0 * cfg->t_cut)
@@ -126,56 +133,6 @@ void gaps_state_init(gaps_state *state, const gaps_config *cfg)
     state->max_partons = cfg->max_partons;
 }
 
-/* What a hadronic run holds besides the physics struct: the parton distributions (host and
- * device) and the table of PDF-ratio bounds (host and device). */
-typedef struct hadronic_data {
-    gaps_pdf pdf, pdf_view;
-    gaps_pdf *pdf_dev;
-    double *bound_host, *bound_dev;
-} hadronic_data;
-
-static void hadronic_free(hadronic_data *h)
-{
-    gaps_device_free(h->pdf_dev);
-    gaps_pdf_device_free(&h->pdf_view);
-    gaps_pdf_free(&h->pdf);
-    free(h->bound_host);
-    gaps_device_free(h->bound_dev);
-    memset(h, 0, sizeof *h);
-}
-
-/* Load the PDF set of a hadronic process, build the initial-state shower's bounds and put both
- * where the loops run.  0, or -1 with one line in msg. */
-static int hadronic_init(const gaps_config *cfg, gaps_physics *phys, hadronic_data *h,
-                         char *msg, size_t len)
-{
-    memset(h, 0, sizeof *h);
-    if (!phys->proc.hadronic) return 0;
-    const char *set = cfg->pdf[0] ? cfg->pdf : gaps_process_table[cfg->process].default_pdf;
-    char path[8192];
-    const char *env = getenv("LHAPDF_DATA_PATH");
-    snprintf(path, sizeof path, "%s:%s:%s", cfg->pdf_path, env ? env : "",
-             GAPS_PDF_SOURCE_DATADIR);
-    char err[512];
-    if (gaps_pdf_load(&h->pdf, set, path, err, sizeof err) != 0)
-        return snprintf(msg, len, "%s", err), -1;
-    double *table;
-    if (gaps_isr_init(&phys->isr, &h->pdf, cfg->compat, cfg->t_cut, &table) != 0) {
-        gaps_pdf_free(&h->pdf);
-        return snprintf(msg, len, "out of memory for the initial-state shower"), -1;
-    }
-    h->bound_host = table;
-    h->bound_dev = gaps_device_copy(table, gaps_isr_table_bytes());
-    if (!h->bound_dev || gaps_pdf_to_device(&h->pdf, &h->pdf_view) != 0
-        || !(h->pdf_dev = gaps_device_copy(&h->pdf_view, sizeof h->pdf_view))) {
-        hadronic_free(h);
-        return snprintf(msg, len, "out of device memory for the parton distributions"), -1;
-    }
-    phys->isr.bound = h->bound_dev;
-    phys->proc.pdf = h->pdf_dev;
-    return 0;
-}
-
 static void physics_init(const gaps_config *cfg, gaps_physics *phys)
 {
     char msg[128];
@@ -190,6 +147,86 @@ static void physics_init(const gaps_config *cfg, gaps_physics *phys)
     phys->a_max = gaps_alphas_value(&phys->as, cfg->t_cut);
     phys->seed = cfg->seed;
     phys->end_event = cfg->first_event + cfg->events;
+}
+
+/* The PDF set of a hadronic run: cfg->pdf, or the process's default when that is empty,
+ * looked for along gaps_pdf_search_path(cfg->pdf_path).  Returns 0, or -1 with one line in
+ * msg (the set's name and what is wrong). */
+static int load_run_pdf(const gaps_config *cfg, gaps_pdf *pdf, char *msg, size_t len)
+{
+    memset(pdf, 0, sizeof *pdf);
+    const char *spec = cfg->pdf[0] ? cfg->pdf : gaps_process_table[cfg->process].default_pdf;
+    if (!spec || !*spec)
+        return snprintf(msg, len, "process %s needs a PDF set (--pdf)",
+                        gaps_process_table[cfg->process].name), -1;
+    char *path = malloc(GAPS_PDF_SEARCH_PATH_MAX);
+    if (!path) return snprintf(msg, len, "out of memory for the PDF search path"), -1;
+    if (gaps_pdf_search_path(cfg->pdf_path, path, GAPS_PDF_SEARCH_PATH_MAX) != 0) {
+        free(path);
+        return snprintf(msg, len, "the PDF search path (--pdf-path, LHAPDF_DATA_PATH) is longer "
+                        "than %d bytes", GAPS_PDF_SEARCH_PATH_MAX), -1;
+    }
+    const int rc = gaps_pdf_load(pdf, spec, path, msg, len);
+    free(path);
+    return rc;
+}
+
+int gaps_config_check_pdf(const gaps_config *cfg, char *msg, size_t len)
+{
+    if (cfg->process < 0 || cfg->process >= GAPS_N_PROCESSES
+        || !gaps_process_table[cfg->process].hadronic)
+        return 0;
+    gaps_pdf pdf;
+    const gaps_c_locale saved = gaps_c_locale_enter();
+    const int rc = load_run_pdf(cfg, &pdf, msg, len);
+    gaps_c_locale_leave(saved);
+    gaps_pdf_free(&pdf);
+    return rc;
+}
+
+/* The parton distributions where the loops run, for the run's lifetime. */
+typedef struct run_pdf {
+    gaps_pdf view;     /* host struct whose arrays are device copies */
+    gaps_pdf *dev;     /* the view copied where the loops run; NULL for a non-hadronic run */
+    double *bound;     /* the initial-state shower's PDF-ratio bounds where the loops run */
+} run_pdf;
+
+/* Load the set of a hadronic process and put it where the loops run: phys->proc.pdf. */
+static int run_pdf_setup(const gaps_config *cfg, gaps_physics *phys, run_pdf *rp, char *msg,
+                         size_t len)
+{
+    memset(rp, 0, sizeof *rp);
+    if (!phys->proc.hadronic) return 0;
+    gaps_pdf host;
+    const gaps_c_locale saved = gaps_c_locale_enter();
+    const int rc = load_run_pdf(cfg, &host, msg, len);
+    gaps_c_locale_leave(saved);
+    if (rc != 0) return -1;
+    gaps_process_prepare(&phys->proc, &host);
+    /* the bounds of the initial-state shower come from the host copy of the set */
+    double *table = NULL;
+    int ok = gaps_isr_init(&phys->isr, &host, cfg->compat, cfg->t_cut, &table) == 0
+             && (rp->bound = gaps_device_copy(table, gaps_isr_table_bytes())) != NULL
+             && gaps_pdf_to_device(&host, &rp->view) == 0;
+    free(table);
+    phys->isr.bound = rp->bound;
+    gaps_pdf_free(&host);   /* the loops read only the device copy */
+    if (ok) ok = (rp->dev = gaps_device_copy(&rp->view, sizeof rp->view)) != NULL;
+    if (!ok) {
+        gaps_pdf_device_free(&rp->view);
+        gaps_device_free(rp->bound);
+        return snprintf(msg, len, "cannot allocate the PDF tables where the loops run"), -1;
+    }
+    phys->proc.pdf = rp->dev;
+    return 0;
+}
+
+static void run_pdf_free(run_pdf *rp)
+{
+    gaps_device_free(rp->dev);
+    gaps_pdf_device_free(&rp->view);
+    gaps_device_free(rp->bound);
+    memset(rp, 0, sizeof *rp);
 }
 
 /* One partition (an independent pool, see gaps_parallel.h): its pool, its per-event output
@@ -530,8 +567,8 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
 
     gaps_physics phys;
     physics_init(cfg, &phys);
-    hadronic_data had;
-    if (hadronic_init(cfg, &phys, &had, msg, len) != 0) return -1;
+    run_pdf pdf;
+    if (run_pdf_setup(cfg, &phys, &pdf, msg, len) != 0) return -1;
     /* one partition per worker on the host, one on the device; never more slots than events */
     const int nparts = gaps_runtime_partitions();
     int64_t slots = cfg->slots > 0 ? cfg->slots
@@ -724,7 +761,7 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     gaps_device_free(phys_dev);
     gaps_device_free(hist_dev);
     gaps_device_free(hist.acc);
-    hadronic_free(&had);
+    run_pdf_free(&pdf);
     if (!ok) gaps_run_free(run);
     return ok ? 0 : -1;
 }

@@ -45,9 +45,10 @@
 #define GAPS_VERSION "0.0"
 #endif
 
-/* Particle ids of an event: beams 1 (e+) and 2 (e-), boson 3, partons from 4 on. */
 /* Particle ids of an event: the beams first, then the s-channel boson (e+ e-) or the incoming
- * partons, then the outgoing partons in record order. */
+ * partons, then (Drell-Yan) the decayed boson, then the outgoing particles in record order.
+ * Hadron collisions: beam -> incoming parton (implicit vertices -1, -2), the hard vertex -3
+ * "V -3 0 [q,qbar]", and for Drell-Yan the boson's implicit decay vertex -4. */
 enum { ID_BEAM_A = 1, ID_BEAM_B = 2, ID_NEXT = 3 };
 
 static void write_header(FILE *f, const char *const *attributes, int n_attributes)
@@ -87,6 +88,19 @@ static char *put_particle(char *s, int id, int parent, int pdg, const double p[4
     return s + sprintf(s, " %d\n", status);
 }
 
+/* A quark or a gluon (PDG 1..6, -1..-6, 21). */
+static int is_parton(int flav)
+{
+    return flav == GAPS_GLUON || (flav != 0 && flav >= -6 && flav <= 6);
+}
+
+/* The invariant mass of p (0 where rounding makes p^2 negative). */
+static double mass_of(const double p[4])
+{
+    const double m2 = p[0] * p[0] - p[1] * p[1] - p[2] * p[2] - p[3] * p[3];
+    return sqrt(m2 > 0.0 ? m2 : 0.0);
+}
+
 static void write_event(FILE *f, const gaps_process *proc, const gaps_records *r, int i,
                         const gaps_hepmc_xsec *xs)
 {
@@ -99,26 +113,41 @@ static void write_event(FILE *f, const gaps_process *proc, const gaps_records *r
     gaps_process_beams(proc, beam);
     const int boson_pdg = n_in == 0 ? gaps_process_intermediate(proc, boson) : 0;
     const int first_parton = ID_NEXT + (boson_pdg != 0);   /* id of record row 0 */
-    const int n_particles = first_parton - 1 + n;
+    /* A hadron collision whose boson decayed (Drell-Yan): the boson is rebuilt from its
+     * decay products in the record (after the shower's recoil), written right after the
+     * incoming partons, so that it precedes the particles that name it as their parent. */
+    const int decayed_pdg = n_in > 0 ? gaps_process_decayed_boson(proc) : 0;
+    double decayed[4] = { 0.0, 0.0, 0.0, 0.0 };
+    if (decayed_pdg != 0)
+        for (int k = n_in; k < n; ++k)
+            if (!is_parton(r->flav[base + k]))
+                for (int c = 0; c < 4; ++c) decayed[c] += r->p[(base + k) * 4 + c];
+    const int id_decayed = first_parton + n_in;   /* its id when decayed_pdg != 0 */
+    const int n_particles = first_parton - 1 + n + (decayed_pdg != 0);
     const long n_acc = xs->events <= INT_MAX ? (long)xs->events : -1L;
     /* one event is formatted into a local buffer and written with one call: far fewer
      * library calls than one fprintf per field (GAPS_MAX_PARTONS lines of ~130 bytes fit) */
     char buf[512 + GAPS_MAX_PARTONS * 192], *s = buf;
 
-    s += sprintf(s, "E %" PRId64 " %d %d\nU GEV MM\nW ", r->event[i], n_in > 0 ? 3 : 2,
-                 n_particles);
+    /* vertices: e+ e-: the beams' and the boson's decay; with incoming partons: one per beam
+     * (parton from beam), the hard vertex, and a decayed boson's */
+    const int n_vertices = n_in > 0 ? 3 + (decayed_pdg != 0) : 2;
+    s += sprintf(s, "E %" PRId64 " %d %d\nU GEV MM\nW ", r->event[i], n_vertices, n_particles);
     s = put_double(s, r->weight[i]);
     s += sprintf(s, "\nA 0 GenCrossSection ");
     s = put_double(s, xs->sigma);
     *s++ = ' ';
     s = put_double(s, xs->sigma_err);
     s += sprintf(s, " %ld %ld\n", n_acc, n_acc);
+    /* particle id of record row k: a decayed boson's id sits between the incoming and the
+     * outgoing rows */
+#define ROW_ID(k) (first_parton + (k) + (decayed_pdg != 0 && (k) >= n_in))
     for (int k = 0; k < n; ++k)
         if (r->col[base + k] != 0)
-            s += sprintf(s, "A %d flow1 %d\n", first_parton + k, r->col[base + k]);
+            s += sprintf(s, "A %d flow1 %d\n", ROW_ID(k), r->col[base + k]);
     for (int k = 0; k < n; ++k)
         if (r->acol[base + k] != 0)
-            s += sprintf(s, "A %d flow2 %d\n", first_parton + k, r->acol[base + k]);
+            s += sprintf(s, "A %d flow2 %d\n", ROW_ID(k), r->acol[base + k]);
 
     /* Beams from the process, massless, the first along +z; status 4 = incoming beam. */
     for (int b = 0; b < 2; ++b)
@@ -139,16 +168,19 @@ static void write_event(FILE *f, const gaps_process *proc, const gaps_records *r
                              r->p + (base + k) * 4, 0.0, 21);
         s += sprintf(s, "V -3 0 [%d,%d]\n", first_parton, first_parton + 1);
         parent_out = -3;
+        /* the decayed boson (status 2, as the e+ e- boson above) comes out of the hard
+         * vertex; its decay vertex (-4) is implicit: its products name it as their parent */
+        if (decayed_pdg != 0)
+            s = put_particle(s, id_decayed, -3, decayed_pdg, decayed, mass_of(decayed), 2);
     }
     for (int k = n_in; k < n; ++k) {
         const double *p = r->p + (base + k) * 4;
-        const double m2 = p[0] * p[0] - p[1] * p[1] - p[2] * p[2] - p[3] * p[3];
-        /* partons are massless; a colourless particle (a Z) carries its mass */
+        /* partons are massless; a colourless particle (a Z, a lepton) carries its mass */
         const int flav = r->flav[base + k];
-        const double m = (flav == GAPS_GLUON || (flav != 0 && flav >= -6 && flav <= 6))
-                         ? 0.0 : sqrt(m2 > 0.0 ? m2 : 0.0);
-        s = put_particle(s, first_parton + k, parent_out, flav, p, m, 1);
+        const int parent = decayed_pdg != 0 && !is_parton(flav) ? id_decayed : parent_out;
+        s = put_particle(s, ROW_ID(k), parent, flav, p, is_parton(flav) ? 0.0 : mass_of(p), 1);
     }
+#undef ROW_ID
     fwrite(buf, 1, (size_t)(s - buf), f);
 }
 

@@ -41,9 +41,37 @@ int gaps_process_init(gaps_process *proc, enum gaps_process_id id, double ecm, c
         gaps_me_init(&proc->ee_qq, ecm);
         proc->w_unit = proc->ee_qq.w_max;
         return 0;
+    case GAPS_PROCESS_PP_Z:
+        /* x_a x_b s = M_Z^2 needs x <= 1 for both: s > M_Z^2 (and a rapidity range > 0) */
+        if (!(ecm > GAPS_MZ)) {
+            snprintf(msg, len, "--process pp-z needs sqrt(s) above the Z mass %g GeV (got %g "
+                     "GeV)", GAPS_MZ, ecm);
+            return -1;
+        }
+        gaps_pp_z_init(&proc->pp_z, ecm);
+        proc->w_unit = gaps_pp_z_weight_unit(&proc->pp_z);
+        return 0;
+    case GAPS_PROCESS_PP_LL:
+        /* the whole mass window must be reachable (the rapidity range of m is ln(s / m^2)) */
+        if (!(ecm > GAPS_PP_LL_M_HI)) {
+            snprintf(msg, len, "--process pp-ll needs sqrt(s) above its dilepton mass window "
+                     "%g-%g GeV (got %g GeV)", GAPS_PP_LL_M_LO, GAPS_PP_LL_M_HI, ecm);
+            return -1;
+        }
+        gaps_pp_ll_init(&proc->pp_ll, ecm);
+        proc->w_unit = gaps_pp_ll_weight_unit(&proc->pp_ll);
+        return 0;
     default:
         snprintf(msg, len, "unknown process %d", (int)id);
         return -1;
+    }
+}
+
+void gaps_process_prepare(gaps_process *proc, const gaps_pdf *pdf)
+{
+    switch (proc->id) {
+    case GAPS_PROCESS_PP_Z: gaps_pp_z_prepare(&proc->pp_z, pdf); break;
+    default: break;
     }
 }
 
@@ -64,8 +92,20 @@ int gaps_process_intermediate(const gaps_process *proc, double p[4])
         p[0] = proc->ecm;
         p[1] = p[2] = p[3] = 0.0;
         return 23;
+    case GAPS_PROCESS_PP_Z:    /* the Z is a particle of the record */
+    case GAPS_PROCESS_PP_LL:   /* the Z/gamma* recoils in the shower: gaps_process_decayed_boson */
     default:
         return 0;
+    }
+}
+
+int gaps_process_decayed_boson(const gaps_process *proc)
+{
+    switch (proc->id) {
+    case GAPS_PROCESS_PP_LL: return GAPS_PDG_Z;   /* Z/gamma* -> e- e+ */
+    case GAPS_PROCESS_EE_QQ:   /* the boson is fixed (gaps_process_intermediate) */
+    case GAPS_PROCESS_PP_Z:    /* the Z does not decay */
+    default: return 0;
     }
 }
 
@@ -73,6 +113,10 @@ double gaps_process_sigma_exact(const gaps_process *proc)
 {
     switch (proc->id) {
     case GAPS_PROCESS_EE_QQ: return gaps_me_sigma_exact(&proc->ee_qq);
+    /* hadronic processes: the cross section is an integral over the PDFs (numerical; the
+     * test tests/test_pp_processes.c computes it) */
+    case GAPS_PROCESS_PP_Z:
+    case GAPS_PROCESS_PP_LL:
     default: return -1.0;
     }
 }
@@ -83,6 +127,8 @@ void gaps_process_generate(const gaps_process *proc, gaps_rng *rng, gaps_hard_ev
 {
     switch (proc->id) {
     case GAPS_PROCESS_EE_QQ: gaps_ee_qq_generate(&proc->ee_qq, rng, ev); break;
+    case GAPS_PROCESS_PP_Z: gaps_pp_z_generate(&proc->pp_z, proc->pdf, rng, ev); break;
+    case GAPS_PROCESS_PP_LL: gaps_pp_ll_generate(&proc->pp_ll, proc->pdf, rng, ev); break;
     default: ev->n = ev->n_in = 0; ev->weight = 0.0; ev->t_start = 0.0; break;
     }
 }

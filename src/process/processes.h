@@ -5,9 +5,33 @@
 
 #include "gaps/process.h"
 
+/* Host: the Z couplings of quark flavour f = 1..5 (pp_z.c): charge q, vector v = a - 2 q
+ * sin^2 theta_W, axial a = T_3 = +-1/2. */
+void gaps_quark_couplings(int f, double *q, double *v, double *a);
+
+/* Host: the run constants of p p -> Z (pp_z.c) and p p -> Z/gamma* -> e- e+ (pp_ll.c) at
+ * sqrt(s) = ecm, and a typical large event weight of each (gaps_process.w_unit), pb. */
+void gaps_pp_z_init(gaps_pp_z *pz, double ecm);
+double gaps_pp_z_weight_unit(const gaps_pp_z *pz);
+void gaps_pp_ll_init(gaps_pp_ll *ll, double ecm);
+double gaps_pp_ll_weight_unit(const gaps_pp_ll *ll);
+
+/* Host: the rapidity table of pp-z (pp_z.c). */
+void gaps_pp_z_prepare(gaps_pp_z *pz, const gaps_pdf *pdf);
+
 GAPS_DEVICE_BEGIN
 /* e+ e- -> Z/gamma* -> q qbar (ee_qq.c): the quark and antiquark back to back. */
 void gaps_ee_qq_generate(const gaps_me *me, gaps_rng *rng, gaps_hard_event *ev);
+/* p p -> Z (pp_z.c): incoming q, qbar, outgoing Z. */
+void gaps_pp_z_generate(const gaps_pp_z *pz, const gaps_pdf *pdf, gaps_rng *rng,
+                        gaps_hard_event *ev);
+/* p p -> Z/gamma* -> e- e+ (pp_ll.c): incoming q, qbar, outgoing e-, e+. */
+void gaps_pp_ll_generate(const gaps_pp_ll *ll, const gaps_pdf *pdf, gaps_rng *rng,
+                         gaps_hard_event *ev);
+/* One of n channels with probability |c_k| / sum_k |c_k| for u uniform in (0, 1) (pp_z.c):
+ * its index, *sum_abs = sum_k |c_k| and *sign = the sign of c_k, so that sign * sum_abs is an
+ * unbiased estimate of sum_k c_k.  All c_k = 0: index 0, sum 0. */
+int gaps_choose_channel(const double *c, int n, double u, double *sum_abs, double *sign);
 GAPS_DEVICE_END
 
 #endif

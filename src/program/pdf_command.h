@@ -11,6 +11,7 @@
 #define GAPS_PDF_COMMAND_H
 
 #include <stddef.h>
+#include "gaps/pdf.h"
 
 /* The set `gaps pdf` and the generator use when none is named. */
 #define GAPS_PDF_DEFAULT_SET "CT14lo"
@@ -20,13 +21,6 @@
  * that is missing or does not load); 1 if standard output cannot be written. */
 int gaps_pdf_command(int argc, char **argv);
 
-/* The search path for PDF sets, colon-separated, in this order: user_dir (--pdf-path; NULL or
- * "" for none), $LHAPDF_DATA_PATH, the installed share directory (GAPS_PDF_DATADIR, if the
- * build defines it), the source tree's share/pdfsets (GAPS_PDF_SOURCE_DATADIR, if defined).
- * Each of the two defines is an absolute path or one relative to the directory of the
- * executable (/proc/self/exe): relative paths keep an installed tree relocatable and keep the
- * source and build paths out of the installed program.  Returns 0, or -1 if the path does
- * not fit in len bytes. */
-int gaps_pdf_search_path(const char *user_dir, char *buf, size_t len);
+/* The search path for PDF sets: gaps_pdf_search_path() in gaps/pdf.h (src/pdf/search_path.c). */
 
 #endif

@@ -1,0 +1,196 @@
+/* pp_z.c -- p p -> Z on shell at leading order: q qbar -> Z for five massless flavours
+ * (doc/physics.md, section "Hadronic hard processes"; GAPS 2.1's LHC LO process).
+ *
+ * sigma = sum_f sum_orientations integral dy [x_a f(x_a, M_Z^2)] [x_b f'(x_b, M_Z^2)]
+ *         * pi |M_f|^2 / M_Z^4,   x_a = (M_Z / sqrt s) e^y, x_b = (M_Z / sqrt s) e^-y,
+ * with the spin- and colour-averaged |M_f|^2 = 4 sqrt(2) G_F M_Z^4 (a_f^2 + v_f^2) / (4 N_c),
+ * 4 sqrt(2) G_F = 4 pi alpha / (M_Z^2 sin^2 theta_W cos^2 theta_W).
+ *
+ * Sampling: y uniform in [-Y, Y], Y = ln(sqrt s / M_Z) (Jacobian 2Y).  The ten channels
+ * (flavour, which proton gives the quark) are then chosen with probability proportional to
+ * the magnitude of their contribution at that y, and the event carries the sum of all ten:
+ * an importance sampling of the discrete sum that is exact for it, so the weight varies with
+ * y only (the PDFs are evaluated at x_a and x_b once for all flavours).  The mean weight is
+ * the cross section whatever PDFs are used; a channel with a negative contribution (a set
+ * without ForcePositive) is chosen with probability |c_k| / sum |c| and the weight then is
+ * -sum |c|, still unbiased. */
+#include "gaps/constants.h"
+#include "gaps/fpmath.h"
+#include "process/processes.h"
+
+#include <math.h>
+
+/* Vector and axial couplings of flavour f (1..5; d u s c b) to the Z, in the normalisation
+ * a = T_3 = +-1/2, v = a - 2 q sin^2 theta_W (the same as the e+e- matrix element's). */
+void gaps_quark_couplings(int f, double *q, double *v, double *a)
+{
+    const int up = (f % 2 == 0);   /* u and c */
+    *q = up ? 2.0 / 3.0 : -1.0 / 3.0;
+    *a = up ? 0.5 : -0.5;
+    *v = *a - 2.0 * *q * GAPS_SIN2_THETAW;
+}
+
+void gaps_pp_z_init(gaps_pp_z *pz, double ecm)
+{
+    const double sw2 = GAPS_SIN2_THETAW;
+    const double mz2 = GAPS_MZ * GAPS_MZ;
+    /* 4 sqrt(2) G_F expressed through alpha, sin^2 theta_W and M_Z (GeV^-2) */
+    const double g = 4.0 * GAPS_PI * GAPS_ALPHA_EM / (mz2 * sw2 * (1.0 - sw2));
+    pz->mz2 = mz2;
+    pz->sqrt_tau = GAPS_MZ / ecm;
+    pz->y_max = gaps_log(ecm / GAPS_MZ);
+    pz->half_ecm = 0.5 * ecm;
+    pz->norm[0] = 0.0;
+    for (int f = 1; f <= GAPS_N_FLAVOURS; ++f) {
+        double q, v, a;
+        gaps_quark_couplings(f, &q, &v, &a);
+        const double m2 = g * mz2 * mz2 * (a * a + v * v) / (4.0 * GAPS_NC);
+        /* 2Y (the rapidity Jacobian) times pi |M|^2 / M_Z^4, in pb */
+        pz->norm[f] = 2.0 * pz->y_max * GAPS_PI * m2 / (mz2 * mz2) * GAPS_GEV2_TO_PB;
+    }
+}
+
+/* A typical large weight: the largest channel's weight at the parton luminosity
+ * GAPS_PP_Z_UNIT_LUMINOSITY (constants.h). */
+double gaps_pp_z_weight_unit(const gaps_pp_z *pz)
+{
+    double w = 0.0;
+    for (int f = 1; f <= GAPS_N_FLAVOURS; ++f) w = fmax(w, pz->norm[f]);
+    return GAPS_PP_Z_UNIT_LUMINOSITY * w;
+}
+
+/* The channels' sum at rapidity y (pb per unit of y / (2 y_max)). */
+static double channel_sum(const gaps_pp_z *pz, const gaps_pdf *pdf, double y)
+{
+    double fa[GAPS_PDF_NPARTONS], fb[GAPS_PDF_NPARTONS];
+    gaps_pdf_xfxq2_all(pdf, pz->sqrt_tau * gaps_exp(y), pz->mz2, fa);
+    gaps_pdf_xfxq2_all(pdf, pz->sqrt_tau * gaps_exp(-y), pz->mz2, fb);
+    double sum = 0.0;
+    for (int f = 1; f <= GAPS_N_FLAVOURS; ++f)
+        sum += pz->norm[f] * (fabs(fa[6 + f] * fb[6 - f]) + fabs(fa[6 - f] * fb[6 + f]));
+    return sum;
+}
+
+/* Bin probabilities proportional to the largest of d sigma/dy at the bin's edges and centre,
+ * with a floor of 1e-4 of the average so that no rapidity is left out. */
+void gaps_pp_z_prepare(gaps_pp_z *pz, const gaps_pdf *pdf)
+{
+    const int n = GAPS_PP_Y_BINS;
+    const double dy = 2.0 * pz->y_max / n;
+    double total = 0.0;
+    for (int i = 0; i < n; ++i) {
+        const double lo = -pz->y_max + i * dy;
+        double m = 0.0;
+        for (int k = 0; k <= 2; ++k) m = fmax(m, channel_sum(pz, pdf, lo + 0.5 * k * dy));
+        pz->y_prob[i] = m;
+        total += m;
+    }
+    double cum = 0.0;
+    for (int i = 0; i < n; ++i) {
+        pz->y_prob[i] = (pz->y_prob[i] / total + 1e-4 / n) / (1.0 + 1e-4);
+        pz->y_cum[i] = cum;
+        cum += pz->y_prob[i];
+    }
+    pz->y_cum[n] = 1.0;
+    pz->y_bins = total > 0.0 ? n : 0;
+}
+
+GAPS_DEVICE_BEGIN
+
+/* Choose one of n channels with probability |c_k| / sum |c| from u in (0, 1); the sign of the
+ * chosen channel goes to *sign.  Returns the index, or the last channel with c != 0 if
+ * rounding leaves u * sum past the last partial sum, or 0 if every c is 0. */
+int gaps_choose_channel(const double *c, int n, double u, double *sum_abs, double *sign)
+{
+    double total = 0.0;
+    for (int k = 0; k < n; ++k) total += fabs(c[k]);
+    *sum_abs = total;
+    const double target = u * total;
+    double acc = 0.0;
+    int chosen = 0, last = 0;
+    int found = 0;
+    for (int k = 0; k < n; ++k) {
+        if (c[k] == 0.0) continue;
+        last = k;
+        acc += fabs(c[k]);
+        if (!found && target < acc) {
+            chosen = k;
+            found = 1;
+        }
+    }
+    if (!found) chosen = last;
+    *sign = c[chosen] < 0.0 ? -1.0 : 1.0;
+    return chosen;
+}
+
+void gaps_pp_z_generate(const gaps_pp_z *pz, const gaps_pdf *pdf, gaps_rng *rng,
+                        gaps_hard_event *ev)
+{
+    double ry, rc;
+    gaps_rng_uniform2(rng, &ry, &rc);
+    double y, y_weight = 1.0;   /* y_weight: uniform density / sampled density */
+    if (pz->y_bins > 0) {
+        int lo = 0, hi = pz->y_bins - 1;
+        while (lo < hi) {
+            const int mid = (lo + hi) / 2;
+            if (ry < pz->y_cum[mid + 1]) hi = mid;
+            else lo = mid + 1;
+        }
+        const double frac = (ry - pz->y_cum[lo]) / pz->y_prob[lo];
+        const double dy = 2.0 * pz->y_max / pz->y_bins;
+        y = -pz->y_max + (lo + fmin(fmax(frac, 0.0), 1.0)) * dy;
+        y_weight = 1.0 / (pz->y_bins * pz->y_prob[lo]);
+    } else {
+        y = pz->y_max * (2.0 * ry - 1.0);
+    }
+    const double xa = pz->sqrt_tau * gaps_exp(y);
+    const double xb = pz->sqrt_tau * gaps_exp(-y);
+
+    /* x f at mu_F^2 = M_Z^2 for every parton at both momentum fractions */
+    double fa[GAPS_PDF_NPARTONS], fb[GAPS_PDF_NPARTONS];
+    gaps_pdf_xfxq2_all(pdf, xa, pz->mz2, fa);
+    gaps_pdf_xfxq2_all(pdf, xb, pz->mz2, fb);
+    /* channel 2(f-1) + o: flavour f, quark from the proton along +z (o = 0) or -z (o = 1) */
+    double c[2 * GAPS_N_FLAVOURS];
+    for (int f = 1; f <= GAPS_N_FLAVOURS; ++f) {
+        c[2 * (f - 1)] = pz->norm[f] * (fa[6 + f] * fb[6 - f]);
+        c[2 * (f - 1) + 1] = pz->norm[f] * (fa[6 - f] * fb[6 + f]);
+    }
+    double sum, sign;
+    const int k = gaps_choose_channel(c, 2 * GAPS_N_FLAVOURS, rc, &sum, &sign);
+    const int f = 1 + k / 2;
+    const int quark_along_minus_z = k % 2;
+
+    /* rows 0 (quark) and 1 (antiquark): physical incoming momenta along +z or -z */
+    const double xq = quark_along_minus_z ? xb : xa;
+    const double xqb = quark_along_minus_z ? xa : xb;
+    const double zq = quark_along_minus_z ? -1.0 : 1.0;
+    ev->p[0][0] = xq * pz->half_ecm;
+    ev->p[0][1] = ev->p[0][2] = 0.0;
+    ev->p[0][3] = zq * ev->p[0][0];
+    ev->p[1][0] = xqb * pz->half_ecm;
+    ev->p[1][1] = ev->p[1][2] = 0.0;
+    ev->p[1][3] = -zq * ev->p[1][0];
+    /* row 2: the Z, the sum of the two (its mass^2 is x_a x_b s = M_Z^2 up to rounding) */
+    for (int m = 0; m < 4; ++m) ev->p[2][m] = ev->p[0][m] + ev->p[1][m];
+
+    /* colours (physical, for incoming partons too): the q qbar pair is a colour singlet */
+    ev->flav[0] = f;
+    ev->col[0] = 1;
+    ev->acol[0] = 0;
+    ev->flav[1] = -f;
+    ev->col[1] = 0;
+    ev->acol[1] = 1;
+    ev->flav[2] = GAPS_PDG_Z;
+    ev->col[2] = ev->acol[2] = 0;
+    ev->x[0] = xq;
+    ev->x[1] = xqb;
+    ev->n_in = 2;
+    ev->n = 3;
+    ev->next_tag = 2;
+    ev->weight = sign * sum * y_weight;
+    /* the smallest mass^2 of a colour-connected pair: the q qbar pair, M_Z^2 */
+    ev->t_start = pz->mz2;
+}
+
+GAPS_DEVICE_END
