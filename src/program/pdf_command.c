@@ -2,7 +2,10 @@
  * (pdf_command.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "pdf_command.h"
+#include "gaps/generator.h"
+#include "gaps/parameters.h"
 #include "gaps/pdf.h"
+#include "gaps/process.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -74,6 +77,40 @@ int gaps_pdf_search_path(const char *user_dir, char *buf, size_t len)
     rc |= append_data_dir(buf, len, &n, GAPS_PDF_SOURCE_DATADIR);
 #endif
     return rc ? -1 : 0;
+}
+
+static void one_line(char *s);
+
+int gaps_pdf_check_set(const struct gaps_config *cfg, char *msg, size_t len)
+{
+    if (cfg->process < 0 || cfg->process >= GAPS_N_PROCESSES
+        || !gaps_process_table[cfg->process].hadronic)
+        return 0;
+    char spec[GAPS_PDF_SPEC_MAX], name[GAPS_PDF_NAME_MAX];
+    int member;
+    gaps_config_pdf_spec(cfg, spec);
+    if (gaps_pdf_spec_parse(spec, name, &member) != 0)
+        return snprintf(msg, len, "--pdf: '%.40s' is not a PDF set name", spec), -1;
+    static char path[16384];
+    if (gaps_pdf_search_path(cfg->pdf_path[0] ? cfg->pdf_path : NULL, path, sizeof path) != 0)
+        return snprintf(msg, len, "the PDF search path (--pdf-path and LHAPDF_DATA_PATH) is "
+                        "longer than %zu bytes", sizeof path - 1), -1;
+    for (const char *d = path; *d;) {
+        const char *colon = strchr(d, ':');
+        const size_t n = colon ? (size_t)(colon - d) : strlen(d);
+        char file[4096 + 2 * GAPS_PDF_NAME_MAX + 16];
+        if (n > 0 && n < 4096) {
+            snprintf(file, sizeof file, "%.*s/%s/%s.info", (int)n, d, name, name);
+            if (access(file, R_OK) == 0) return 0;
+        }
+        if (!colon) break;
+        d = colon + 1;
+    }
+    snprintf(msg, len, "PDF set '%s' not found: no %s/%s.info in --pdf-path, $LHAPDF_DATA_PATH "
+             "or the installed sets (searched: %.300s%s)", name, name, name,
+             path[0] ? path : "nothing", strlen(path) > 300 ? "..." : "");
+    one_line(msg);
+    return -1;
 }
 
 /* A finite decimal number: [+-] digits [. digits] (or [+-] . digits), then [eE [+-] digits];

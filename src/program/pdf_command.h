@@ -29,4 +29,11 @@ int gaps_pdf_command(int argc, char **argv);
  * not fit in len bytes. */
 int gaps_pdf_search_path(const char *user_dir, char *buf, size_t len);
 
+/* The PDF set of a run, before anything is written: for a process with hadron beams, 0 if the
+ * set (cfg->pdf, or the process's default) has its NAME/NAME.info in the search path above
+ * (with cfg->pdf_path as user_dir), else -1 with one line in msg; 0 for other processes.
+ * Whether the set also loads is the generator's to say (gaps_config_check_pdf(), to come). */
+struct gaps_config;
+int gaps_pdf_check_set(const struct gaps_config *cfg, char *msg, size_t len);
+
 #endif
