@@ -21,7 +21,9 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "program/options.h"
+#include "gaps/compat.h"
 #include "gaps/constants.h"
+#include "gaps/process.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -103,6 +105,14 @@ static void check_options(const gaps_options *o)
     if (!(c->t_cut > 0) || !isfinite(c->t_cut)) fuzz_fail("tcut %g", c->t_cut);
     if (!(c->alphas_mz > 0 && c->alphas_mz < 1)) fuzz_fail("alphas_mz %g", c->alphas_mz);
     if (c->alphas_order < 0 || c->alphas_order > 2) fuzz_fail("order %d", c->alphas_order);
+    if (c->process < 0 || c->process >= GAPS_N_PROCESSES) fuzz_fail("process %d", c->process);
+    if (c->compat < 0 || c->compat >= GAPS_N_COMPAT) fuzz_fail("compat %d", c->compat);
+    if (!memchr(c->pdf, '\0', sizeof c->pdf) || !memchr(c->pdf_path, '\0', sizeof c->pdf_path))
+        fuzz_fail("pdf or pdf_path not terminated");
+    char pdf_name[GAPS_PDF_NAME_MAX];
+    int pdf_member;
+    if (c->pdf[0] && gaps_pdf_spec_parse(c->pdf, pdf_name, &pdf_member) != 0)
+        fuzz_fail("pdf '%s' is no set name", c->pdf);
     if (c->slots < 0 || c->slots > GAPS_MAX_SLOTS) fuzz_fail("slots %d", c->slots);
     if (c->threads < 0 || c->threads > GAPS_MAX_THREADS) fuzz_fail("threads %d", c->threads);
     if (c->max_partons < 3 || c->max_partons > GAPS_MAX_PARTONS)
@@ -480,7 +490,9 @@ static const char *long_names[] = {
     "json", "observables-out", "cycles-out", "hepmc", "quiet", "progress", "no-progress",
     "state-out", "checkpoint", "checkpoint-every", "resume", "pool", "max-partons", "threads",
     "loops", "cycles-per-launch", "no-refill", "allow-host", "energy", "card", "help",
-    "version", "frobnicate", "ev", "Events", "", "-", "=", "state", "merge", "quiet=" };
+    "version", "frobnicate", "ev", "Events", "", "-", "=", "state", "merge", "quiet=",
+    "process", "compat", "pdf", "pdf-path", "pdf-path=", "ee-qq", "pp-z", "pp-ll", "gaps21",
+    "CT14lo", "CT14lo/0" };
 static const char short_names[] = "nsotqcxhVe5-=";
 
 static const char *specials[] = {

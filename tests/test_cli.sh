@@ -37,6 +37,28 @@ expect_error "no/such/dir" --events 10 --output no/such/dir/out.yoda
 expect_error "no/such/dir" --events 10 --output none --json no/such/dir/run.json
 expect_error "stray" stray
 
+# the process, its PDF set and the compatibility switch (gaps/parameters.h)
+expect_error "expected one of ee-qq, pp-z, pp-ll" --process pp-w
+expect_error "expected one of none, gaps21" --compat gaps20
+expect_error "--pdf is only for a process with hadron beams" --pdf CT14lo
+expect_error "--pdf is only for a process with hadron beams" --process ee-qq --pdf CT14lo/0
+expect_error "--pdf-path is only for a process with hadron beams" --pdf-path .
+expect_error "--pdf" --process pp-z --pdf 'CT 14'
+expect_error "--pdf" --process pp-z --pdf CT14lo/10000
+expect_error "PDF set 'NoSuchSet' not found" --process pp-z --pdf NoSuchSet --output none
+# a set that is found passes (the missing output directory is refused next: nothing runs)
+expect_error "no/such/dir" --process pp-z --pdf CT14lo/0 --events 1 --output no/such/dir/x.yoda
+expect_error "no/such/dir" --process pp-ll --events 1 --output no/such/dir/x.yoda
+expect_error "exceed the Z mass" --process pp-z --ecm 50
+expect_error "exceed the Z mass" --process pp-ll --ecm 91
+printf 'process = pp-z\necm = 50\n' >pp.card
+expect_error "exceed the Z mass" --card pp.card
+printf 'process = ee-qq\npdf = CT14lo\n' >ee.card
+expect_error "--pdf is only" --card ee.card
+# nothing was written by the refusals above
+[ ! -e gaps.yoda ] && echo "ok: no output after a refused PDF set" \
+    || { echo "FAIL: gaps.yoda written"; fail=1; }
+
 "$gaps" --help >help.txt 2>&1 && grep -q -- "--events" help.txt || { echo "FAIL: --help"; fail=1; }
 "$gaps" --version | grep -q "gaps" || { echo "FAIL: --version"; fail=1; }
 

@@ -8,7 +8,9 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "program/options.h"
+#include "gaps/compat.h"
 #include "gaps/constants.h"
+#include "gaps/process.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -1037,6 +1039,114 @@ static void test_merge(void)
     gaps_merge_options_free(&m);   /* after an error: harmless */
 }
 
+/* ---- the process, its defaults, the PDF set and the compatibility switch ---- */
+
+static void test_process(void)
+{
+    gaps_options o;
+    char m[512];
+    /* defaults per process: an --ecm or --pdf not given takes the process's */
+    CHECK(parse(&o, (char *)NULL) == 0 && o.cfg.process == GAPS_PROCESS_EE_QQ &&
+          o.cfg.ecm == 91.2 && o.cfg.pdf[0] == '\0' && o.cfg.compat == GAPS_COMPAT_NONE,
+          "defaults: process %d ecm %g pdf '%s'", o.cfg.process, o.cfg.ecm, o.cfg.pdf);
+    gaps_options_free(&o);
+    const char *pp[] = { "pp-z", "pp-ll" };
+    const int pp_id[] = { GAPS_PROCESS_PP_Z, GAPS_PROCESS_PP_LL };
+    for (int k = 0; k < 2; ++k) {
+        CHECK(parse(&o, "--process", pp[k], (char *)NULL) == 0 && o.cfg.process == pp_id[k] &&
+              o.cfg.ecm == 13000.0 && !strcmp(o.cfg.pdf, "CT14lo"),
+              "%s: ecm %g pdf '%s': %s", pp[k], o.cfg.ecm, o.cfg.pdf, msg);
+        CHECK(gaps_config_check(&o.cfg, m, sizeof m) == 0, "%s defaults: %s", pp[k], m);
+        gaps_options_free(&o);
+        /* given values win, wherever --process stands */
+        CHECK(parse(&o, "--ecm", "7000", "--pdf", "CT14lo/3", "--process", pp[k], (char *)NULL)
+              == 0 && o.cfg.ecm == 7000.0 && !strcmp(o.cfg.pdf, "CT14lo/3"), "%s given: %s",
+              pp[k], msg);
+        gaps_options_free(&o);
+        /* sqrt(s) above the Z mass */
+        CHECK(parse(&o, "--process", pp[k], "--ecm", "50", (char *)NULL) == 0 &&
+              gaps_config_check(&o.cfg, m, sizeof m) != 0 && strstr(m, "Z mass") &&
+              strstr(m, "--ecm"), "%s at 50 GeV: '%s'", pp[k], m);
+        gaps_options_free(&o);
+    }
+    expect_error(parse(&o, "--process", "pp-w", (char *)NULL),
+                 "invalid value 'pp-w' for --process: expected one of ee-qq, pp-z, pp-ll",
+                 (char *)NULL);
+    expect_error(parse(&o, "--process", "", (char *)NULL), "--process", (char *)NULL);
+    expect_error(parse(&o, "--process", "EE-QQ", (char *)NULL), "--process", (char *)NULL);
+    expect_error(parse(&o, "--process", (char *)NULL), "needs a value", (char *)NULL);
+    /* compat */
+    CHECK(parse(&o, "--compat", "gaps21", (char *)NULL) == 0 &&
+          o.cfg.compat == GAPS_COMPAT_GAPS21, "--compat gaps21: %s", msg);
+    CHECK(parse(&o, "--compat=none", (char *)NULL) == 0 && o.cfg.compat == GAPS_COMPAT_NONE,
+          "--compat=none: %s", msg);
+    expect_error(parse(&o, "--compat", "gaps2.1", (char *)NULL),
+                 "expected one of none, gaps21", (char *)NULL);
+    /* the PDF set: its syntax at parsing, hadron beams at the configuration check */
+    const char *good_pdf[] = { "CT14lo", "CT14lo/0", "CT14lo/9999", "NNPDF31_lo_as_0118/12",
+                               "MSHT20lo_as130", "a.b-c+d" };
+    for (size_t i = 0; i < sizeof good_pdf / sizeof good_pdf[0]; ++i) {
+        CHECK(parse(&o, "--process", "pp-z", "--pdf", good_pdf[i], (char *)NULL) == 0 &&
+              !strcmp(o.cfg.pdf, good_pdf[i]), "--pdf %s: %s", good_pdf[i], msg);
+        gaps_options_free(&o);
+    }
+    char longname[200];
+    memset(longname, 'A', 127);
+    longname[127] = '\0';
+    CHECK(parse(&o, "--process", "pp-z", "--pdf", longname, (char *)NULL) == 0,
+          "127-byte set name: %s", msg);
+    longname[127] = 'A';
+    longname[128] = '\0';
+    const char *bad_pdf[] = { "", "/0", "CT14lo/", "CT14lo/10000", "CT14lo/00000", "CT14lo/-1",
+                              "CT14lo/1/2", "CT 14", ".hidden", "-x", "../CT14lo", "CT14lo/a",
+                              "CT\x01", longname };
+    for (size_t i = 0; i < sizeof bad_pdf / sizeof bad_pdf[0]; ++i)
+        expect_error(parse(&o, "--process", "pp-z", "--pdf", bad_pdf[i], (char *)NULL),
+                     "--pdf", (char *)NULL);
+    const char *ee_only[][2] = { { "--pdf", "CT14lo" }, { "--pdf-path", "/tmp" } };
+    for (int k = 0; k < 2; ++k) {
+        CHECK(parse(&o, ee_only[k][0], ee_only[k][1], (char *)NULL) == 0 &&
+              gaps_config_check(&o.cfg, m, sizeof m) != 0 && strstr(m, ee_only[k][0]) &&
+              strstr(m, "hadron beams") && strstr(m, "ee-qq") && !strchr(m, '\n'),
+              "%s with ee-qq: '%s'", ee_only[k][0], m);
+        gaps_options_free(&o);
+    }
+    /* a run card takes the new keys; the command line wins over it */
+    const char *text = "process = pp-ll\ncompat = gaps21\npdf = CT14lo/2\npdf-path = /opt/sets\n";
+    const char *card = write_card("pp.card", text, strlen(text));
+    CHECK(parse(&o, "--card", card, (char *)NULL) == 0 && o.cfg.process == GAPS_PROCESS_PP_LL
+          && o.cfg.compat == GAPS_COMPAT_GAPS21 && !strcmp(o.cfg.pdf, "CT14lo/2") &&
+          !strcmp(o.cfg.pdf_path, "/opt/sets") && o.cfg.ecm == 13000.0, "card: %s", msg);
+    gaps_options_free(&o);
+    CHECK(parse(&o, "--card", card, "--process", "pp-z", "--pdf", "CT14lo", (char *)NULL) == 0
+          && o.cfg.process == GAPS_PROCESS_PP_Z && !strcmp(o.cfg.pdf, "CT14lo"),
+          "card and command line: %s", msg);
+    gaps_options_free(&o);
+    card = write_card("ecm.card", "ecm = 500\n", 10);
+    CHECK(parse(&o, "--card", card, "--process", "pp-z", (char *)NULL) == 0 &&
+          o.cfg.ecm == 500.0, "an --ecm of the card is kept for pp-z: %g", o.cfg.ecm);
+    gaps_options_free(&o);
+    /* the MPI hash sees each of them */
+    uint64_t a[GAPS_OPTIONS_FINGERPRINT], b[GAPS_OPTIONS_FINGERPRINT];
+    const char *differ[][2] = { { "--process", "pp-z" }, { "--compat", "gaps21" },
+                                { "--pdf-path", "/x" } };
+    for (int k = 0; k < 3; ++k) {
+        parse(&o, "--process", "pp-ll", (char *)NULL);
+        gaps_options_fingerprint(&o, a);
+        gaps_options_free(&o);
+        parse(&o, "--process", "pp-ll", differ[k][0], differ[k][1], (char *)NULL);
+        gaps_options_fingerprint(&o, b);
+        gaps_options_free(&o);
+        int first = -1;
+        for (int i = 0; i < GAPS_OPTIONS_FINGERPRINT && first < 0; ++i)
+            if (a[i] != b[i]) first = i;
+        CHECK(first >= 0 && !strcmp(gaps_options_fingerprint_name(first),
+                                    k == 0 ? "--process" : differ[k][0]),
+              "fingerprint of %s: index %d (%s)", differ[k][0], first,
+              gaps_options_fingerprint_name(first));
+    }
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "%s/gaps_test_options.XXXXXX",
@@ -1051,6 +1161,7 @@ int main(void)
     test_help_version();
     test_cards();
     test_merge();
+    test_process();
 
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

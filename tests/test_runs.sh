@@ -72,6 +72,8 @@ run --events 1000 --ecm 50 --state-out ecm50.state --output none
 run --events 1000 --first-event 4000 --state-out over.state --output none
 refuse "parameters" a.state seed6.state
 refuse "parameters" a.state ecm50.state
+run --events 1000 --first-event 8000 --compat gaps21 --state-out compat.state --output none
+refuse "different parameters: --compat none and gaps21" a.state compat.state
 refuse "overlaps" a.state over.state
 refuse "twice" a.state a.state
 refuse "No such file" a.state missing.state
@@ -159,6 +161,10 @@ if [ -e x.ckpt ]; then
     run --events 5000 --seed 9 --output none --resume x.ckpt 2>err.txt; rc=$?
     [ $rc -eq 2 ] && grep -q "other physics" err.txt && ok "resume with another seed refused" \
         || bad "resume with another seed: exit $rc, $(cat err.txt)"
+    run --events 5000 --compat gaps21 --output none --resume x.ckpt 2>err.txt; rc=$?
+    [ $rc -eq 2 ] && grep -q "other physics parameters (--compat none, not gaps21)" err.txt \
+        && ok "resume with another --compat refused: $(cat err.txt)" \
+        || bad "resume with another --compat: exit $rc, $(cat err.txt)"
     run --events 6000 --output none --resume x.ckpt 2>err.txt; rc=$?
     [ $rc -eq 2 ] && grep -q "belongs to a run of 5000" err.txt && ok "resume with another N refused" \
         || bad "resume with another N: exit $rc, $(cat err.txt)"

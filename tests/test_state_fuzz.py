@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""State and checkpoint files from a buggy or hostile writer (doc/formats.md, state format 2).
+"""State and checkpoint files from a buggy or hostile writer (doc/formats.md, state format 3).
 
 Takes a valid state and a valid checkpoint (with its .part files) made by the program, changes
 one field at a time to values whose meaning is impossible (NaN, infinities, negatives, huge
@@ -32,8 +32,8 @@ import time
 import zlib
 
 TIMEOUT = 60
-FORMAT = 2
-HEADER = 144
+FORMAT = 3
+HEADER = 304                              # ranges start here (doc/formats.md)
 NBINS = 1191
 NWORDS = 13
 EVENT_BIN = NBINS - 2                     # the event counter's one bin
@@ -87,11 +87,19 @@ class State:
         self.fmt, self.kind = struct.unpack_from("<II", data, 8)
         assert self.fmt == FORMAT, f"state format {self.fmt}, this test knows {FORMAT}"
         self.version = bytes(data[16:48])
-        self.ecm, self.alphas_mz, self.tcut = struct.unpack_from("<3d", data, 48)
-        self.order, self.seed, self.maxp, self.res0 = struct.unpack_from("<4I", data, 72)
-        (self.w_unit,) = struct.unpack_from("<d", data, 88)
-        self.events, self.cap, self.invalid, self.badw = struct.unpack_from("<4Q", data, 96)
-        self.nbins, self.nwords, self.nranges, self.res1 = struct.unpack_from("<4I", data, 128)
+        # the parameters of gaps/parameters.h in list order, 8 bytes each (the PDF set's
+        # name 128 bytes before its member)
+        self.process, self.compat = struct.unpack_from("<2Q", data, 48)
+        (self.ecm,) = struct.unpack_from("<d", data, 64)
+        self.pdf_name = bytes(data[72:200])
+        (self.pdf_member,) = struct.unpack_from("<Q", data, 200)
+        (self.alphas_mz,) = struct.unpack_from("<d", data, 208)
+        (self.order,) = struct.unpack_from("<Q", data, 216)
+        (self.tcut,) = struct.unpack_from("<d", data, 224)
+        self.seed, self.maxp = struct.unpack_from("<2Q", data, 232)
+        (self.w_unit,) = struct.unpack_from("<d", data, 248)
+        self.events, self.cap, self.invalid, self.badw = struct.unpack_from("<4Q", data, 256)
+        self.nbins, self.nwords, self.nranges, self.res1 = struct.unpack_from("<4I", data, 288)
         self.ranges = [list(struct.unpack_from("<2q", data, HEADER + 16 * i))
                        for i in range(self.nranges)]
         at = HEADER + 16 * self.nranges
@@ -113,9 +121,14 @@ class State:
         b = bytearray(b"GAPSSTAT")
         b += struct.pack("<II", self.fmt & 0xffffffff, self.kind & 0xffffffff)
         b += self.version
-        b += struct.pack("<3d", self.ecm, self.alphas_mz, self.tcut)
-        b += struct.pack("<4I", *(x & 0xffffffff for x in (self.order, self.seed, self.maxp,
-                                                             self.res0)))
+        b += struct.pack("<2Q", self.process & U64, self.compat & U64)
+        b += struct.pack("<d", self.ecm)
+        b += self.pdf_name
+        b += struct.pack("<Q", self.pdf_member & U64)
+        b += struct.pack("<d", self.alphas_mz)
+        b += struct.pack("<Q", self.order & U64)
+        b += struct.pack("<d", self.tcut)
+        b += struct.pack("<2Q", self.seed & U64, self.maxp & U64)
         b += struct.pack("<d", self.w_unit)
         b += struct.pack("<4Q", *(x & U64 for x in (self.events, self.cap, self.invalid,
                                                       self.badw)))
@@ -285,7 +298,7 @@ def field(name, attr, values, ck_only=False):
         mutations.append((f"{name} = {v!r}", lambda s, a=attr, v=v: setattr(s, a, v), ck_only))
 
 
-field("format", "fmt", [1, 3, 0, 0xffffffff])
+field("format", "fmt", [1, 2, 4, 0, 0xffffffff])
 field("kind", "kind", [0, 3, 0xffffffff])
 for label, v in [("non-printable", b"1.0\x01.0"), ("DEL", b"1.0.0\x7f"), ("8-bit", b"1.\xc3\xa9"),
                  ("newline", b"1.0\n0"), ("empty", b""), ("unterminated", b"A" * 32),
@@ -296,10 +309,19 @@ field("sqrt(s)", "ecm", [NAN, INF, -INF, -91.2, 0.0, 0.5, 1e300, 1.0000001e5, 5e
                          f64_bits(0x7ff8000000000001)])
 field("alpha_s(M_Z)", "alphas_mz", [NAN, INF, 0.0, 1.0, -0.118, 1.5])
 field("t_cut", "tcut", [NAN, INF, 0.0, -1.0, 1e-300, 1e-9, 1e4])
-field("alpha_s order", "order", [3, 7, 0xffffffff])
-field("record capacity", "maxp", [0, 2, 65, 1000, 0xffffffff])
-field("reserved word 84", "res0", [1, 0xffffffff])
-field("reserved word 140", "res1", [1])
+field("alpha_s order", "order", [3, 7, 0xffffffff, 1 << 32, U64])
+field("record capacity", "maxp", [0, 2, 65, 1000, 0xffffffff, (1 << 32) + 32])
+field("seed", "seed", [1 << 32, U64])
+field("process", "process", [3, 1000, U64])
+field("compat", "compat", [2, U64])
+field("PDF member without a set", "pdf_member", [1, U64])
+# a PDF set with ee-qq, a name that is no set name or not NUL-padded
+for label, v in [("a PDF set with ee-qq", b"CT14lo"), ("a space", b"CT 14"),
+                 ("a slash", b"CT/14"), ("non-printable", b"CT\x01"), ("8-bit", b"C\xc3\xa9"),
+                 ("unterminated", b"A" * 128), ("bytes after the NUL", b"CT14lo\0junk")]:
+    mutations.append((f"PDF name {label}",
+                      lambda s, v=v: setattr(s, "pdf_name", v.ljust(128, b"\0")[:128]), False))
+field("reserved word 300", "res1", [1])
 field("weight unit", "w_unit", [NAN, INF, -INF, 0.0, -1.0, 5e-324, 2.0 ** 101, 2.0 ** -101])
 mutations.append(("weight unit twice the process's", lambda s: setattr(s, "w_unit", 2 * s.w_unit),
                   False))
@@ -490,7 +512,10 @@ else:
 old = st.copy()
 old.fmt = 1
 old.write("old.state")
-expect_refused("format 1", "old.state", resume=False, words=("format 1", "format 2"))
+expect_refused("format 1", "old.state", resume=False, words=("format 1", "format 3"))
+old.fmt = 2
+old.write("old.state")
+expect_refused("format 2", "old.state", resume=False, words=("format 2", "format 3"))
 
 # .part files that are not this run's: another header, an event that is not the next one
 shutil.copy("o.csv.part", "saved.csv")

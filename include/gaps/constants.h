@@ -48,6 +48,7 @@
 #define GAPS_DEFAULT_PDF        "CT14lo"  /* PDF set of p p processes (shipped) */
 #define GAPS_DEFAULT_ALPHAS_MZ  0.118  /* alpha_s(M_Z^2) */
 #define GAPS_DEFAULT_TCUT       1.0    /* shower cutoff t_C = k_T^2, GeV^2 */
+#define GAPS_DEFAULT_MAX_PARTONS 32    /* event record capacity */
 
 /* Largest event record the analysis can hold (partons per event).  The run-time capacity
  * (--max-partons) may not exceed it: the analysis keeps one event in a fixed local array so

@@ -11,6 +11,7 @@
 #include "gaps/analysis.h"
 #include "gaps/compat.h"
 #include "gaps/pdf.h"
+#include "gaps/parameters.h"
 #include "gaps/histogram.h"
 #include "gaps/state.h"
 #include "gaps/decl.h"
@@ -38,14 +39,17 @@ enum gaps_loop_mode {
 #define GAPS_MAX_THREADS 4096                 /* --threads */
 #define GAPS_MAX_CYCLES_PER_LAUNCH (1 << 20)  /* --cycles-per-launch, also --split-every */
 
+/* The physics parameters (process, compat, ecm, pdf, pdf_path, alphas_mz, alphas_order, t_cut,
+ * seed, max_partons) are listed, with their options, defaults, ranges and metadata, in
+ * gaps/parameters.h; each field here has the C type of its parameter's TYPE there. */
 typedef struct gaps_config {
     int64_t events;          /* N */
     int64_t first_event;     /* generate event numbers first_event .. first_event + N - 1 */
     int process;             /* enum gaps_process_id (gaps/process.h) */
     int compat;              /* enum gaps_compat (gaps/compat.h) */
     double ecm;              /* sqrt(s), GeV */
-    char pdf[GAPS_PDF_NAME_MAX + 8];   /* hadronic processes: "NAME[/MEMBER]"; "" = the
-                                          process's default set */
+    char pdf[GAPS_PDF_SPEC_MAX];  /* hadronic processes: "NAME[/MEMBER]"; "" = the process's
+                                     default set; "" for the others */
     char pdf_path[4096];     /* directories searched for PDF sets before LHAPDF_DATA_PATH and
                                 the installed ones (colon-separated); "" = none */
     double alphas_mz;
@@ -124,8 +128,12 @@ typedef struct gaps_run {
     char device[192];
 } gaps_run;
 
-/* Defaults of doc/physics.md and of the backend. */
+/* Defaults of doc/physics.md and of the backend (process ee-qq). */
 void gaps_config_defaults(gaps_config *cfg);
+
+/* Choose the process (enum gaps_process_id) and give the parameters whose default depends on
+ * it (ecm, pdf: GAPS_PF_PROCESS_DEFAULT) that process's defaults. */
+void gaps_config_set_process(gaps_config *cfg, int process);
 
 /* Check a configuration: 0, or -1 with a one-line reason in msg. */
 int gaps_config_check(const gaps_config *cfg, char *msg, size_t len);

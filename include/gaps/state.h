@@ -16,12 +16,13 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "gaps/histogram.h"
+#include "gaps/parameters.h"
 #include "gaps/decl.h"
 
 GAPS_C_BEGIN
 
 /* Version of the state and checkpoint file layout; bumped whenever it changes. */
-#define GAPS_STATE_FORMAT 2
+#define GAPS_STATE_FORMAT 3
 
 /* Most disjoint event ranges one state may hold (adjacent ranges coalesce). */
 #define GAPS_STATE_MAX_RANGES 1024
@@ -33,13 +34,16 @@ typedef struct gaps_range {
 
 typedef struct gaps_state {
     char version[32];             /* program version that produced the events */
-    /* physics parameters: states merge only when all of them are equal */
-    double ecm;                   /* sqrt(s), GeV */
-    double alphas_mz;
-    double t_cut;                 /* GeV^2 */
-    int alphas_order;
-    uint32_t seed;
-    int max_partons;
+    /* the physics parameters (gaps/parameters.h), one field each, named and typed as in
+     * gaps_config: process, compat, ecm, pdf, alphas_mz, alphas_order, t_cut, seed,
+     * max_partons.  States merge only when all of them are equal.  pdf is "NAME/MEMBER"
+     * (the member always written), "" for a process without hadron beams. */
+#define GAPS_STATE_FIELD_STATE(TYPE, key) GAPS_PT_DECL_##TYPE(key)
+#define GAPS_STATE_FIELD_NOSTATE(TYPE, key)
+#define GAPS_STATE_FIELD_(key, option, short_name, TYPE, STATE, ...)                           \
+    GAPS_STATE_FIELD_##STATE(TYPE, key)
+    GAPS_PARAMETERS(GAPS_STATE_FIELD_)
+#undef GAPS_STATE_FIELD_
     /* the weight unit of the histogram sums, pb: a property of the process (for LEP the
      * largest leading-order weight, gaps_me.w_max); states merge only when it is equal */
     double w_unit;

@@ -10,13 +10,12 @@
 #include "gaps_runtime.h"
 #include "io/c_locale.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#define DEFAULT_MAX_PARTONS 32
 
 
 static double now(void)
@@ -30,18 +29,73 @@ void gaps_config_defaults(gaps_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->events = 100000;
-    cfg->process = GAPS_PROCESS_EE_QQ;
-    cfg->ecm = gaps_process_table[GAPS_PROCESS_EE_QQ].default_ecm;
-    cfg->alphas_mz = GAPS_DEFAULT_ALPHAS_MZ;
-    cfg->alphas_order = 2;
-    cfg->t_cut = GAPS_DEFAULT_TCUT;
-    cfg->seed = 1;
+    /* the physics parameters, in list order: the process before what depends on it */
+    for (int id = 0; id < GAPS_N_PARAMS; ++id) gaps_param_set_default(id, cfg);
     cfg->slots = 0;
-    cfg->max_partons = DEFAULT_MAX_PARTONS;
     cfg->refill = 1;
     cfg->loop_mode = GAPS_LOOPS_FUSED;
     cfg->cycles_per_launch = gaps_runtime_default_cycles_per_launch();
     cfg->split_every = gaps_runtime_default_split_every();
+}
+
+/* The range of each parameter of the list (gaps/parameters.h), and that those only for
+ * hadron beams are not given with another process.  0, or -1 with a reason. */
+static int check_parameter(const gaps_config *cfg, const gaps_param *p, char *msg, size_t len)
+{
+    const void *field = gaps_param_in_config(p, cfg);
+    const int hadronic = gaps_process_table[cfg->process].hadronic;
+    double v = 0.0;
+    switch (p->type) {
+    case GAPS_PT_REAL:
+    case GAPS_PT_UNIT:
+        memcpy(&v, field, sizeof v);
+        break;
+    case GAPS_PT_INT:
+    case GAPS_PT_PROCESS:
+    case GAPS_PT_COMPAT: {
+        int i;
+        memcpy(&i, field, sizeof i);
+        v = i;
+        break;
+    }
+    case GAPS_PT_U32: {
+        uint32_t u;
+        memcpy(&u, field, sizeof u);
+        v = u;
+        break;
+    }
+    case GAPS_PT_PDF:
+    case GAPS_PT_PATH: {
+        const char *text = field;
+        if (!memchr(text, '\0', p->size))
+            return snprintf(msg, len, "--%s is not a terminated string", p->option), -1;
+        if (text[0] && !hadronic && (p->flags & GAPS_PF_HADRONIC_ONLY))
+            return snprintf(msg, len, "--%s is only for a process with hadron beams (pp-z, "
+                            "pp-ll), not --process %s", p->option,
+                            gaps_process_table[cfg->process].name), -1;
+        char name[GAPS_PDF_NAME_MAX];
+        int member;
+        if (p->type == GAPS_PT_PDF && text[0] && gaps_pdf_spec_parse(text, name, &member) != 0)
+            return snprintf(msg, len, "--%s '%.40s' is not NAME or NAME/MEMBER (a set name of "
+                            "letters, digits and . _ + -, a member from 0 to %d)", p->option,
+                            text, GAPS_PDF_MAX_MEMBER), -1;
+        return 0;
+    }
+    }
+    const int real = p->type == GAPS_PT_REAL || p->type == GAPS_PT_UNIT;
+    if (p->type == GAPS_PT_UNIT) {
+        if (!(v > 0.0 && v < 1.0))
+            return snprintf(msg, len, "--%s must be between 0 and 1 (exclusive)", p->option), -1;
+    } else if (p->flags & GAPS_PF_LO_OPEN ? !(v > p->lo) : !(v >= p->lo)) {
+        return snprintf(msg, len, "--%s must be %s %.17g%s%s%s", p->option,
+                        p->flags & GAPS_PF_LO_OPEN ? "above" : "at least", p->lo,
+                        p->unit[0] ? " " : "", p->unit, p->hi < DBL_MAX ? "" : " and finite"),
+               -1;
+    } else if (!(v <= p->hi) || (real && !isfinite(v))) {
+        return snprintf(msg, len, "--%s must be from %.17g to %.17g%s%s", p->option, p->lo,
+                        p->hi, p->unit[0] ? " " : "", p->unit), -1;
+    }
+    return 0;
 }
 
 static int config_check(const gaps_config *cfg, char *msg, size_t len)
@@ -54,18 +108,20 @@ static int config_check(const gaps_config *cfg, char *msg, size_t len)
                         GAPS_MAX_EVENT_NUMBER), -1;
     if (cfg->process < 0 || cfg->process >= GAPS_N_PROCESSES)
         return snprintf(msg, len, "unknown process %d", cfg->process), -1;
-    if (!(cfg->ecm >= GAPS_MIN_ECM && cfg->ecm <= GAPS_MAX_ECM))
-        return snprintf(msg, len, "--ecm must be from %g to %g GeV", GAPS_MIN_ECM, GAPS_MAX_ECM),
-               -1;
+    for (int id = 0; id < GAPS_N_PARAMS; ++id)
+        if (check_parameter(cfg, &gaps_params[id], msg, len) != 0) return -1;
+    /* checks between parameters */
+    if (gaps_process_table[cfg->process].hadronic && !(cfg->ecm > GAPS_MZ))
+        return snprintf(msg, len, "--ecm %g GeV is too small for --process %s: sqrt(s) must "
+                        "exceed the Z mass, %g GeV", cfg->ecm,
+                        gaps_process_table[cfg->process].name, GAPS_MZ), -1;
     {
-        /* the process's own limits (a hadronic process needs s above its masses) */
+        /* the process's own limits (pp-ll: sqrt(s) above its mass window) */
         gaps_process proc;
         if (gaps_process_init(&proc, (enum gaps_process_id)cfg->process, cfg->ecm, msg,
                               len) != 0)
             return -1;
     }
-    if (!(cfg->t_cut > 0.0) || !isfinite(cfg->t_cut))
-        return snprintf(msg, len, "--tcut must be a positive k_T^2 in GeV^2"), -1;
     if (cfg->ecm * cfg->ecm <= 4.0 * cfg->t_cut)
         return snprintf(msg, len,
                         "--ecm %g GeV is too small for --tcut %g GeV^2: need s > 4 t_cut",
@@ -82,8 +138,6 @@ static int config_check(const gaps_config *cfg, char *msg, size_t len)
         return snprintf(msg, len,
                         "alpha_s is not defined at --tcut %g GeV^2 (below the Landau pole)",
                         cfg->t_cut), -1;
-    if (cfg->max_partons < 3 || cfg->max_partons > GAPS_MAX_PARTONS)
-        return snprintf(msg, len, "--max-partons must be between 3 and %d", GAPS_MAX_PARTONS), -1;
     if (cfg->slots < 0 || cfg->slots > GAPS_MAX_SLOTS)
         return snprintf(msg, len, "--pool must be from 1 to %d", GAPS_MAX_SLOTS), -1;
     if (cfg->cycles_per_launch < 1 || cfg->cycles_per_launch > GAPS_MAX_CYCLES_PER_LAUNCH)
@@ -125,12 +179,14 @@ void gaps_state_init(gaps_state *state, const gaps_config *cfg)
     memset(state, 0, sizeof *state);
     state->w_unit = process_weight_unit(cfg);
     snprintf(state->version, sizeof state->version, "%s", GAPS_VERSION);
-    state->ecm = cfg->ecm;
-    state->alphas_mz = cfg->alphas_mz;
-    state->t_cut = cfg->t_cut;
-    state->alphas_order = cfg->alphas_order;
-    state->seed = cfg->seed;
-    state->max_partons = cfg->max_partons;
+    /* every parameter the state records, as the configuration has it; the PDF set named in
+     * full ("NAME/MEMBER", the process's default where none was given) */
+    for (int id = 0; id < GAPS_N_PARAMS; ++id) {
+        const gaps_param *p = &gaps_params[id];
+        if (p->in_state)
+            memcpy((char *)state + p->state_offset, gaps_param_in_config(p, cfg), p->size);
+    }
+    gaps_config_pdf_spec(cfg, state->pdf);
 }
 
 static void physics_init(const gaps_config *cfg, gaps_physics *phys)

@@ -8,6 +8,7 @@
 #include "gaps/state.h"
 #include "gaps/constants.h"
 #include "gaps/generator.h"
+#include "gaps/process.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -18,8 +19,11 @@
 static const char MAGIC[8] = { 'G', 'A', 'P', 'S', 'S', 'T', 'A', 'T' };
 enum { KIND_STATE = 1, KIND_CHECKPOINT = 2 };
 #define N_WORDS (GAPS_HIST_TOTAL_BINS * GAPS_ACC_WORDS)
-/* header + parameters + unit + counts + layout + range table + words + checkpoint + CRC */
-#define HEADER_BYTES (16 + 32 + 40 + 8 + 32 + 16)
+/* header + parameters + unit + counts + layout + range table + words + checkpoint + CRC.
+ * Each parameter of the list (gaps/parameters.h) takes 8 bytes (an f64 or a u64), a PDF set
+ * GAPS_PDF_NAME_MAX bytes of name and 8 of member. */
+#define PARAM_BYTES (9 * 8 + GAPS_PDF_NAME_MAX)
+#define HEADER_BYTES (16 + 32 + PARAM_BYTES + 8 + 32 + 16)
 #define MAX_FILE_BYTES (HEADER_BYTES + 16 * GAPS_STATE_MAX_RANGES + 8 * N_WORDS + 80 + 4)
 /* The weight units a state may carry, pb: far beyond any process's (LEP: 3e-4 to 1e5), and
  * close enough to 1 that no sum converted to pb overflows or vanishes. */
@@ -71,15 +75,15 @@ int gaps_state_merge(gaps_state *dst, const gaps_state *src, char *msg, size_t l
         return snprintf(msg, len, "made by gaps %.31s, not %.31s", src->version, dst->version),
                -1;
     /* parameters compared bit for bit: a state is only the same run if they are identical */
-    if (memcmp(&dst->ecm, &src->ecm, sizeof dst->ecm) || memcmp(&dst->alphas_mz,
-        &src->alphas_mz, sizeof dst->ecm) || memcmp(&dst->t_cut, &src->t_cut, sizeof dst->ecm)
-        || dst->alphas_order != src->alphas_order || dst->seed != src->seed
-        || dst->max_partons != src->max_partons)
-        return snprintf(msg, len, "different parameters (ecm %.17g/%.17g, alphas-mz %.17g/%.17g,"
-                        " alphas-order %d/%d, tcut %.17g/%.17g, seed %u/%u, max-partons %d/%d)",
-                        dst->ecm, src->ecm, dst->alphas_mz, src->alphas_mz, dst->alphas_order,
-                        src->alphas_order, dst->t_cut, src->t_cut, dst->seed, src->seed,
-                        dst->max_partons, src->max_partons), -1;
+    const int differs = gaps_state_params_differ(dst, src);
+    if (differs >= 0) {
+        const gaps_param *p = &gaps_params[differs];
+        char a[160], b[160];
+        gaps_param_format(p, gaps_param_in_state(p, dst), GAPS_STYLE_EXACT, a, sizeof a);
+        gaps_param_format(p, gaps_param_in_state(p, src), GAPS_STYLE_EXACT, b, sizeof b);
+        return snprintf(msg, len, "different parameters: --%s %s and %s (states merge only "
+                        "when every physics parameter is equal)", p->option, a, b), -1;
+    }
     if (memcmp(&dst->w_unit, &src->w_unit, sizeof dst->w_unit))
         return snprintf(msg, len, "different weight units (%.17g/%.17g pb): the sums cannot be "
                         "added", dst->w_unit, src->w_unit), -1;
@@ -177,6 +181,118 @@ static double get_f64(bytes *b)
     return d;
 }
 
+/* The parameters of the list, in its order: reals as f64, integers and names (by their
+ * number) as u64, a PDF set as its name (GAPS_PDF_NAME_MAX bytes, NUL padded) and member
+ * (u64).  Parameters the state does not record take no bytes. */
+static void put_params(bytes *b, const gaps_state *s)
+{
+    for (int id = 0; id < GAPS_N_PARAMS; ++id) {
+        const gaps_param *p = &gaps_params[id];
+        if (!p->in_state) continue;
+        const void *field = gaps_param_in_state(p, s);
+        switch (p->type) {
+        case GAPS_PT_REAL:
+        case GAPS_PT_UNIT: {
+            double v;
+            memcpy(&v, field, sizeof v);
+            put_f64(b, v);
+            break;
+        }
+        case GAPS_PT_INT:
+        case GAPS_PT_PROCESS:
+        case GAPS_PT_COMPAT: {
+            int v;
+            memcpy(&v, field, sizeof v);
+            put_u64(b, (uint64_t)(int64_t)v);
+            break;
+        }
+        case GAPS_PT_U32: {
+            uint32_t v;
+            memcpy(&v, field, sizeof v);
+            put_u64(b, v);
+            break;
+        }
+        case GAPS_PT_PDF:
+        case GAPS_PT_PATH: {
+            char name[GAPS_PDF_NAME_MAX];
+            int member = 0;
+            memset(name, 0, sizeof name);
+            if (((const char *)field)[0] && gaps_pdf_spec_parse(field, name, &member) != 0)
+                memset(name, 0, sizeof name);   /* gaps_state_init() wrote a valid one */
+            memcpy(b->p + b->n, name, sizeof name);
+            b->n += sizeof name;
+            put_u64(b, (uint64_t)member);
+            break;
+        }
+        }
+    }
+}
+
+/* The parameters as put_params() wrote them.  0, or -1 with the reason (after "'path' is
+ * corrupt (") when a value cannot be one of its type. */
+static int get_params(bytes *b, gaps_state *s, char *msg, size_t len)
+{
+    for (int id = 0; id < GAPS_N_PARAMS; ++id) {
+        const gaps_param *p = &gaps_params[id];
+        if (!p->in_state) continue;
+        void *field = (char *)s + p->state_offset;
+        switch (p->type) {
+        case GAPS_PT_REAL:
+        case GAPS_PT_UNIT: {
+            const double v = get_f64(b);
+            memcpy(field, &v, sizeof v);
+            break;
+        }
+        case GAPS_PT_INT:
+        case GAPS_PT_PROCESS:
+        case GAPS_PT_COMPAT:
+        case GAPS_PT_U32: {
+            const uint64_t v = get_u64(b);
+            if (!b->bad && !((double)v >= p->lo && (double)v <= p->hi))
+                return snprintf(msg, len, "parameter --%s is %" PRIu64 ", outside %.17g..%.17g",
+                                p->option, v, p->lo, p->hi), -1;
+            if (p->type == GAPS_PT_U32) {
+                const uint32_t u = (uint32_t)v;
+                memcpy(field, &u, sizeof u);
+            } else {
+                const int i = (int)v;
+                memcpy(field, &i, sizeof i);
+            }
+            break;
+        }
+        case GAPS_PT_PDF:
+        case GAPS_PT_PATH: {
+            if (b->n + GAPS_PDF_NAME_MAX > b->cap) { b->bad = 1; return 0; }
+            const unsigned char *name = b->p + b->n;
+            b->n += GAPS_PDF_NAME_MAX;
+            const uint64_t member = get_u64(b);
+            if (b->bad) return 0;
+            size_t n = 0;
+            while (n < GAPS_PDF_NAME_MAX && name[n]) ++n;
+            for (size_t i = n; i < GAPS_PDF_NAME_MAX; ++i)
+                if (name[i]) return snprintf(msg, len, "the PDF set name is not NUL-padded"), -1;
+            char spec[GAPS_PDF_SPEC_MAX], check[GAPS_PDF_NAME_MAX];
+            int m;
+            memset(field, 0, p->size);
+            if (n == 0) {
+                if (member != 0)
+                    return snprintf(msg, len, "PDF member %" PRIu64 " without a set", member), -1;
+                break;
+            }
+            if (member > GAPS_PDF_MAX_MEMBER)
+                return snprintf(msg, len, "PDF member %" PRIu64 " beyond %d", member,
+                                GAPS_PDF_MAX_MEMBER), -1;
+            snprintf(spec, sizeof spec, "%.*s/%d", (int)n, (const char *)name, (int)member);
+            if (n == GAPS_PDF_NAME_MAX || gaps_pdf_spec_parse(spec, check, &m) != 0)
+                return snprintf(msg, len, "the PDF set name is not a set name"), -1;
+            memcpy(field, spec, strlen(spec) + 1);
+            break;
+        }
+        }
+    }
+    return 0;
+}
+
 int gaps_state_write(FILE *f, const gaps_state *s, const gaps_resume_point *rp)
 {
     bytes b = { malloc(MAX_FILE_BYTES), 0, MAX_FILE_BYTES, 0 };
@@ -188,13 +304,7 @@ int gaps_state_write(FILE *f, const gaps_state *s, const gaps_resume_point *rp)
     memset(b.p + b.n, 0, 32);
     memcpy(b.p + b.n, s->version, strnlen(s->version, 31));
     b.n += 32;
-    put_f64(&b, s->ecm);
-    put_f64(&b, s->alphas_mz);
-    put_f64(&b, s->t_cut);
-    put_u32(&b, (uint32_t)s->alphas_order);
-    put_u32(&b, s->seed);
-    put_u32(&b, (uint32_t)s->max_partons);
-    put_u32(&b, 0);   /* reserved */
+    put_params(&b, s);
     put_f64(&b, s->w_unit);
     put_u64(&b, s->events);
     put_u64(&b, s->capacity_hits);
@@ -250,8 +360,7 @@ static int sum_within(const uint64_t *a, uint64_t count)
  * resume point inside its run.  0, or -1 with the reason (after "'path' is corrupt (") in
  * msg. */
 static int check_meaning(const gaps_state *s, const unsigned char *version, int kind,
-                         const uint32_t reserved[2], const gaps_resume_point *r, char *msg,
-                         size_t len)
+                         uint32_t reserved, const gaps_resume_point *r, char *msg, size_t len)
 {
     /* the version: printable ASCII, NUL-terminated within its field, then NUL padding */
     size_t n = 0;
@@ -263,21 +372,26 @@ static int check_meaning(const gaps_state *s, const unsigned char *version, int 
         if (i < n ? version[i] < 0x20 || version[i] > 0x7e : version[i] != 0)
             return snprintf(msg, len, "byte %zu of the version field is 0x%02x", i,
                             version[i]), -1;
-    if (reserved[0] || reserved[1])
-        return snprintf(msg, len, "reserved fields are not 0"), -1;
+    if (reserved)
+        return snprintf(msg, len, "the reserved field is not 0"), -1;
     /* the parameters: what the option parser and gaps_config_check allow */
     gaps_config cfg;
     gaps_config_defaults(&cfg);
     cfg.events = 1;
-    cfg.ecm = s->ecm;
-    cfg.alphas_mz = s->alphas_mz;
-    cfg.t_cut = s->t_cut;
-    cfg.alphas_order = s->alphas_order;
-    cfg.seed = s->seed;
-    cfg.max_partons = s->max_partons;
+    for (int id = 0; id < GAPS_N_PARAMS; ++id) {
+        const gaps_param *p = &gaps_params[id];
+        if (p->in_state)
+            memcpy((char *)&cfg + p->cfg_offset, gaps_param_in_state(p, s), p->size);
+    }
     char why[256];
     if (gaps_config_check(&cfg, why, sizeof why) != 0)
         return snprintf(msg, len, "parameters outside the program's limits: %s", why), -1;
+    /* the PDF set as gaps_state_init() records it: named in full for hadron beams */
+    char spec[GAPS_PDF_SPEC_MAX];
+    gaps_config_pdf_spec(&cfg, spec);
+    if (strcmp(spec, s->pdf) != 0)
+        return snprintf(msg, len, "PDF set '%s' for --process %s", s->pdf[0] ? s->pdf : "none",
+                        gaps_process_table[s->process].name), -1;
     if (!(s->w_unit >= MIN_W_UNIT && s->w_unit <= MAX_W_UNIT))
         return snprintf(msg, len, "weight unit %.17g pb outside [2^-100, 2^100]", s->w_unit), -1;
     /* counts */
@@ -378,7 +492,8 @@ int gaps_state_read(const char *path, gaps_state *s, gaps_resume_point *rp, char
         snprintf(msg, len, "'%s' is not a gaps state file", path);
     } else if (b.cap > MAX_FILE_BYTES || b.cap < 16 + 4
                || crc32_of(b.p, b.cap - 4) != (b.n = b.cap - 4, get_u32(&b))) {
-        /* (every file of format 1 is smaller than the limit: its version is read below) */
+        /* (every file of formats 1 and 2 is smaller than the limit: its version is read
+         * below) */
         snprintf(msg, len, "'%s' is corrupt or truncated (checksum mismatch)", path);
     } else {
         b.n = 8;
@@ -399,25 +514,23 @@ int gaps_state_read(const char *path, gaps_state *s, gaps_resume_point *rp, char
         }
         gaps_resume_point tmp, *r = rp ? rp : &tmp;
         memset(&tmp, 0, sizeof tmp);
-        uint32_t reserved[2] = { 0, 0 };
+        uint32_t reserved = 0;
         const unsigned char *version = b.p + b.n;
         if (b.n + 32 > b.cap) { b.bad = 1; goto check; }
         memcpy(s->version, b.p + b.n, 31);
         b.n += 32;
-        s->ecm = get_f64(&b);
-        s->alphas_mz = get_f64(&b);
-        s->t_cut = get_f64(&b);
-        s->alphas_order = (int)get_u32(&b);
-        s->seed = get_u32(&b);
-        s->max_partons = (int)get_u32(&b);
-        reserved[0] = get_u32(&b);
+        char pwhy[256];
+        if (get_params(&b, s, pwhy, sizeof pwhy) != 0) {
+            snprintf(msg, len, "'%s' is corrupt (%s)", path, pwhy);
+            goto done;
+        }
         s->w_unit = get_f64(&b);
         s->events = get_u64(&b);
         s->capacity_hits = get_u64(&b);
         s->invalid_events = get_u64(&b);
         s->bad_weights = get_u64(&b);
         const uint32_t nbins = get_u32(&b), nwords = get_u32(&b), nranges = get_u32(&b);
-        reserved[1] = get_u32(&b);
+        reserved = get_u32(&b);
         if (!b.bad && (nbins != GAPS_HIST_TOTAL_BINS || nwords != GAPS_ACC_WORDS
                        || nranges > GAPS_STATE_MAX_RANGES)) {
             snprintf(msg, len, "'%s' is corrupt (histogram layout %u x %u, %u ranges)", path,

@@ -1,5 +1,7 @@
 /* yoda.c -- YODA text output (the "V2" object headers, read by YODA 1.x and 2.x). */
 #include "gaps/yoda.h"
+#include "gaps/parameters.h"
+#include "gaps/process.h"
 #include "io/c_locale.h"
 
 #include <inttypes.h>
@@ -65,11 +67,17 @@ static void write_run_annotations(FILE *f, const gaps_state *st, const char *bac
     fprintf(f, "Generator: gaps\nGeneratorVersion: %s\nGitRevision: %s\n", st->version,
             GAPS_GIT_REVISION);
     if (backend) fprintf(f, "Backend: %s\n", backend);
-    fprintf(f, "Process: e+ e- -> Z/gamma* -> q qbar, LO + dipole shower\n");
-    fprintf(f, "SqrtS_GeV: %.17g\nAlphaS_MZ: %.17g\nAlphaS_Order: %d\nTCut_GeV2: %.17g\n",
-            st->ecm, st->alphas_mz, st->alphas_order, st->t_cut);
-    fprintf(f, "Seed: %u\nMaxPartons: %d\nEvents: %" PRIu64 "\nEventRanges:", st->seed,
-            st->max_partons, st->events);
+    const int process = st->process >= 0 && st->process < GAPS_N_PROCESSES ? st->process : 0;
+    fprintf(f, "Process: %s\n", gaps_process_table[process].title);
+    /* every parameter the state records (gaps/parameters.h), in the list's order */
+    for (int id = 0; id < GAPS_N_PARAMS; ++id) {
+        const gaps_param *p = &gaps_params[id];
+        if (!p->in_state || !p->yoda) continue;
+        char value[200];
+        gaps_param_format(p, gaps_param_in_state(p, st), GAPS_STYLE_EXACT, value, sizeof value);
+        fprintf(f, "%s: %s\n", p->yoda, value);
+    }
+    fprintf(f, "Events: %" PRIu64 "\nEventRanges:", st->events);
     for (int i = 0; i < st->n_ranges; ++i)
         fprintf(f, " [%" PRId64 ",%" PRId64 ")", st->range[i].begin, st->range[i].end);
     fputc('\n', f);

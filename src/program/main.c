@@ -206,8 +206,8 @@ typedef struct program {
     gaps_resume_point rp;
     FILE *report;                 /* where the summary goes */
     progress prog;
-    char hepmc_attr_text[8][128];
-    const char *hepmc_attr[16];
+    char hepmc_attr_text[1 + GAPS_N_PARAMS][GAPS_PDF_SPEC_MAX + 32];
+    const char *hepmc_attr[2 * (1 + GAPS_N_PARAMS)];
     int n_hepmc_attr;
     char checkpoint_error[512];   /* why the last checkpoint failed, for the one error line */
     gaps_owned ck_owner;          /* the checkpoint, this run's alone (outfile.h) */
@@ -297,9 +297,18 @@ static void write_json_physics(FILE *f, const gaps_state *st)
         free(r);
     }
     fprintf(f, "  \"program\": \"gaps\",\n  \"version\": \"%s\",\n", st->version);
-    fprintf(f, "  \"parameters\": {\"ecm\": %.17g, \"alphas_mz\": %.17g, \"alphas_order\": %d, "
-               "\"tcut\": %.17g, \"seed\": %u, \"max_partons\": %d},\n",
-            st->ecm, st->alphas_mz, st->alphas_order, st->t_cut, st->seed, st->max_partons);
+    /* every parameter the state records (gaps/parameters.h) */
+    fprintf(f, "  \"parameters\": {");
+    const char *sep = "";
+    for (int id = 0; id < GAPS_N_PARAMS; ++id) {
+        const gaps_param *p = &gaps_params[id];
+        if (!p->in_state || !p->json) continue;
+        char value[400];
+        gaps_param_format(p, gaps_param_in_state(p, st), GAPS_STYLE_JSON, value, sizeof value);
+        fprintf(f, "%s\"%s\": %s", sep, p->json, value);
+        sep = ", ";
+    }
+    fprintf(f, "},\n");
     fprintf(f, "  \"event_ranges\": [");
     for (int i = 0; i < st->n_ranges; ++i)
         fprintf(f, "%s[%" PRId64 ", %" PRId64 "]", i ? ", " : "", st->range[i].begin,
@@ -416,13 +425,37 @@ static void print_summary_ranks(FILE *out)
     }
 }
 
+/* The physics parameters of the run (gaps/parameters.h), "label value" for those with a
+ * summary format, on lines of at most 90 columns.  Those only for hadron beams are left out
+ * for other processes. */
+static void print_summary_parameters(FILE *out, const gaps_state *st)
+{
+    const int hadronic = st->process >= 0 && st->process < GAPS_N_PROCESSES
+                         && gaps_process_table[st->process].hadronic;
+    int col = 0;
+    for (int id = 0; id < GAPS_N_PARAMS; ++id) {
+        const gaps_param *p = &gaps_params[id];
+        if (!p->in_state || !p->summary || ((p->flags & GAPS_PF_HADRONIC_ONLY) && !hadronic))
+            continue;
+        char value[200], item[300];
+        gaps_param_format(p, gaps_param_in_state(p, st), GAPS_STYLE_SHORT, value, sizeof value);
+        /* a format that starts with '(' qualifies the one before: "= 0.118 (order 2)" */
+        const int attached = p->summary[0] == '(';
+        const int n = snprintf(item, sizeof item, p->summary, value);
+        if (col > 0 && col + 3 + n > 90) {
+            fputc('\n', out);
+            col = 0;
+        }
+        col += fprintf(out, "%s%s", col == 0 ? "  " : attached ? " " : "   ", item);
+    }
+    if (col > 0) fputc('\n', out);
+}
+
 static void print_summary(FILE *out, const gaps_config *cfg, const gaps_run *run,
                           const program *pg)
 {
     fprintf(out, "gaps %s  backend %s  on %s\n", GAPS_VERSION, run->backend, run->device);
-    fprintf(out, "  sqrt(s) = %g GeV   alpha_s(M_Z) = %g (order %d)   t_cut = %g GeV^2   "
-                 "seed %u\n", cfg->ecm, cfg->alphas_mz, cfg->alphas_order, cfg->t_cut,
-            cfg->seed);
+    print_summary_parameters(out, run->state);
     fprintf(out, "  pool %d slots x %d partons   loops %s", run->slots, cfg->max_partons,
             cfg->loop_mode == GAPS_LOOPS_FUSED ? "fused" : "steps");
     if (cfg->loop_mode == GAPS_LOOPS_FUSED) {
@@ -515,7 +548,8 @@ static void note_gaps(const gaps_state *st)
 static int check_weight_unit(const gaps_state *st, const char *path, char *msg, size_t len)
 {
     gaps_process proc;
-    if (gaps_process_init(&proc, GAPS_PROCESS_EE_QQ, st->ecm, msg, len) != 0) return -1;
+    if (gaps_process_init(&proc, (enum gaps_process_id)st->process, st->ecm, msg, len) != 0)
+        return -1;
     if (memcmp(&proc.w_unit, &st->w_unit, sizeof st->w_unit) == 0) return 0;
     snprintf(msg, len, "'%s' is corrupt (weight unit %.17g pb, the process's is %.17g pb)", path,
              st->w_unit, proc.w_unit);
@@ -628,24 +662,44 @@ static int run_merge(int argc, char **argv)
 
 /* ---- a run ---- */
 
-/* The run's settings as HepMC3 run attributes (name, value pairs). */
-static void hepmc_attributes(program *pg)
+/* The run's settings as HepMC3 run attributes (name, value pairs): the version, then the
+ * parameters the state records (gaps/parameters.h), formatted from the state as the YODA and
+ * JSON metadata are.  A parameter marked GAPS_PF_HEPMC_OMIT_DEFAULT is left out while it has
+ * its default (process ee-qq, compat none, no PDF set), so that LEP files keep their bytes. */
+static int hepmc_attributes(program *pg, char *msg, size_t len)
 {
-    const gaps_config *c = &pg->opt.cfg;
-    const char *names[] = { "gaps_version", "sqrt_s_GeV", "alphas_mz", "alphas_order",
-                            "tcut_GeV2", "seed", "max_partons" };
-    snprintf(pg->hepmc_attr_text[0], 128, "%s", GAPS_VERSION);
-    snprintf(pg->hepmc_attr_text[1], 128, "%.17g", c->ecm);
-    snprintf(pg->hepmc_attr_text[2], 128, "%.17g", c->alphas_mz);
-    snprintf(pg->hepmc_attr_text[3], 128, "%d", c->alphas_order);
-    snprintf(pg->hepmc_attr_text[4], 128, "%.17g", c->t_cut);
-    snprintf(pg->hepmc_attr_text[5], 128, "%u", c->seed);
-    snprintf(pg->hepmc_attr_text[6], 128, "%d", c->max_partons);
-    pg->n_hepmc_attr = 7;
-    for (int i = 0; i < pg->n_hepmc_attr; ++i) {
-        pg->hepmc_attr[2 * i] = names[i];
-        pg->hepmc_attr[2 * i + 1] = pg->hepmc_attr_text[i];
+    gaps_state *st = malloc(sizeof *st), *def = malloc(sizeof *def);
+    if (!st || !def) {
+        free(st);
+        free(def);
+        snprintf(msg, len, "out of memory");
+        return -1;
     }
+    gaps_config d;
+    gaps_config_defaults(&d);
+    gaps_state_init(st, &pg->opt.cfg);
+    gaps_state_init(def, &d);
+    snprintf(pg->hepmc_attr_text[0], sizeof pg->hepmc_attr_text[0], "%s", GAPS_VERSION);
+    pg->hepmc_attr[0] = "gaps_version";
+    pg->hepmc_attr[1] = pg->hepmc_attr_text[0];
+    int n = 1;
+    for (int id = 0; id < GAPS_N_PARAMS; ++id) {
+        const gaps_param *p = &gaps_params[id];
+        if (!p->in_state || !p->hepmc) continue;
+        const void *v = gaps_param_in_state(p, st);
+        if ((p->flags & GAPS_PF_HEPMC_OMIT_DEFAULT)
+            && memcmp(v, gaps_param_in_state(p, def), p->size) == 0)
+            continue;
+        gaps_param_format(p, v, GAPS_STYLE_EXACT, pg->hepmc_attr_text[n],
+                          sizeof pg->hepmc_attr_text[n]);
+        pg->hepmc_attr[2 * n] = p->hepmc;
+        pg->hepmc_attr[2 * n + 1] = pg->hepmc_attr_text[n];
+        ++n;
+    }
+    pg->n_hepmc_attr = n;
+    free(st);
+    free(def);
+    return 0;
 }
 
 /* Do two paths name one file?  (Both must exist.) */
@@ -665,12 +719,18 @@ static int check_resume(const gaps_config *cfg, const gaps_state *st,
     if (strncmp(mine.version, st->version, sizeof mine.version) != 0)
         return snprintf(msg, len, "checkpoint '%s' was written by gaps %.31s, this is %s", path,
                         st->version, GAPS_VERSION), -1;
-    if (memcmp(&mine.ecm, &st->ecm, sizeof st->ecm) || memcmp(&mine.alphas_mz, &st->alphas_mz,
-        sizeof st->ecm) || memcmp(&mine.t_cut, &st->t_cut, sizeof st->ecm)
-        || mine.alphas_order != st->alphas_order || mine.seed != st->seed
-        || mine.max_partons != st->max_partons)
+    const int differs = gaps_state_params_differ(&mine, st);
+    if (differs >= 0) {
+        const gaps_param *p = &gaps_params[differs];
+        char theirs[160], ours[160];
+        gaps_param_format(p, gaps_param_in_state(p, st), GAPS_STYLE_EXACT, theirs,
+                          sizeof theirs);
+        gaps_param_format(p, gaps_param_in_state(p, &mine), GAPS_STYLE_EXACT, ours,
+                          sizeof ours);
         return snprintf(msg, len, "checkpoint '%s' belongs to a run with other physics "
-                        "parameters: give the same options as the run that wrote it", path), -1;
+                        "parameters (--%s %s, not %s): give the same options as the run that "
+                        "wrote it", path, p->option, theirs, ours), -1;
+    }
     if (memcmp(&mine.w_unit, &st->w_unit, sizeof st->w_unit))
         return snprintf(msg, len, "checkpoint '%s' is corrupt (weight unit %.17g pb, the "
                         "process's is %.17g pb)", path, st->w_unit, mine.w_unit), -1;
@@ -725,6 +785,9 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
     pg->checkpoint = o->checkpoint ? o->checkpoint : o->resume;
 
     if (gaps_config_check(cfg, msg, len) != 0) return EXIT_USAGE;
+    /* The PDF set of a process with hadron beams must load before anything is written: a
+     * missing, truncated or corrupt set is the user's input, refused with exit status 2. */
+    if (gaps_config_check_pdf(cfg, msg, len) != 0) return EXIT_USAGE;
     if (o->cycles_out && gaps_ranks_count() > 1)
         return refuse(msg, len, EXIT_USAGE, "--cycles-out needs a single process (the cycle "
                       "log describes one pool), not %d MPI ranks", gaps_ranks_count());
@@ -791,7 +854,10 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
             if (!part) return refuse(msg, len, EXIT_RUN_FAILED, "out of memory");
             strcpy(part, of->path);
             strcat(part, ".part");
-            hepmc_attributes(pg);
+            if (hepmc_attributes(pg, why, sizeof why) != 0) {
+                free(part);
+                return refuse(msg, len, EXIT_RUN_FAILED, "%s", why);
+            }
             const int bad = gaps_event_stream_check_resume(part, which[k] == OUT_HEPMC,
                                                            offsets[k], cfg->first_event,
                                                            pg->rp.next_event, pg->hepmc_attr,
@@ -825,7 +891,7 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
     /* per-event output, written by the root while the run goes */
     pg->streaming = root && (cfg->keep_rows || cfg->keep_records);
     if (pg->streaming) {
-        hepmc_attributes(pg);
+        if (hepmc_attributes(pg, msg, len) != 0) return EXIT_RUN_FAILED;
         const int64_t first = o->resume ? pg->rp.next_event : cfg->first_event;
         gaps_process proc;
         char why[128];

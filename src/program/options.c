@@ -9,6 +9,8 @@
 #include "program/options.h"
 #include "program/shown_path.h"
 #include "gaps/constants.h"
+#include "gaps/parameters.h"
+#include "gaps/process.h"
 #include "gaps_runtime.h"
 
 #include <errno.h>
@@ -41,6 +43,7 @@ enum kind {
     K_REAL,     /* finite decimal number; range by lo (enum real_range) */
     K_FILE,     /* file name; "-" allowed where lo is 1 */
     K_LOOPS,    /* steps | fused */
+    K_PARAM,    /* a physics parameter of gaps/parameters.h; lo = its id */
     K_CARD,     /* --card: command line only */
     K_HELP,
     K_VERSION
@@ -51,10 +54,12 @@ enum real_range { R_POSITIVE, R_OPEN_UNIT };
 /* What an option sets.  Two options that set the same field (--progress, --no-progress)
  * override each other, and count as one key in a card. */
 enum field {
-    F_EVENTS, F_FIRST_EVENT, F_ECM, F_ALPHAS_MZ, F_ALPHAS_ORDER, F_TCUT, F_SEED,
+    F_EVENTS, F_FIRST_EVENT,
+    F_PARAM_BASE,   /* parameter id sets field F_PARAM_BASE + id */
+    F_PARAM_END = F_PARAM_BASE + GAPS_N_PARAMS - 1,
     F_OUTPUT, F_JSON, F_OBSERVABLES, F_CYCLES_OUT, F_HEPMC, F_QUIET, F_PROGRESS,
     F_STATE_OUT, F_CHECKPOINT, F_CHECKPOINT_EVERY, F_RESUME,
-    F_POOL, F_MAX_PARTONS, F_THREADS, F_LOOPS, F_CYCLES_PER_LAUNCH, F_SPLIT_EVERY, F_REFILL,
+    F_POOL, F_THREADS, F_LOOPS, F_CYCLES_PER_LAUNCH, F_SPLIT_EVERY, F_REFILL,
     F_ALLOW_HOST, F_ENERGY, F_CARD, F_HELP, F_VERSION,
     /* gaps merge */
     F_M_OUTPUT, F_M_JSON, F_M_STATE_OUT, F_M_QUIET, F_M_HELP,
@@ -73,11 +78,11 @@ typedef struct opt_def {
 static const opt_def gaps_table[] = {
     { "events", 'n', K_INT, F_EVENTS, 1, GAPS_MAX_EVENT_NUMBER },
     { "first-event", 0, K_INT, F_FIRST_EVENT, 0, GAPS_MAX_EVENT_NUMBER - 1 },
-    { "ecm", 0, K_REAL, F_ECM, R_POSITIVE, 0 },
-    { "alphas-mz", 0, K_REAL, F_ALPHAS_MZ, R_OPEN_UNIT, 0 },
-    { "alphas-order", 0, K_INT, F_ALPHAS_ORDER, 0, 2 },
-    { "tcut", 0, K_REAL, F_TCUT, R_POSITIVE, 0 },
-    { "seed", 's', K_INT, F_SEED, 0, UINT32_MAX },
+    /* the physics parameters (gaps/parameters.h) */
+#define GAPS_OPTION_ROW_(key, option, short_name, ...)                                          \
+    { option, short_name, K_PARAM, (enum field)(F_PARAM_BASE + GAPS_P_##key), GAPS_P_##key, 0 },
+    GAPS_PARAMETERS(GAPS_OPTION_ROW_)
+#undef GAPS_OPTION_ROW_
     { "output", 'o', K_FILE, F_OUTPUT, 1, 0 },
     { "json", 0, K_FILE, F_JSON, 1, 0 },
     { "observables-out", 0, K_FILE, F_OBSERVABLES, 1, 0 },
@@ -91,7 +96,6 @@ static const opt_def gaps_table[] = {
     { "checkpoint-every", 0, K_INT, F_CHECKPOINT_EVERY, 1, GAPS_MAX_EVENT_NUMBER },
     { "resume", 0, K_FILE, F_RESUME, 0, 0 },
     { "pool", 0, K_INT, F_POOL, 1, GAPS_MAX_SLOTS },
-    { "max-partons", 0, K_INT, F_MAX_PARTONS, 3, GAPS_MAX_PARTONS },
     { "threads", 't', K_INT, F_THREADS, 1, GAPS_MAX_THREADS },
     { "loops", 0, K_LOOPS, F_LOOPS, 0, 0 },
     { "cycles-per-launch", 0, K_INT, F_CYCLES_PER_LAUNCH, 1, GAPS_MAX_CYCLES_PER_LAUNCH },
@@ -222,6 +226,49 @@ static int fail(char *msg, size_t len, const where *w, const char *fmt, ...)
     return 2;
 }
 
+/* The names a PROCESS or COMPAT parameter takes, joined by sep. */
+static void param_names(const gaps_param *p, const char *sep, char *buf, size_t len)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    const int n = p->type == GAPS_PT_PROCESS ? GAPS_N_PROCESSES : GAPS_N_COMPAT;
+    for (int i = 0; i < n && o < len; ++i) {
+        const char *name = p->type == GAPS_PT_PROCESS ? gaps_process_table[i].name
+                                                      : gaps_compat_names[i];
+        const int w = snprintf(buf + o, len - o, "%s%s", i ? sep : "", name);
+        if (w < 0) break;
+        o += (size_t)w;
+    }
+}
+
+static void expected_param(const gaps_param *p, char *buf, size_t len)
+{
+    char names[256];
+    switch (p->type) {
+    case GAPS_PT_REAL: snprintf(buf, len, "expected a finite decimal number greater than 0"); break;
+    case GAPS_PT_UNIT:
+        snprintf(buf, len, "expected a decimal number between 0 and 1 (exclusive)");
+        break;
+    case GAPS_PT_INT:
+    case GAPS_PT_U32:
+        snprintf(buf, len, "expected an integer from %lld to %lld", (long long)p->lo,
+                 (long long)p->hi);
+        break;
+    case GAPS_PT_PROCESS:
+    case GAPS_PT_COMPAT:
+        param_names(p, ", ", names, sizeof names);
+        snprintf(buf, len, "expected one of %s", names);
+        break;
+    case GAPS_PT_PDF:
+        snprintf(buf, len, "expected NAME or NAME/MEMBER (a set name of letters, digits and "
+                           ". _ + -, a member from 0 to %d)", GAPS_PDF_MAX_MEMBER);
+        break;
+    case GAPS_PT_PATH:
+        snprintf(buf, len, "expected a directory, or directories separated by ':'");
+        break;
+    }
+}
+
 /* The valid values of an option, for "invalid value" messages. */
 static void expected(const opt_def *d, char *buf, size_t len)
 {
@@ -236,6 +283,7 @@ static void expected(const opt_def *d, char *buf, size_t len)
                                      : "expected a decimal number between 0 and 1 (exclusive)");
         break;
     case K_LOOPS: snprintf(buf, len, "expected 'steps' or 'fused'"); break;
+    case K_PARAM: expected_param(&gaps_params[d->lo], buf, len); break;
     case K_FLAG: snprintf(buf, len, "expected true, false, yes, no, 1 or 0"); break;
     default: snprintf(buf, len, "expected a file name"); break;
     }
@@ -350,6 +398,43 @@ static int parse_value(const opt_def *d, const char *text, int in_card, value *v
             (d->lo == R_POSITIVE ? v->d > 0.0 : (v->d > 0.0 && v->d < 1.0)))
             return 0;
         break;
+    case K_PARAM: {
+        const gaps_param *p = &gaps_params[d->lo];
+        switch (p->type) {
+        case GAPS_PT_REAL:
+            if (parse_real(text, &v->d) == 0 && v->d > 0.0) return 0;
+            break;
+        case GAPS_PT_UNIT:
+            if (parse_real(text, &v->d) == 0 && v->d > 0.0 && v->d < 1.0) return 0;
+            break;
+        case GAPS_PT_INT:
+        case GAPS_PT_U32:
+            if (parse_integer(text, (int64_t)p->lo, (int64_t)p->hi, &v->i) == 0) return 0;
+            break;
+        case GAPS_PT_PROCESS:
+            if ((v->i = gaps_process_lookup(text)) >= 0) return 0;
+            break;
+        case GAPS_PT_COMPAT:
+            for (v->i = 0; v->i < GAPS_N_COMPAT; ++v->i)
+                if (!strcmp(text, gaps_compat_names[v->i])) return 0;
+            break;
+        case GAPS_PT_PDF: {
+            char name[GAPS_PDF_NAME_MAX];
+            int member;
+            if (gaps_pdf_spec_parse(text, name, &member) == 0) return 0;
+            break;
+        }
+        case GAPS_PT_PATH:
+            if (text[0] == '-') {
+                snprintf(why, wlen, "expected a directory, not an option (write a directory "
+                                    "that starts with '-' as ./-name)");
+                return -1;
+            }
+            if (text[0] && strlen(text) < p->size) return 0;
+            break;
+        }
+        break;
+    }
     case K_LOOPS:
         if (!strcmp(text, "steps")) { v->i = GAPS_LOOPS_STEPS; return 0; }
         if (!strcmp(text, "fused")) { v->i = GAPS_LOOPS_FUSED; return 0; }
@@ -384,17 +469,43 @@ static int parse_value(const opt_def *d, const char *text, int in_card, value *v
     return -1;
 }
 
+/* A physics parameter's value into its field of the configuration. */
+static void store_param(gaps_config *c, const gaps_param *p, const value *v)
+{
+    void *field = (char *)c + p->cfg_offset;
+    switch (p->type) {
+    case GAPS_PT_REAL:
+    case GAPS_PT_UNIT: memcpy(field, &v->d, sizeof v->d); break;
+    case GAPS_PT_INT:
+    case GAPS_PT_PROCESS:
+    case GAPS_PT_COMPAT: {
+        const int i = (int)v->i;
+        memcpy(field, &i, sizeof i);
+        break;
+    }
+    case GAPS_PT_U32: {
+        const uint32_t u = (uint32_t)v->i;
+        memcpy(field, &u, sizeof u);
+        break;
+    }
+    case GAPS_PT_PDF:
+    case GAPS_PT_PATH:
+        memset(field, 0, p->size);
+        memcpy(field, v->s, strlen(v->s));   /* parse_value checked that it fits */
+        break;
+    }
+}
+
 static void store(gaps_options *o, const opt_def *d, const value *v)
 {
     gaps_config *c = &o->cfg;
+    if (d->kind == K_PARAM) {
+        store_param(c, &gaps_params[d->lo], v);
+        return;
+    }
     switch (d->field) {
     case F_EVENTS: c->events = v->i; break;
     case F_FIRST_EVENT: c->first_event = v->i; break;
-    case F_ECM: c->ecm = v->d; break;
-    case F_ALPHAS_MZ: c->alphas_mz = v->d; break;
-    case F_ALPHAS_ORDER: c->alphas_order = (int)v->i; break;
-    case F_TCUT: c->t_cut = v->d; break;
-    case F_SEED: c->seed = (uint32_t)v->i; break;
     case F_OUTPUT: o->output = strcmp(v->s, "none") ? v->s : NULL; break;
     case F_JSON: o->json = v->s; break;
     case F_OBSERVABLES: o->observables_out = v->s; break;
@@ -405,7 +516,6 @@ static void store(gaps_options *o, const opt_def *d, const value *v)
     case F_CHECKPOINT_EVERY: o->checkpoint_every = v->i; break;
     case F_RESUME: o->resume = v->s; break;
     case F_POOL: c->slots = (int)v->i; break;
-    case F_MAX_PARTONS: c->max_partons = (int)v->i; break;
     case F_THREADS: c->threads = (int)v->i; break;
     case F_LOOPS: c->loop_mode = (int)v->i; break;
     case F_CYCLES_PER_LAUNCH: c->cycles_per_launch = (int)v->i; break;
@@ -707,6 +817,12 @@ int gaps_options_parse(int argc, char **argv, gaps_options *o, char *msg, size_t
     if (msg && len) msg[0] = '\0';
     int r = walk_argv(argc, argv, gaps_table, gaps_handler, &ctx, msg, len);
     if (r == 0 && o->card) r = apply_card(&ctx, msg, len);
+    /* a parameter whose default depends on the process, and that neither the command line
+     * nor the card gave, takes the default of the process chosen (--ecm, --pdf) */
+    for (int id = 0; r == 0 && id < GAPS_N_PARAMS; ++id)
+        if ((gaps_params[id].flags & GAPS_PF_PROCESS_DEFAULT) && !ctx.cl_set[F_PARAM_BASE + id]
+            && !ctx.card_line[F_PARAM_BASE + id])
+            gaps_param_set_default(id, &o->cfg);
     if (r == 0) r = check_together(o, msg, len);
     if (r != 0) gaps_options_free(o);
     return r;
@@ -731,30 +847,105 @@ void gaps_options_free(gaps_options *o)
     free(text);
 }
 
+/* One option of --help: "  -s, --seed S" padded to column 27, then the text; '\n' in the text
+ * continues it on the next line, at column 27.  A suffix (the default) goes on the last line
+ * if it fits within 88 columns, else on a line of its own. */
+#define HELP_COLUMN 27
+static void usage_option(FILE *f, char short_name, const char *name, const char *metavar,
+                         const char *text, const char *suffix)
+{
+    char left[160];
+    int col = snprintf(left, sizeof left, "  %c%c%c --%s%s%s", short_name ? '-' : ' ',
+                       short_name ? short_name : ' ', short_name ? ',' : ' ', name,
+                       metavar ? " " : "", metavar ? metavar : "");
+    fputs(left, f);
+    if (col < HELP_COLUMN - 1) fprintf(f, "%*s", HELP_COLUMN - col, "");
+    else fputc(' ', f), ++col;
+    if (col < HELP_COLUMN) col = HELP_COLUMN;
+    for (const char *t = text;;) {
+        const char *nl = strchr(t, '\n');
+        const int n = nl ? (int)(nl - t) : (int)strlen(t);
+        fprintf(f, "%.*s", n, t);
+        col += n;
+        if (!nl) break;
+        fprintf(f, "\n%*s", HELP_COLUMN, "");
+        col = HELP_COLUMN;
+        t = nl + 1;
+    }
+    if (suffix && suffix[0]) {
+        if (col + 1 + (int)strlen(suffix) > 88) fprintf(f, "\n%*s%s", HELP_COLUMN, "", suffix);
+        else fprintf(f, " %s", suffix);
+    }
+    fputc('\n', f);
+}
+
+/* "(default X)", or for a default that depends on the process "(default X for ee-qq, Y for
+ * pp-z, pp-ll)". */
+static void param_default_text(const gaps_param *p, char *buf, size_t len)
+{
+    gaps_config d;
+    gaps_config_defaults(&d);
+    char v[160];
+    if (p->type == GAPS_PT_PATH) {
+        buf[0] = '\0';
+        return;
+    }
+    if (!(p->flags & GAPS_PF_PROCESS_DEFAULT)) {
+        gaps_param_format(p, gaps_param_in_config(p, &d), GAPS_STYLE_SHORT, v, sizeof v);
+        snprintf(buf, len, "(default %s)", v);
+        return;
+    }
+    char values[GAPS_N_PROCESSES][160];
+    size_t o = (size_t)snprintf(buf, len, "(default");
+    int done[GAPS_N_PROCESSES] = { 0 };
+    for (int i = 0; i < GAPS_N_PROCESSES; ++i) {
+        gaps_config_set_process(&d, i);
+        gaps_param_format(p, gaps_param_in_config(p, &d), GAPS_STYLE_SHORT, values[i],
+                          sizeof values[i]);
+    }
+    for (int i = 0; i < GAPS_N_PROCESSES && o < len; ++i) {
+        if (done[i]) continue;
+        o += (size_t)snprintf(buf + o, len - o, "%s %s for %s", i ? "," : "", values[i],
+                              gaps_process_table[i].name);
+        for (int j = i + 1; j < GAPS_N_PROCESSES && o < len; ++j)
+            if (!done[j] && !strcmp(values[i], values[j])) {
+                done[j] = 1;
+                o += (size_t)snprintf(buf + o, len - o, ", %s", gaps_process_table[j].name);
+            }
+    }
+    if (o < len) snprintf(buf + o, len - o, ")");
+}
+
 void gaps_options_usage(FILE *f)
 {
     gaps_config d;
     gaps_config_defaults(&d);
+    char names[256];
+    param_names(&gaps_params[GAPS_P_process], ", ", names, sizeof names);
     fprintf(f,
         "Usage: gaps [options]\n"
         "       gaps merge [options] STATE...   combine the --state-out files of split runs\n"
         "                                       (see gaps merge --help)\n"
-        "LEP event generator: e+e- -> q qbar, dipole shower (parallel veto algorithm), Durham\n"
-        "jet rates and event shapes into YODA histograms.\n"
+        "       gaps pdf [options] X Q          parton distributions of a PDF set\n"
+        "Event generator with a dipole shower (parallel veto algorithm); processes:\n"
+        "%s.  LEP: Durham jet rates and event shapes into YODA histograms.\n"
         "\n"
         "Physics:\n"
         "  -n, --events N           events to generate, 1..2^62 = %lld\n"
         "                           (default %lld)\n"
         "      --first-event K      number of the first event, 0..2^62-1, with K + N <= 2^62\n"
         "                           (default 0); runs with the same seed and adjacent ranges\n"
-        "                           give exactly the events of one longer run\n"
-        "      --ecm GEV            centre-of-mass energy sqrt(s), > 0 (default %g)\n"
-        "      --alphas-mz X        alpha_s(M_Z^2), 0 < X < 1 (default %g)\n"
-        "      --alphas-order 0|1|2 fixed, one-loop or two-loop running (default %d)\n"
-        "      --tcut GEV2          shower cutoff in k_T^2, > 0 (default %g)\n"
-        "  -s, --seed S             random seed, 0..4294967295 (default %u)\n",
-        (long long)GAPS_MAX_EVENT_NUMBER, (long long)d.events, d.ecm, d.alphas_mz,
-        d.alphas_order, d.t_cut, d.seed);
+        "                           give exactly the events of one longer run\n",
+        names, (long long)GAPS_MAX_EVENT_NUMBER, (long long)d.events);
+    /* the physics parameters, from their list (gaps/parameters.h) */
+    for (int id = 0; id < GAPS_N_PARAMS; ++id) {
+        const gaps_param *p = &gaps_params[id];
+        char metavar[256], def[256];
+        if (p->metavar) snprintf(metavar, sizeof metavar, "%s", p->metavar);
+        else param_names(p, "|", metavar, sizeof metavar);
+        param_default_text(p, def, sizeof def);
+        usage_option(f, p->short_name, p->option, metavar, p->help, def);
+    }
     fprintf(f,
         "Output (FILE '-' is standard output, for at most one output):\n"
         "  -o, --output FILE        YODA histograms, /_XSEC and /_EVTCOUNT (default gaps.yoda);\n"
@@ -781,7 +972,6 @@ void gaps_options_usage(FILE *f)
         "Execution:\n"
         "      --pool N             event slots in the pool, 1..%lld (2^28) (default: 128 per\n"
         "                           CPU thread, 2^20 on a GPU)\n"
-        "      --max-partons N      event record capacity, 3..%d (default %d)\n"
         "  -t, --threads N          OpenMP threads, 1..%d (openmp build; default: OpenMP's)\n"
         "      --loops steps|fused  one loop per veto step (the paper's structure) or whole\n"
         "                           cycles per loop (default %s)\n"
@@ -793,7 +983,7 @@ void gaps_options_usage(FILE *f)
         "      --no-refill          run the pool in batches instead of refilling free slots\n"
         "      --allow-host         offload build: run on the host if no GPU is usable\n"
         "      --energy             measure the GPU's energy during the run\n",
-        (long long)GAPS_MAX_SLOTS, GAPS_MAX_PARTONS, d.max_partons, GAPS_MAX_THREADS,
+        (long long)GAPS_MAX_SLOTS, GAPS_MAX_THREADS,
         d.loop_mode == GAPS_LOOPS_FUSED ? "fused" : "steps",
         (long long)GAPS_MAX_CYCLES_PER_LAUNCH, d.cycles_per_launch,
         (long long)GAPS_MAX_CYCLES_PER_LAUNCH, d.split_every);
@@ -916,12 +1106,16 @@ void gaps_merge_options_usage(FILE *f)
  * The options that every process of a shared run must agree on (options.h)
  * ------------------------------------------------------------------------------------------ */
 
+/* The options that are not physics parameters, then the parameters in list order. */
+#define N_OTHER (GAPS_OPTIONS_FINGERPRINT - GAPS_N_PARAMS)
 static const char *const fingerprint_names[GAPS_OPTIONS_FINGERPRINT] = {
-    "--events", "--first-event", "--ecm", "--alphas-mz", "--alphas-order", "--tcut", "--seed",
-    "--max-partons", "--output", "--json", "--observables-out", "--hepmc", "--cycles-out",
-    "--state-out", "--checkpoint", "--checkpoint-every", "--resume", "--loops",
+    "--events", "--first-event", "--output", "--json", "--observables-out", "--hepmc",
+    "--cycles-out", "--state-out", "--checkpoint", "--checkpoint-every", "--resume", "--loops",
     "--cycles-per-launch", "--split-every", "--no-refill", "--allow-host", "--energy",
-    "--quiet", "--progress"
+    "--quiet", "--progress",
+#define GAPS_FP_NAME_(key, option, ...) "--" option,
+    GAPS_PARAMETERS(GAPS_FP_NAME_)
+#undef GAPS_FP_NAME_
 };
 
 /* FNV-1a, 64 bits: enough to tell two values apart, and the same on every host. */
@@ -938,16 +1132,36 @@ static uint64_t fp_str(const char *s) { return s ? fnv(s, strlen(s) + 1) : 0; }
 void gaps_options_fingerprint(const gaps_options *o, uint64_t fp[GAPS_OPTIONS_FINGERPRINT])
 {
     const gaps_config *c = &o->cfg;
-    const uint64_t v[GAPS_OPTIONS_FINGERPRINT] = {
-        fp_int(c->events), fp_int(c->first_event), fp_double(c->ecm), fp_double(c->alphas_mz),
-        fp_int(c->alphas_order), fp_double(c->t_cut), fp_int(c->seed), fp_int(c->max_partons),
-        fp_str(o->output), fp_str(o->json), fp_str(o->observables_out), fp_str(o->hepmc),
-        fp_str(o->cycles_out), fp_str(o->state_out), fp_str(o->checkpoint),
-        fp_int(o->checkpoint_every), fp_str(o->resume), fp_int(c->loop_mode),
-        fp_int(c->cycles_per_launch), fp_int(c->split_every), fp_int(c->refill),
-        fp_int(c->allow_host), fp_int(o->energy), fp_int(o->quiet), fp_int(o->progress)
+    const uint64_t v[N_OTHER] = {
+        fp_int(c->events), fp_int(c->first_event), fp_str(o->output), fp_str(o->json),
+        fp_str(o->observables_out), fp_str(o->hepmc), fp_str(o->cycles_out),
+        fp_str(o->state_out), fp_str(o->checkpoint), fp_int(o->checkpoint_every),
+        fp_str(o->resume), fp_int(c->loop_mode), fp_int(c->cycles_per_launch),
+        fp_int(c->split_every), fp_int(c->refill), fp_int(c->allow_host), fp_int(o->energy),
+        fp_int(o->quiet), fp_int(o->progress)
     };
     memcpy(fp, v, sizeof v);
+    for (int id = 0; id < GAPS_N_PARAMS; ++id) {
+        const gaps_param *p = &gaps_params[id];
+        const void *field = gaps_param_in_config(p, c);
+        uint64_t h;
+        if (p->type == GAPS_PT_REAL || p->type == GAPS_PT_UNIT) {
+            double d;
+            memcpy(&d, field, sizeof d);
+            h = fp_double(d);
+        } else if (p->type == GAPS_PT_PDF || p->type == GAPS_PT_PATH) {
+            h = fp_str(field);
+        } else if (p->type == GAPS_PT_U32) {
+            uint32_t u;
+            memcpy(&u, field, sizeof u);
+            h = fp_int(u);
+        } else {
+            int i;
+            memcpy(&i, field, sizeof i);
+            h = fp_int(i);
+        }
+        fp[N_OTHER + id] = h;
+    }
 }
 
 const char *gaps_options_fingerprint_name(int i)

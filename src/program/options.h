@@ -70,10 +70,11 @@ void gaps_options_free(gaps_options *o);
 
 /* The job's options as a list of hashes, one per option that must be the same in every
  * process of a run shared by MPI ranks: every option except --threads and --pool (which apply
- * to each rank) and --card (what a card sets is compared, not its name).  fp[i] is a hash of
+ * to each rank) and --card (what a card sets is compared, not its name); the physics
+ * parameters of gaps/parameters.h all take part.  fp[i] is a hash of
  * the value of option gaps_options_fingerprint_name(i) ("--seed", ...), so the first index
  * that differs names the option. */
-#define GAPS_OPTIONS_FINGERPRINT 25
+#define GAPS_OPTIONS_FINGERPRINT (19 + GAPS_N_PARAMS)   /* 19 options, then the parameters */
 void gaps_options_fingerprint(const gaps_options *o, uint64_t fp[GAPS_OPTIONS_FINGERPRINT]);
 const char *gaps_options_fingerprint_name(int i);
 

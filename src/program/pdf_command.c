@@ -2,7 +2,10 @@
  * (pdf_command.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "pdf_command.h"
+#include "gaps/generator.h"
+#include "gaps/parameters.h"
 #include "gaps/pdf.h"
+#include "gaps/process.h"
 
 #include <errno.h>
 #include <locale.h>
