@@ -95,8 +95,9 @@ GAPS_C_BEGIN
       "shower cutoff in k_T^2, > 0", "tcut", "TCut_GeV2", "tcut_GeV2", "t_cut = %s GeV^2")   \
     X(seed, "seed", 's', U32, STATE, 0, 0, 4294967295.0, 1, "", "S",                               \
       "random seed, 0..4294967295", "seed", "Seed", "seed", "seed %s")                        \
-    X(max_partons, "max-partons", 0, INT, STATE, 0, 3, GAPS_MAX_PARTONS,                       \
-      GAPS_DEFAULT_MAX_PARTONS, "", "N", "event record capacity, 3..64", "max_partons",           \
+    X(max_partons, "max-partons", 0, INT, STATE, GAPS_PF_PROCESS_DEFAULT, 3, GAPS_MAX_PARTONS, \
+      (gaps_process_table[c->process].hadronic ? GAPS_MAX_PARTONS : GAPS_DEFAULT_MAX_PARTONS),  \
+      "", "N", "event record capacity, 3..64 (default 32, 64 for\nhadron beams)", "max_partons",\
       "MaxPartons", "max_partons", NULL)
 
 /* GAPS_P_process, GAPS_P_compat, ...: the index of each parameter in gaps_params[]. */
