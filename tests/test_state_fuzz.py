@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""State and checkpoint files from a buggy or hostile writer (doc/formats.md, state format 2).
+"""State and checkpoint files from a buggy or hostile writer (doc/formats.md, state format 3).
 
 Takes a valid state and a valid checkpoint (with its .part files) made by the program, changes
 one field at a time to values whose meaning is impossible (NaN, infinities, negatives, huge
@@ -32,9 +32,9 @@ import time
 import zlib
 
 TIMEOUT = 60
-FORMAT = 2
+FORMAT = 3
 HEADER = 144
-NBINS = 1191
+NBINS = 1191                              # the LEP analysis (analysis id 0)
 NWORDS = 13
 EVENT_BIN = NBINS - 2                     # the event counter's one bin
 TAU_FIRST = 408                           # tau: bins 408..509 (underflow first)
@@ -88,7 +88,7 @@ class State:
         assert self.fmt == FORMAT, f"state format {self.fmt}, this test knows {FORMAT}"
         self.version = bytes(data[16:48])
         self.ecm, self.alphas_mz, self.tcut = struct.unpack_from("<3d", data, 48)
-        self.order, self.seed, self.maxp, self.res0 = struct.unpack_from("<4I", data, 72)
+        self.order, self.seed, self.maxp, self.analysis = struct.unpack_from("<4I", data, 72)
         (self.w_unit,) = struct.unpack_from("<d", data, 88)
         self.events, self.cap, self.invalid, self.badw = struct.unpack_from("<4Q", data, 96)
         self.nbins, self.nwords, self.nranges, self.res1 = struct.unpack_from("<4I", data, 128)
@@ -115,7 +115,7 @@ class State:
         b += self.version
         b += struct.pack("<3d", self.ecm, self.alphas_mz, self.tcut)
         b += struct.pack("<4I", *(x & 0xffffffff for x in (self.order, self.seed, self.maxp,
-                                                             self.res0)))
+                                                             self.analysis)))
         b += struct.pack("<d", self.w_unit)
         b += struct.pack("<4Q", *(x & U64 for x in (self.events, self.cap, self.invalid,
                                                       self.badw)))
@@ -285,7 +285,7 @@ def field(name, attr, values, ck_only=False):
         mutations.append((f"{name} = {v!r}", lambda s, a=attr, v=v: setattr(s, a, v), ck_only))
 
 
-field("format", "fmt", [1, 3, 0, 0xffffffff])
+field("format", "fmt", [1, 2, 4, 0, 0xffffffff])
 field("kind", "kind", [0, 3, 0xffffffff])
 for label, v in [("non-printable", b"1.0\x01.0"), ("DEL", b"1.0.0\x7f"), ("8-bit", b"1.\xc3\xa9"),
                  ("newline", b"1.0\n0"), ("empty", b""), ("unterminated", b"A" * 32),
@@ -298,7 +298,7 @@ field("alpha_s(M_Z)", "alphas_mz", [NAN, INF, 0.0, 1.0, -0.118, 1.5])
 field("t_cut", "tcut", [NAN, INF, 0.0, -1.0, 1e-300, 1e-9, 1e4])
 field("alpha_s order", "order", [3, 7, 0xffffffff])
 field("record capacity", "maxp", [0, 2, 65, 1000, 0xffffffff])
-field("reserved word 84", "res0", [1, 0xffffffff])
+field("analysis", "analysis", [1, 2, 0xffffffff])   # LHC: not its layout; unknown
 field("reserved word 140", "res1", [1])
 field("weight unit", "w_unit", [NAN, INF, -INF, 0.0, -1.0, 5e-324, 2.0 ** 101, 2.0 ** -101])
 mutations.append(("weight unit twice the process's", lambda s: setattr(s, "w_unit", 2 * s.w_unit),
@@ -486,11 +486,12 @@ if rc != 2 or not one_line(rc, err) or "not a checkpoint" not in err:
     bad(f"--resume of a state file: exit {rc}: {err.strip()}")
 else:
     checks += 1
-# the old format: one line naming both versions
-old = st.copy()
-old.fmt = 1
-old.write("old.state")
-expect_refused("format 1", "old.state", resume=False, words=("format 1", "format 2"))
+# the old formats: one line naming both versions
+for v in (1, 2):
+    old = st.copy()
+    old.fmt = v
+    old.write("old.state")
+    expect_refused(f"format {v}", "old.state", resume=False, words=(f"format {v}", "format 3"))
 
 # .part files that are not this run's: another header, an event that is not the next one
 shutil.copy("o.csv.part", "saved.csv")

@@ -793,6 +793,8 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
             strcat(part, ".part");
             hepmc_attributes(pg);
             const int bad = gaps_event_stream_check_resume(part, which[k] == OUT_HEPMC,
+                                                           gaps_process_table[cfg->process]
+                                                               .analysis,
                                                            offsets[k], cfg->first_event,
                                                            pg->rp.next_event, pg->hepmc_attr,
                                                            pg->n_hepmc_attr, why, sizeof why);

@@ -36,9 +36,9 @@ import sys
 import zlib
 
 # The state file (src/io/state.c): magic, format, kind, version[32], ecm, alphas_mz, t_cut,
-# 4 u32, w_unit, events, capacity_hits, invalid_events, bad_weights, ...; a CRC-32 (zlib's)
-# of everything before it ends the file.
-STATE_FORMAT = 2
+# 4 u32 (alpha_s order, seed, record capacity, analysis), w_unit, events, capacity_hits,
+# invalid_events, bad_weights, ...; a CRC-32 (zlib's) of everything before it ends the file.
+STATE_FORMAT = 3
 KIND_OFFSET = 12
 INVALID_OFFSET = 8 + 4 + 4 + 32 + 3 * 8 + 4 * 4 + 8 + 8 + 8
 RANGES_OFFSET = 136   # u32 number of ranges, u32 reserved, then the ranges (16 bytes each)
