@@ -111,8 +111,9 @@ int gaps_antikt(int n, const double p[][4], double R, int max_jets, double d_max
         }
         jets[k] = t;
     }
-    /* GAPS 2.1 drops trailing jets without p_T; a jet made from d_iB < d_max has p_T > 0, so
-     * this only guards against a NaN-free but degenerate input (p_T = 0 clusters) */
+    /* GAPS 2.1's last rule: trailing jets with p_T <= 0 are dropped.  A jet is only made from
+     * d_iB = p_T^-2 < d_max, so it has p_T > 0 and the rule removes nothing; it is kept so
+     * that the function is the spec's whatever d_max a caller passes */
     while (nj > 0 && !(jets[nj - 1].pt > 0.0)) --nj;
     return nj;
 }
