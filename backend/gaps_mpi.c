@@ -1,7 +1,7 @@
 /* gaps_mpi.c -- the MPI calls of a shared run (gaps_mpi.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "gaps_mpi.h"
-#include "gaps/histogram.h"
+#include "gaps/analysis.h"
 
 #include <mpi.h>
 #include <pthread.h>
@@ -126,7 +126,9 @@ static void add_states(void *in, void *inout, int *count, MPI_Datatype *type)
         dst[i].bad_weights += src[i].bad_weights;
         /* an overflow (impossible within the weight limit and 2^62 events) makes the event
          * count impossible, for good, which the caller refuses */
-        if (gaps_histograms_accumulate(dst[i].words, src[i].words, GAPS_HIST_TOTAL_BINS) != 0
+        /* (one run: every rank has the same analysis) */
+        if (gaps_histograms_accumulate(dst[i].words, src[i].words,
+                                       gaps_analysis_table[dst[i].analysis].total_bins) != 0
             || poisoned)
             dst[i].events = UINT64_MAX;
     }

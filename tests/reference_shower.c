@@ -292,7 +292,7 @@ int main(int argc, char **argv)
     gaps_me me;
     gaps_me_init(&me, g_ecm);
     gaps_histograms h;
-    gaps_histograms_layout(&h, 1, me.w_max);
+    gaps_histograms_layout(&h, 1, me.w_max, GAPS_ANALYSIS_LEP);
     h.acc = calloc((size_t)gaps_histograms_words(&h), sizeof(uint64_t));
     gaps_hist_result *res = malloc(sizeof *res);
     if (!h.acc || !res) { fprintf(stderr, "out of memory\n"); return 1; }
@@ -317,8 +317,11 @@ int main(int argc, char **argv)
         for (int m = 0; m < e.n; m++) memcpy(mom[m], e.q[m].p, sizeof mom[m]);
         gaps_observables obs;
         gaps_observables_compute(e.n, (const double(*)[4])mom, &obs);
-        double row[GAPS_OBS_COLUMNS];
-        gaps_analysis_row(row, ev, pt.weight, e.n, &obs);
+        double row[GAPS_OBS_MAX_COLUMNS];
+        gaps_row_set_event(row, ev);
+        row[GAPS_OBS_WEIGHT] = pt.weight;
+        row[GAPS_OBS_NPARTONS] = e.n;
+        gaps_lep_observables_row(row, &obs);
         gaps_histograms_fill_event(&h, 0, row);
     }
 

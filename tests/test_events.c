@@ -35,10 +35,10 @@ static int keep_rows(void *ctx, const double *r, const gaps_records *rec, int n)
     double *rows = ctx;
     (void)rec;
     for (int i = 0; i < n; ++i) {
-        const double *row = r + (long)i * GAPS_OBS_COLUMNS;
+        const double *row = r + (long)i * GAPS_OBS_MAX_COLUMNS;
         const long ev = (long)gaps_row_event(row);
-        if (ev < 0 || ev >= 10000 || rows[ev * GAPS_OBS_COLUMNS + GAPS_OBS_WEIGHT] != -1.0) return -1;   /* twice */
-        for (int k = 0; k < GAPS_OBS_COLUMNS; ++k) rows[ev * GAPS_OBS_COLUMNS + k] = row[k];
+        if (ev < 0 || ev >= 10000 || rows[ev * GAPS_OBS_MAX_COLUMNS + GAPS_OBS_WEIGHT] != -1.0) return -1;   /* twice */
+        for (int k = 0; k < GAPS_OBS_MAX_COLUMNS; ++k) rows[ev * GAPS_OBS_MAX_COLUMNS + k] = row[k];
     }
     return 0;
 }
@@ -99,8 +99,8 @@ int main(void)
     gaps_run run;
     char msg[256];
     /* rows arrive through the events hook, in any order: each lands at its event number */
-    static double rows[10000 * GAPS_OBS_COLUMNS];
-    for (long i = 0; i < 10000L * GAPS_OBS_COLUMNS; ++i) rows[i] = -1.0;
+    static double rows[10000 * GAPS_OBS_MAX_COLUMNS];
+    for (long i = 0; i < 10000L * GAPS_OBS_MAX_COLUMNS; ++i) rows[i] = -1.0;
     gaps_hooks hooks = { rows, keep_rows, NULL, NULL, NULL, NULL };
     CHECK(gaps_generate_with(&cfg, &hooks, NULL, NULL, &run, msg, sizeof msg) == 0,
           "run failed: %s", msg);
@@ -109,7 +109,7 @@ int main(void)
     CHECK(run.capacity_hits == 0, "%lld events hit the capacity", (long long)run.capacity_hits);
     long two = 0, maxn = 0;
     for (int i = 0; i < 10000; ++i) {
-        const double *r = rows + (long)i * GAPS_OBS_COLUMNS;
+        const double *r = rows + (long)i * GAPS_OBS_MAX_COLUMNS;
         CHECK(gaps_row_event(r) == i, "row %d holds event %lld", i, (long long)gaps_row_event(r));
         if (r[GAPS_OBS_NPARTONS] == 2) ++two;
         if (r[GAPS_OBS_NPARTONS] > maxn) maxn = (long)r[GAPS_OBS_NPARTONS];
@@ -137,7 +137,7 @@ int main(void)
     printf("capacity 4: %lld of 10^4 events hit it\n", (long long)run.capacity_hits);
     CHECK(run.capacity_hits > 1000, "capacity hits not reported (%lld)", (long long)run.capacity_hits);
     CHECK(run.invalid_events == 0, "truncated events invalid");
-    CHECK(run.hist->bin[GAPS_H_NPARTONS][6].entries == 0, "an event with 5 partons at capacity 4");
+    CHECK(run.hist->bin[GAPS_LEP_H_NPARTONS][6].entries == 0, "an event with 5 partons at capacity 4");
     gaps_run_free(&run);
     return failures != 0;
 }

@@ -24,6 +24,9 @@
 #include "gaps/histogram.h"
 #include "gaps/state.h"
 
+/* The LEP analysis: this test fills its histograms; the event counter follows them. */
+#define LEP_TOTAL_BINS GAPS_HIST_TOTAL_BINS_OF(GAPS_LEP_HISTOGRAMS)
+
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -35,8 +38,11 @@
 /* One event's fill through its row of columns, as the analysis does it. */
 static int fill_event(const gaps_histograms *h, int copy, const gaps_observables *o, double w)
 {
-    double row[GAPS_OBS_COLUMNS];
-    gaps_analysis_row(row, 0, w, o->n_partons, o);
+    double row[GAPS_OBS_MAX_COLUMNS];
+    gaps_row_set_event(row, 0);
+    row[GAPS_OBS_WEIGHT] = w;
+    row[GAPS_OBS_NPARTONS] = o->n_partons;
+    gaps_lep_observables_row(row, o);
     return gaps_histograms_fill_event(h, copy, row);
 }
 
@@ -242,8 +248,8 @@ static void random_observables(gaps_observables *o)
 /* The expected sums: per bin the reference of each accumulator, and the count; hist_fill's
  * binning is reproduced from the layout. */
 typedef struct expect {
-    ref256 sum[GAPS_HIST_TOTAL_BINS][4];
-    uint64_t count[GAPS_HIST_TOTAL_BINS];
+    ref256 sum[LEP_TOTAL_BINS][4];
+    uint64_t count[LEP_TOTAL_BINS];
     uint64_t bad;
 } expect;
 
@@ -272,23 +278,23 @@ static void expect_event(expect *e, const gaps_histograms *h, const event *ev)
 {
     const double r = ev->weight * h->inv_w_unit;
     if (!(fabs(r) <= GAPS_WEIGHT_MAX_UNITS)) {
-        e->count[h->offset[GAPS_H_EVENTS] + 1]++;
+        e->count[h->offset[GAPS_LEP_N_HISTS] + 1]++;
         e->bad++;
         return;
     }
     const gaps_observables *o = &ev->o;
     const double y[4] = { o->y23, o->y34, o->y45, o->y56 };
     for (int k = 0; k < 4; ++k)
-        if (o->n_partons >= k + 3) expect_fill(e, h, GAPS_H_Y23 + k, gaps_log10(y[k]), r);
-    expect_fill(e, h, GAPS_H_TAU, o->tau, r);
-    expect_fill(e, h, GAPS_H_RHO_H, o->rho_H, r);
-    expect_fill(e, h, GAPS_H_RHO_L, o->rho_L, r);
-    expect_fill(e, h, GAPS_H_B_T, o->B_T, r);
-    expect_fill(e, h, GAPS_H_B_W, o->B_W, r);
-    expect_fill(e, h, GAPS_H_B_N, o->B_N, r);
-    expect_fill(e, h, GAPS_H_C, o->C, r);
-    expect_fill(e, h, GAPS_H_NPARTONS, (double)o->n_partons, r);
-    expect_fill(e, h, GAPS_H_EVENTS, 0.5, r);
+        if (o->n_partons >= k + 3) expect_fill(e, h, GAPS_LEP_H_Y23 + k, gaps_log10(y[k]), r);
+    expect_fill(e, h, GAPS_LEP_H_TAU, o->tau, r);
+    expect_fill(e, h, GAPS_LEP_H_RHO_H, o->rho_H, r);
+    expect_fill(e, h, GAPS_LEP_H_RHO_L, o->rho_L, r);
+    expect_fill(e, h, GAPS_LEP_H_B_T, o->B_T, r);
+    expect_fill(e, h, GAPS_LEP_H_B_W, o->B_W, r);
+    expect_fill(e, h, GAPS_LEP_H_B_N, o->B_N, r);
+    expect_fill(e, h, GAPS_LEP_H_C, o->C, r);
+    expect_fill(e, h, GAPS_LEP_H_NPARTONS, (double)o->n_partons, r);
+    expect_fill(e, h, GAPS_LEP_N_HISTS, 0.5, r);
 }
 
 /* Compare one copy of accumulators with the expectation; returns the number of sums that
@@ -360,9 +366,9 @@ static void test_stream(void)
     gaps_state_init(&st[0], &cfg);
     const double w_unit = st[0].w_unit;
     gaps_histograms h;
-    gaps_histograms_layout(&h, N_SPLIT, w_unit);
+    gaps_histograms_layout(&h, N_SPLIT, w_unit, GAPS_ANALYSIS_LEP);
     const long copy_words = (long)h.nbins_total * GAPS_ACC_WORDS;
-    CHECK(h.nbins_total == GAPS_HIST_TOTAL_BINS, "layout of %d bins", h.nbins_total);
+    CHECK(h.nbins_total == LEP_TOTAL_BINS, "layout of %d bins", h.nbins_total);
 
     /* the stream: typical weights ~ w_unit / 2 of both signs, zeros, tiny ones, 10^12 times
      * typical, the limit itself, and a few that are not finite or too large */
@@ -446,7 +452,7 @@ static void test_stream(void)
     for (int k = 0; k < N_SPLIT; ++k) perm[k] = k;
     shuffle(perm, N_SPLIT);
     for (int k = 0; k < N_SPLIT; ++k)
-        CHECK(gaps_histograms_accumulate(sum, st[1 + perm[k]].words, GAPS_HIST_TOTAL_BINS) == 0,
+        CHECK(gaps_histograms_accumulate(sum, st[1 + perm[k]].words, LEP_TOTAL_BINS) == 0,
               "accumulate refused part %d", perm[k]);
     CHECK(memcmp(sum, one, copy_words * sizeof *sum) == 0, "parts accumulated: other bytes");
     gaps_state *merged = &st[N_SPLIT + 1];
@@ -501,7 +507,7 @@ static void test_stream(void)
 static void test_exact(void)
 {
     gaps_histograms h;
-    gaps_histograms_layout(&h, 1, 2.0);
+    gaps_histograms_layout(&h, 1, 2.0, GAPS_ANALYSIS_LEP);
     uint64_t *acc = calloc((size_t)gaps_histograms_words(&h), sizeof *acc);
     if (!acc) { CHECK(0, "out of memory"); return; }
     h.acc = acc;
@@ -514,7 +520,7 @@ static void test_exact(void)
         CHECK(fill_event(&h, 0, &o, 2.0 * k / 1024.0) == 0, "weight %d", k);
     CHECK(fill_event(&h, 0, &o, 2.0 * GAPS_WEIGHT_MAX_UNITS) == 0, "the limit");
     CHECK(fill_event(&h, 0, &o, -2.0 * GAPS_WEIGHT_MAX_UNITS) == 0, "-limit");
-    const int bin = h.offset[GAPS_H_TAU] + 1 + (int)(0.25 / 0.5 * 100);
+    const int bin = h.offset[GAPS_LEP_H_TAU] + 1 + (int)(0.25 / 0.5 * 100);
     const uint64_t *a = acc + (long)bin * GAPS_ACC_WORDS;
     const uint64_t zero[3] = { 0, 0, 0 };
     CHECK(memcmp(a + GAPS_ACC_SUMW, zero, sizeof zero) == 0, "sum w not exactly 0");
@@ -533,7 +539,7 @@ static void test_exact(void)
 static void test_limit(void)
 {
     gaps_histograms h;
-    gaps_histograms_layout(&h, 1, 3.0);   /* 1 / 3 is rounded: the limit is on w / 3 */
+    gaps_histograms_layout(&h, 1, 3.0, GAPS_ANALYSIS_LEP);   /* 1 / 3 is rounded: the limit is on w / 3 */
     uint64_t *acc = calloc((size_t)gaps_histograms_words(&h), sizeof *acc);
     uint64_t *ref = calloc((size_t)gaps_histograms_words(&h), sizeof *ref);
     if (!acc || !ref) { CHECK(0, "out of memory"); return; }
@@ -553,7 +559,7 @@ static void test_limit(void)
     memcpy(ref, acc, (size_t)gaps_histograms_words(&h) * sizeof *acc);
     const double beyond[] = { nextafter(top, INFINITY), -nextafter(top, INFINITY), NAN, -NAN,
                               INFINITY, -INFINITY, DBL_MAX, -DBL_MAX, 1e300 };
-    const long ev = (long)(h.offset[GAPS_H_EVENTS] + 1) * GAPS_ACC_WORDS + GAPS_ACC_COUNT;
+    const long ev = (long)(h.offset[GAPS_LEP_N_HISTS] + 1) * GAPS_ACC_WORDS + GAPS_ACC_COUNT;
     for (size_t i = 0; i < sizeof beyond / sizeof beyond[0]; ++i) {
         CHECK(fill_event(&h, 0, &o, beyond[i]) == GAPS_FILL_BAD_WEIGHT,
               "weight %g taken", beyond[i]);
@@ -568,19 +574,19 @@ static void test_limit(void)
 /* ---- 5. overflow ---- */
 static void test_overflow(void)
 {
-    const long nw = (long)GAPS_HIST_TOTAL_BINS * GAPS_ACC_WORDS;
+    const long nw = (long)LEP_TOTAL_BINS * GAPS_ACC_WORDS;
     uint64_t *a = calloc((size_t)nw, sizeof *a), *b = calloc((size_t)nw, sizeof *b);
     if (!a || !b) { CHECK(0, "out of memory"); return; }
     /* one event of weight +2^43 w_unit in bin 0 and -2^43 w_unit in bin 1 (sum w^2 = 2^126,
      * sum w = -2^83); counts left 0, so that only the sums can overflow */
     gaps_histograms h;
-    gaps_histograms_layout(&h, 1, 1.0);
+    gaps_histograms_layout(&h, 1, 1.0, GAPS_ANALYSIS_LEP);
     h.acc = a;
     gaps_observables o;
     memset(&o, 0, sizeof o);
     o.tau = -1.0;   /* the tau histogram's underflow bin */
-    const long tau0 = (long)h.offset[GAPS_H_TAU] * GAPS_ACC_WORDS;
-    const long ev1 = (long)(h.offset[GAPS_H_EVENTS] + 1) * GAPS_ACC_WORDS;
+    const long tau0 = (long)h.offset[GAPS_LEP_H_TAU] * GAPS_ACC_WORDS;
+    const long ev1 = (long)(h.offset[GAPS_LEP_N_HISTS] + 1) * GAPS_ACC_WORDS;
     CHECK(fill_event(&h, 0, &o, -GAPS_WEIGHT_MAX_UNITS) == 0, "-2^43 refused");
     uint64_t neg_w[3], w2[3];
     memcpy(neg_w, a + tau0 + GAPS_ACC_SUMW, sizeof neg_w);
@@ -594,11 +600,11 @@ static void test_overflow(void)
     int k;
     for (k = 1; k <= 200; ++k) {
         memcpy(b, a, (size_t)nw * sizeof *a);
-        if (gaps_histograms_accumulate(a, b, GAPS_HIST_TOTAL_BINS) != 0) break;
+        if (gaps_histograms_accumulate(a, b, LEP_TOTAL_BINS) != 0) break;
         if (k == 64) {   /* take the positive sum out, so the negative one goes on */
             CHECK(a[tau0 + GAPS_ACC_SUMW2 + 2] == 1ull << 62, "2^190 after 64 doublings");
             memcpy(b, a, (size_t)nw * sizeof *a);
-            CHECK(gaps_histograms_accumulate(a, b, GAPS_HIST_TOTAL_BINS) != 0,
+            CHECK(gaps_histograms_accumulate(a, b, LEP_TOTAL_BINS) != 0,
                   "2^190 + 2^190 not refused");
             CHECK(memcmp(a, b, (size_t)nw * sizeof *a) == 0, "a refused add changed the sums");
             memset(a + tau0 + GAPS_ACC_SUMW2, 0, 3 * sizeof *a);
@@ -613,13 +619,13 @@ static void test_overflow(void)
     memset(b, 0, (size_t)nw * sizeof *b);
     a[ev1 + GAPS_ACC_COUNT] = UINT64_MAX;
     b[ev1 + GAPS_ACC_COUNT] = 1;
-    CHECK(gaps_histograms_accumulate(a, b, GAPS_HIST_TOTAL_BINS) != 0
+    CHECK(gaps_histograms_accumulate(a, b, LEP_TOTAL_BINS) != 0
           && a[ev1 + GAPS_ACC_COUNT] == UINT64_MAX, "a wrapping count not refused");
 
     /* the reduction over worker copies: 2^190 in each of two copies overflows, -2^190 in
      * each does not (-2^191) */
     gaps_histograms h2;
-    gaps_histograms_layout(&h2, 2, 1.0);
+    gaps_histograms_layout(&h2, 2, 1.0, GAPS_ANALYSIS_LEP);
     uint64_t *acc = calloc((size_t)gaps_histograms_words(&h2), sizeof *acc);
     uint64_t *red = calloc((size_t)gaps_histograms_reduce_words(&h2), sizeof *red);
     if (acc && red) {

@@ -5,7 +5,7 @@
 
 #include "gaps/event_pool.h"
 #include "gaps/histogram.h"
-#include "gaps/analysis_lep.h"
+#include "gaps/analyses.h"
 #include "gaps/decl.h"
 
 #include <stddef.h>
@@ -14,15 +14,32 @@
 
 GAPS_C_BEGIN
 
-/* Columns of one event's row of per-event output (--observables-out).  Every column is a
- * double except GAPS_OBS_EVENT, which holds the 64 bits of the event number (a double would
- * round event numbers beyond 2^53): read and write it with gaps_row_event/gaps_row_set_event. */
-enum {
-#define GAPS_OBS_ENUM_(id, name) GAPS_OBS_##id,
-    GAPS_LEP_COLUMNS(GAPS_OBS_ENUM_)
-#undef GAPS_OBS_ENUM_
-    GAPS_OBS_COLUMNS
+/* Columns of one event's row of per-event output (--observables-out): the common ones
+ * (GAPS_OBS_EVENT, GAPS_OBS_WEIGHT, GAPS_OBS_NPARTONS, gaps/analyses.h), then those of the
+ * run's analysis (GAPS_LEP_*, GAPS_LHC_*).  Every column is a double except GAPS_OBS_EVENT,
+ * which holds the 64 bits of the event number (a double would round event numbers beyond
+ * 2^53): read and write it with gaps_row_event/gaps_row_set_event.  Rows in memory are
+ * GAPS_OBS_MAX_COLUMNS doubles apart whatever the analysis (one stride for every buffer);
+ * the analysis's first gaps_analysis_table[a].n_columns of them are its row. */
+#define GAPS_OBS_COLUMNS_MAX_(ID, name, columns, histograms) char name[GAPS_##ID##_N_COLUMNS];
+union gaps_obs_columns_max_ {
+    GAPS_ANALYSES(GAPS_OBS_COLUMNS_MAX_)
 };
+#undef GAPS_OBS_COLUMNS_MAX_
+enum { GAPS_OBS_MAX_COLUMNS = (int)sizeof(union gaps_obs_columns_max_) };
+
+/* What the host needs to know about an analysis; one row per analysis, generated from
+ * GAPS_ANALYSES (src/analysis/histogram.c). */
+typedef struct gaps_analysis_info {
+    const char *name;          /* "lep", "lhc" */
+    int n_columns;             /* columns of a row, the common ones included */
+    const char *csv_header;    /* the column names, comma-separated */
+    int n_hists;               /* histograms (the event counter not counted) */
+    const gaps_hist_def *hist; /* their definitions, in the order of the YODA file */
+    int total_bins;            /* bins of a copy of all accumulators: a state's size */
+} gaps_analysis_info;
+
+extern const gaps_analysis_info gaps_analysis_table[GAPS_N_ANALYSES];
 
 GAPS_DEVICE_BEGIN
 static inline int64_t gaps_row_event(const double *row)
@@ -36,8 +53,22 @@ static inline void gaps_row_set_event(double *row, int64_t event)
 {
     memcpy(&row[GAPS_OBS_EVENT], &event, sizeof event);
 }
-/* The row of one event: event number, weight w (pb), n final partons and the observables. */
-void gaps_analysis_row(double *row, int64_t event, double w, int n, const gaps_observables *o);
+
+/* The row functions of the analyses, one per analysis (its source file): the analysis's own
+ * columns of the event whose record rows 0 .. n_in-1 are incoming partons and n_in .. n-1
+ * outgoing particles (momenta (E, px, py, pz), GeV, and PDG codes flav). */
+#define GAPS_ANALYSIS_ROW_DECL_(ID, name, columns, histograms)                                 \
+    void gaps_##name##_row(double *row, int n_in, int n, const double p[][4], const int *flav);
+GAPS_ANALYSES(GAPS_ANALYSIS_ROW_DECL_)
+#undef GAPS_ANALYSIS_ROW_DECL_
+
+/* The whole row of one event for analysis a (enum gaps_analysis_id): event number, weight w
+ * (pb), the number of outgoing quarks and gluons, and the analysis's columns. */
+void gaps_analysis_row(double *row, int a, int64_t event, double w, int n_in, int n,
+                       const double p[][4], const int *flav);
+
+/* The LEP columns from observables already computed (tests and the reference shower). */
+void gaps_lep_observables_row(double *row, const gaps_observables *o);
 GAPS_DEVICE_END
 
 /* Complete events for event output (--hepmc): record i holds partons
@@ -64,7 +95,7 @@ typedef struct gaps_records {
  * them in event-number order (src/io/event_stream.c).  Memory where the loops run; each part
  * NULL (records: p NULL) when not requested. */
 typedef struct gaps_event_out {
-    double *rows;          /* GAPS_OBS_COLUMNS doubles per event: event, weight, observables */
+    double *rows;          /* GAPS_OBS_MAX_COLUMNS doubles per event: the analysis's row */
     gaps_records records;  /* complete final states */
 } gaps_event_out;
 

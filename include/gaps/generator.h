@@ -74,7 +74,7 @@ typedef struct gaps_config {
 /* What the caller sees while a run goes; every member may be NULL. */
 typedef struct gaps_hooks {
     void *ctx;
-    /* n finished events, in no particular order, in host memory: rows (GAPS_OBS_COLUMNS
+    /* n finished events, in no particular order, in host memory: rows (GAPS_OBS_MAX_COLUMNS
      * doubles each, if keep_rows) and records (if keep_records).  Partitions call it from
      * their own threads, possibly at the same time: the callee serialises.  Return 0, or -1
      * to end the run with an error. */

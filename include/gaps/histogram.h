@@ -24,21 +24,19 @@
 
 #include <stdint.h>
 #include "gaps/observables.h"
-#include "gaps/analysis_lep.h"
+#include "gaps/analyses.h"
 #include "gaps/decl.h"
 
 GAPS_C_BEGIN
 
-enum gaps_hist_id {
-#define GAPS_HIST_ENUM_(id, col, tr, minp, path, title, xl, yl, nb, lo, hi) GAPS_H_##id,
-    GAPS_LEP_HISTOGRAMS(GAPS_HIST_ENUM_)
-#undef GAPS_HIST_ENUM_
-    GAPS_N_HISTS,
-    GAPS_H_EVENTS = GAPS_N_HISTS   /* one-bin counter of all events: the cross section */
-};
+/* Histograms are numbered per analysis (GAPS_LEP_H_*, GAPS_LHC_H_*); the one-bin counter of
+ * all events (the cross section) follows the last of them: its id is the analysis's number
+ * of histograms (gaps_histograms.n_hists). */
 
 typedef struct gaps_hist_def {
-    int column;          /* the per-event column it histograms (GAPS_OBS_*) */
+    int column;          /* the per-event column it histograms (GAPS_OBS_*, GAPS_<ID>_*) */
+    int column2;         /* a second column filled into it, GAPS_OBS_NONE if none: then each
+                            of the two is filled with half the event weight */
     int transform;       /* enum gaps_fill_transform */
     int min_partons;     /* filled for events with at least this many final partons */
     const char *path;    /* YODA path, part of the interface */
@@ -48,8 +46,30 @@ typedef struct gaps_hist_def {
     double lo, hi;
 } gaps_hist_def;
 
-/* The binning of every histogram (doc/physics.md section 4). */
-extern const gaps_hist_def gaps_hist_defs[GAPS_N_HISTS];
+/* Bins of all histograms of an analysis and of the event counter, under/overflow included:
+ * the size (times GAPS_ACC_WORDS words) of the exact accumulators a state carries. */
+#define GAPS_HIST_BINS_(id, col, col2, tr, minp, path, title, xl, yl, nb, lo, hi) + ((nb) + 2)
+#define GAPS_HIST_TOTAL_BINS_OF(HISTOGRAMS) (0 HISTOGRAMS(GAPS_HIST_BINS_) + (1 + 2))
+
+/* The largest analysis, for the fixed-size arrays: the size of a union of one array per
+ * analysis is the largest of them. */
+#define GAPS_HIST_BINS_MAX_(ID, name, columns, histograms)                                     \
+    char name[GAPS_HIST_TOTAL_BINS_OF(histograms)];
+union gaps_hist_bins_max_ {
+    GAPS_ANALYSES(GAPS_HIST_BINS_MAX_)
+};
+#undef GAPS_HIST_BINS_MAX_
+#define GAPS_HIST_COUNT_MAX_(ID, name, columns, histograms) char name[GAPS_##ID##_N_HISTS];
+union gaps_hist_count_max_ {
+    GAPS_ANALYSES(GAPS_HIST_COUNT_MAX_)
+};
+#undef GAPS_HIST_COUNT_MAX_
+enum {
+    /* the most histograms of any analysis (the event counter not counted) */
+    GAPS_HIST_MAX_HISTS = (int)sizeof(union gaps_hist_count_max_),
+    /* the most bins of a state: GAPS_HIST_TOTAL_BINS_OF the largest analysis */
+    GAPS_HIST_MAX_TOTAL_BINS = (int)sizeof(union gaps_hist_bins_max_)
+};
 
 /* The most bins of any histogram (under/overflow not counted). */
 #define GAPS_HIST_MAX_BINS 100
@@ -72,26 +92,31 @@ enum { GAPS_ACC_SUM_WORDS = 3,
 
 /* What a fill needs on the device: binning, the bin offsets and the accumulator array. */
 typedef struct gaps_histograms {
+    int analysis;                         /* enum gaps_analysis_id: which histograms */
+    int n_hists;                          /* its histograms; the event counter is the next */
     int ncopies;                          /* worker copies */
     int nbins_total;                      /* bins of one copy, under/overflow included */
-    int offset[GAPS_N_HISTS + 1];         /* first bin of each histogram in a copy */
-    int nbins[GAPS_N_HISTS + 1];
-    double lo[GAPS_N_HISTS + 1], hi[GAPS_N_HISTS + 1];
+    int offset[GAPS_HIST_MAX_HISTS + 1];  /* first bin of each histogram in a copy */
+    int nbins[GAPS_HIST_MAX_HISTS + 1];
+    /* the range of the bins: of the value, or of its log10 (GAPS_FILL_LOG10 and
+     * GAPS_FILL_LOG_BINS, gaps_log10 of the definition's lo and hi for the latter) */
+    double lo[GAPS_HIST_MAX_HISTS + 1], hi[GAPS_HIST_MAX_HISTS + 1];
     double inv_w_unit;                    /* 1 / weight unit, pb^-1 */
     uint64_t *acc;                        /* [copy][bin][GAPS_ACC_WORDS], device memory */
 } gaps_histograms;
 
-/* Host: the layout for ncopies copies of everything, with weights counted in units of w_unit
- * (pb; finite and positive).  acc is left NULL; the caller allocates gaps_histograms_words()
- * zeroed words for it. */
-void gaps_histograms_layout(gaps_histograms *h, int ncopies, double w_unit);
+/* Host: the layout of the histograms of an analysis (enum gaps_analysis_id) for ncopies copies
+ * of everything, with weights counted in units of w_unit (pb; finite and positive).  acc is
+ * left NULL; the caller allocates gaps_histograms_words() zeroed words for it. */
+void gaps_histograms_layout(gaps_histograms *h, int ncopies, double w_unit, int analysis);
 long gaps_histograms_words(const gaps_histograms *h);
 
 GAPS_DEVICE_BEGIN
 enum { GAPS_FILL_BAD_WEIGHT = 1 };
 
 /* Fill every histogram of one event (and the event counter) into worker copy `copy` from the
- * event's row of columns (GAPS_OBS_*: weight, multiplicity, observables).  Returns 0, or GAPS_FILL_BAD_WEIGHT when the weight is not finite or |weight| exceeds
+ * event's row of columns (the analysis's: weight, multiplicity, observables).  Returns 0, or
+ * GAPS_FILL_BAD_WEIGHT when the weight is not finite or |weight| exceeds
  * GAPS_WEIGHT_MAX_UNITS w_unit: then only the event counter's entry count is incremented (the
  * event counts in N) and no sum changes. */
 int gaps_histograms_fill_event(const gaps_histograms *h, int copy, const double *row);
@@ -114,16 +139,13 @@ typedef struct gaps_bin_sums {
 } gaps_bin_sums;
 
 typedef struct gaps_hist_result {
-    gaps_bin_sums bin[GAPS_N_HISTS + 1][GAPS_HIST_MAX_BINS + 2];
+    int analysis;    /* enum gaps_analysis_id */
+    int n_hists;     /* bin[n_hists] is the event counter */
+    gaps_bin_sums bin[GAPS_HIST_MAX_HISTS + 1][GAPS_HIST_MAX_BINS + 2];
     /* unnormalised sums of all event weights: sum w, sum w^2 (pb, pb^2) and N */
     double sum_w, sum_w2;
     uint64_t n_events;
 } gaps_hist_result;
-
-/* Bins of one copy of all histograms and the event counter, under/overflow included: the
- * size (times GAPS_ACC_WORDS words) of the exact accumulators a state file carries. */
-#define GAPS_HIST_BINS_(id, col, tr, minp, path, title, xl, yl, nb, lo, hi) + ((nb) + 2)
-#define GAPS_HIST_TOTAL_BINS (0 GAPS_LEP_HISTOGRAMS(GAPS_HIST_BINS_) + (1 + 2))
 
 /* Host: dst += src, exactly, for two single-copy accumulator arrays of nbins_total bins: the
  * 192-bit sums carry, the entry counts add.  Merging runs is this operation.  Returns 0, or -1

@@ -44,6 +44,9 @@ typedef struct gaps_state {
     GAPS_STATE_FIELD_##STATE(TYPE, key)
     GAPS_PARAMETERS(GAPS_STATE_FIELD_)
 #undef GAPS_STATE_FIELD_
+    /* the analysis whose histograms the words hold (enum gaps_analysis_id): the process's
+     * (gaps_process_table), set from it when a state is made or read, not stored */
+    int analysis;
     /* the weight unit of the histogram sums, pb: a property of the process (for LEP the
      * largest leading-order weight, gaps_me.w_max); states merge only when it is equal */
     double w_unit;
@@ -52,8 +55,9 @@ typedef struct gaps_state {
     /* event ranges covered, sorted, disjoint and not adjacent */
     int n_ranges;
     gaps_range range[GAPS_STATE_MAX_RANGES];
-    /* one copy of the exact histogram accumulators (GAPS_ACC_WORDS words per bin) */
-    uint64_t words[GAPS_HIST_TOTAL_BINS * GAPS_ACC_WORDS];
+    /* one copy of the exact histogram accumulators (GAPS_ACC_WORDS words per bin): the
+     * analysis's gaps_analysis_table[analysis].total_bins bins, the rest unused (zero) */
+    uint64_t words[GAPS_HIST_MAX_TOTAL_BINS * GAPS_ACC_WORDS];
 } gaps_state;
 
 /* Extra fields of a checkpoint: where a killed run continues. */
@@ -73,7 +77,7 @@ typedef struct gaps_resume_point {
  * range already there or the table is full. */
 int gaps_state_add_range(gaps_state *s, int64_t begin, int64_t end, char *msg, size_t len);
 
-/* dst += src: check that parameters, weight units and versions agree, that ranges do not
+/* dst += src: check that parameters, analyses, weight units and versions agree, that ranges do not
  * overlap and that no count or sum overflows, then add the counts, the accumulators and the
  * ranges.  Returns 0, or -1 with a reason in msg (dst is then unchanged). */
 int gaps_state_merge(gaps_state *dst, const gaps_state *src, char *msg, size_t len);

@@ -74,22 +74,35 @@ static void keep_record(const gaps_records *rec, int i, int64_t event, int n_in,
     }
 }
 
-void gaps_analysis_row(double *r, int64_t event, double w, int n, const gaps_observables *o)
+void gaps_analysis_row(double *row, int a, int64_t event, double w, int n_in, int n,
+                       const double p[][4], const int *flav)
 {
-    gaps_row_set_event(r, event);
-    r[GAPS_OBS_WEIGHT] = w;
-    r[GAPS_OBS_NPARTONS] = n;
-    r[GAPS_OBS_Y23] = o->y23;
-    r[GAPS_OBS_Y34] = o->y34;
-    r[GAPS_OBS_Y45] = o->y45;
-    r[GAPS_OBS_Y56] = o->y56;
-    r[GAPS_OBS_TAU] = o->tau;
-    r[GAPS_OBS_RHO_H] = o->rho_H;
-    r[GAPS_OBS_RHO_L] = o->rho_L;
-    r[GAPS_OBS_B_T] = o->B_T;
-    r[GAPS_OBS_B_W] = o->B_W;
-    r[GAPS_OBS_B_N] = o->B_N;
-    r[GAPS_OBS_C] = o->C;
+    gaps_row_set_event(row, event);
+    row[GAPS_OBS_WEIGHT] = w;
+    int partons = 0;
+    for (int k = n_in; k < n; ++k)
+        partons += flav[k] == GAPS_GLUON || (flav[k] != 0 && abs(flav[k]) <= 6);
+    row[GAPS_OBS_NPARTONS] = partons;
+    /* a run-uniform switch, never a function pointer: every thread takes the same case */
+    switch (a) {
+#define GAPS_ANALYSIS_ROW_CASE_(ID, name, columns, histograms)                                 \
+    case GAPS_ANALYSIS_##ID: gaps_##name##_row(row, n_in, n, p, flav); break;
+    GAPS_ANALYSES(GAPS_ANALYSIS_ROW_CASE_)
+#undef GAPS_ANALYSIS_ROW_CASE_
+    default: break;
+    }
+}
+
+/* The columns of a row of analysis a (gaps_analysis_table[a].n_columns, where the loops run). */
+static int row_columns(int a)
+{
+    switch (a) {
+#define GAPS_ANALYSIS_COLUMNS_CASE_(ID, name, columns, histograms)                             \
+    case GAPS_ANALYSIS_##ID: return GAPS_##ID##_N_COLUMNS;
+    GAPS_ANALYSES(GAPS_ANALYSIS_COLUMNS_CASE_)
+#undef GAPS_ANALYSIS_COLUMNS_CASE_
+    default: return GAPS_OBS_FIRST;
+    }
 }
 
 /* Analyse the finished event in slot e, the i-th entry of the done list. */
@@ -118,16 +131,16 @@ static void finish(gaps_pool *pool, const gaps_physics *phys, const gaps_histogr
     int flags = pool->flags[e]
                       | gaps_event_check(n_in, n, p, flav, col, acol, p_beams, phys->proc.ecm);
 
-    /* the observables see the outgoing partons only */
-    gaps_observables o;
-    gaps_observables_compute(n - n_in, p + n_in, &o);
+    /* the observables of the run's analysis, from the outgoing particles */
     const double w = pool->weight[e];
     const int64_t event = pool->event[e];
-    double row[GAPS_OBS_COLUMNS];
-    gaps_analysis_row(row, event, w, n - n_in, &o);
+    double row[GAPS_OBS_MAX_COLUMNS];
+    gaps_analysis_row(row, phys->proc.analysis, event, w, n_in, n, p, flav);
     if (gaps_histograms_fill_event(hist, gaps_worker_id(), row) != 0) flags |= GAPS_FLAG_WEIGHT;
-    if (out && out->rows)
-        for (int c = 0; c < GAPS_OBS_COLUMNS; ++c) out->rows[(long)i * GAPS_OBS_COLUMNS + c] = row[c];
+    if (out && out->rows) {
+        const int nc = row_columns(phys->proc.analysis);
+        for (int c = 0; c < nc; ++c) out->rows[(long)i * GAPS_OBS_MAX_COLUMNS + c] = row[c];
+    }
     if (out && out->records.p)
         keep_record(&out->records, i, event, n_in, n, p, flav, col, acol, x_in, w);
     /* failures are rare: the few threads concerned count them, no per-slot flag goes back */
@@ -148,6 +161,29 @@ static void finish(gaps_pool *pool, const gaps_physics *phys, const gaps_histogr
 }
 
 GAPS_DEVICE_END
+
+/* The analyses' histogram definitions and the host table, from GAPS_ANALYSES. */
+#define GAPS_HIST_DEF_(id, col, col2, tr, minp, path, title, xl, yl, nb, lo, hi)               \
+    { col, col2, tr, minp, path, title, xl, yl, nb, lo, hi },
+#define GAPS_HIST_DEFS_(ID, name, columns, histograms)                                         \
+    static const gaps_hist_def name##_hists[GAPS_##ID##_N_HISTS] = { histograms(GAPS_HIST_DEF_) };
+GAPS_ANALYSES(GAPS_HIST_DEFS_)
+#undef GAPS_HIST_DEFS_
+#undef GAPS_HIST_DEF_
+
+/* The CSV header: ",name" per column, the first comma skipped. */
+#define GAPS_COLUMN_NAME_(id, name) "," name
+#define GAPS_ANALYSIS_INFO_(ID, name, columns, histograms)                                     \
+    [GAPS_ANALYSIS_##ID] = { #name, GAPS_##ID##_N_COLUMNS,                                     \
+                             &(GAPS_COMMON_COLUMNS(GAPS_COLUMN_NAME_)                          \
+                               columns(GAPS_COLUMN_NAME_))[1],                                 \
+                             GAPS_##ID##_N_HISTS, name##_hists,                                \
+                             GAPS_HIST_TOTAL_BINS_OF(histograms) },
+const gaps_analysis_info gaps_analysis_table[GAPS_N_ANALYSES] = {
+    GAPS_ANALYSES(GAPS_ANALYSIS_INFO_)
+};
+#undef GAPS_ANALYSIS_INFO_
+#undef GAPS_COLUMN_NAME_
 
 void gaps_records_copy(const gaps_records *dst, size_t k, const gaps_records *src, size_t i)
 {

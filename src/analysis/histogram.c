@@ -8,27 +8,29 @@
 #include <math.h>
 #include <string.h>
 
-const gaps_hist_def gaps_hist_defs[GAPS_N_HISTS] = {
-#define GAPS_HIST_DEF_(id, col, tr, minp, path, title, xl, yl, nb, lo, hi)                     \
-    [GAPS_H_##id] = { GAPS_OBS_##col, tr, minp, path, title, xl, yl, nb, lo, hi },
-    GAPS_LEP_HISTOGRAMS(GAPS_HIST_DEF_)
-#undef GAPS_HIST_DEF_
-};
-
-void gaps_histograms_layout(gaps_histograms *h, int ncopies, double w_unit)
+void gaps_histograms_layout(gaps_histograms *h, int ncopies, double w_unit, int analysis)
 {
+    const gaps_analysis_info *info = &gaps_analysis_table[analysis];
     int off = 0;
     memset(h, 0, sizeof *h);
+    h->analysis = analysis;
+    h->n_hists = info->n_hists;
     h->ncopies = ncopies;
-    for (int i = 0; i <= GAPS_N_HISTS; ++i) {
-        int nb = i < GAPS_N_HISTS ? gaps_hist_defs[i].nbins : 1;
+    for (int i = 0; i <= info->n_hists; ++i) {   /* i = n_hists: the event counter */
+        const gaps_hist_def *d = i < info->n_hists ? &info->hist[i] : NULL;
+        const int nb = d ? d->nbins : 1;
         h->offset[i] = off;
         h->nbins[i] = nb;
-        h->lo[i] = i < GAPS_N_HISTS ? gaps_hist_defs[i].lo : 0.0;
-        h->hi[i] = i < GAPS_N_HISTS ? gaps_hist_defs[i].hi : 1.0;
+        h->lo[i] = d ? d->lo : 0.0;
+        h->hi[i] = d ? d->hi : 1.0;
+        if (d && d->transform == GAPS_FILL_LOG_BINS) {
+            /* equal bins in log10 of the value: the fill bins gaps_log10(x) on these */
+            h->lo[i] = gaps_log10(d->lo);
+            h->hi[i] = gaps_log10(d->hi);
+        }
         off += nb + 2;
     }
-    h->nbins_total = off;   /* == GAPS_HIST_TOTAL_BINS, checked by the tests */
+    h->nbins_total = off;   /* == info->total_bins, checked by the tests */
     h->inv_w_unit = 1.0 / w_unit;
     h->acc = NULL;
 }
@@ -103,15 +105,18 @@ void gaps_fixed_add(uint64_t *acc, const uint64_t c[2])
 /* Moments of x are clamped to +-2^11 before conversion: such values are far outside every
  * histogram and land in under/overflow anyway, and with |w| <= 2^43 w_unit every term stays
  * below 2^126 quanta (w^2 is the largest). */
-static void hist_fill(const gaps_histograms *h, int copy, int id, double x, double w_rel)
+/* u is the value on the axis of the bins (x itself, or log10 x for logarithmic bins), x the
+ * value whose moments are summed. */
+static void hist_fill(const gaps_histograms *h, int copy, int id, double u, double x,
+                      double w_rel)
 {
-    if (!(x == x)) return;   /* NaN: no bin can hold it */
+    if (!(u == u)) return;   /* NaN: no bin can hold it */
     const int nb = h->nbins[id];
     int bin;
-    if (x < h->lo[id]) bin = 0;
-    else if (x >= h->hi[id]) bin = nb + 1;
+    if (u < h->lo[id]) bin = 0;
+    else if (u >= h->hi[id]) bin = nb + 1;
     else {
-        bin = 1 + (int)((x - h->lo[id]) / (h->hi[id] - h->lo[id]) * nb);
+        bin = 1 + (int)((u - h->lo[id]) / (h->hi[id] - h->lo[id]) * nb);
         if (bin > nb) bin = nb;   /* rounding just below hi */
     }
     const double xc = fmin(fmax(x, -2048.0), 2048.0);
@@ -129,36 +134,81 @@ static void hist_fill(const gaps_histograms *h, int copy, int id, double x, doub
     a[GAPS_ACC_COUNT] += 1u;
 }
 
-/* What each histogram fills, from the analysis's list (a constant table where the loops
- * run; with its trip count known the compiler unrolls the loop below). */
-static const struct hist_fill_rule {
-    int column, transform, min_partons;
-} fill_rules[GAPS_N_HISTS] = {
-#define GAPS_HIST_RULE_(id, col, tr, minp, path, title, xl, yl, nb, lo, hi)                    \
-    [GAPS_H_##id] = { GAPS_OBS_##col, tr, minp },
-    GAPS_LEP_HISTOGRAMS(GAPS_HIST_RULE_)
-#undef GAPS_HIST_RULE_
+/* What each histogram fills, from the analyses' lists: one constant table per analysis where
+ * the loops run. */
+struct hist_fill_rule {
+    int column, column2, transform, min_partons;
 };
+#define GAPS_HIST_RULE_(id, col, col2, tr, minp, path, title, xl, yl, nb, lo, hi)              \
+    { col, col2, tr, minp },
+#define GAPS_FILL_RULES_(ID, name, columns, histograms)                                        \
+    static const struct hist_fill_rule name##_fill_rules[GAPS_##ID##_N_HISTS] = {              \
+        histograms(GAPS_HIST_RULE_)                                                            \
+    };
+GAPS_ANALYSES(GAPS_FILL_RULES_)
+#undef GAPS_FILL_RULES_
+#undef GAPS_HIST_RULE_
+
+/* One value v of a histogram, transformed as its rule says. */
+static void fill_value(const gaps_histograms *h, int copy, int id, int transform, double v,
+                       double w_rel)
+{
+    switch (transform) {
+    case GAPS_FILL_LOG10: {
+        const double l = gaps_log10(v);
+        hist_fill(h, copy, id, l, l, w_rel);
+        break;
+    }
+    case GAPS_FILL_LOG_BINS:   /* log10 of 0 or of the -50 of a missing value: underflow */
+        hist_fill(h, copy, id, v > 0.0 ? gaps_log10(v) : -HUGE_VAL, v, w_rel);
+        break;
+    default:
+        hist_fill(h, copy, id, v, v, w_rel);
+        break;
+    }
+}
+
+/* The histograms of one analysis: with its table and trip count known at the call, the
+ * compiler can unroll the loop. */
+static inline void fill_rules(const gaps_histograms *h, int copy, const double *row,
+                              double w, const struct hist_fill_rule *rules, int n_hists)
+{
+    const int n = (int)row[GAPS_OBS_NPARTONS];
+    for (int id = 0; id < n_hists; ++id) {
+        const struct hist_fill_rule *r = &rules[id];
+        if (n < r->min_partons) continue;
+        if (r->column2 == GAPS_OBS_NONE) {
+            fill_value(h, copy, id, r->transform, row[r->column], w);
+        } else {   /* two values per event (the two leptons), half the weight each */
+            fill_value(h, copy, id, r->transform, row[r->column], 0.5 * w);
+            fill_value(h, copy, id, r->transform, row[r->column2], 0.5 * w);
+        }
+    }
+}
 
 int gaps_histograms_fill_event(const gaps_histograms *h, int copy, const double *row)
 {
     const double w = row[GAPS_OBS_WEIGHT] * h->inv_w_unit;
+    const int events = h->n_hists;   /* the event counter follows the histograms */
     if (!(fabs(w) <= GAPS_WEIGHT_MAX_UNITS)) {
         /* not finite, or too large for the exact sums: counted as an event, added nowhere */
-        uint64_t *a = h->acc + ((long)copy * h->nbins_total + h->offset[GAPS_H_EVENTS] + 1)
+        uint64_t *a = h->acc + ((long)copy * h->nbins_total + h->offset[events] + 1)
                                * GAPS_ACC_WORDS;
         GAPS_WORKER_ATOMIC_UPDATE
         a[GAPS_ACC_COUNT] += 1u;
         return GAPS_FILL_BAD_WEIGHT;
     }
-    const int n = (int)row[GAPS_OBS_NPARTONS];
-    for (int id = 0; id < GAPS_N_HISTS; ++id) {
-        const struct hist_fill_rule *r = &fill_rules[id];
-        if (n < r->min_partons) continue;
-        const double v = row[r->column];
-        hist_fill(h, copy, id, r->transform == GAPS_FILL_LOG10 ? gaps_log10(v) : v, w);
+    /* a run-uniform switch on the analysis, never a function pointer */
+    switch (h->analysis) {
+#define GAPS_FILL_CASE_(ID, name, columns, histograms)                                         \
+    case GAPS_ANALYSIS_##ID:                                                                   \
+        fill_rules(h, copy, row, w, name##_fill_rules, GAPS_##ID##_N_HISTS);                   \
+        break;
+    GAPS_ANALYSES(GAPS_FILL_CASE_)
+#undef GAPS_FILL_CASE_
+    default: break;
     }
-    hist_fill(h, copy, GAPS_H_EVENTS, 0.5, w);
+    hist_fill(h, copy, events, 0.5, 0.5, w);
     return 0;
 }
 
@@ -289,7 +339,9 @@ void gaps_histograms_result(const gaps_histograms *h, const uint64_t *words,
     const double w_unit = 1.0 / h->inv_w_unit;
     const double unit = w_unit / GAPS_FIXED_SCALE;
     memset(out, 0, sizeof *out);
-    for (int id = 0; id <= GAPS_N_HISTS; ++id) {
+    out->analysis = h->analysis;
+    out->n_hists = h->n_hists;
+    for (int id = 0; id <= h->n_hists; ++id) {
         for (int b = 0; b < h->nbins[id] + 2; ++b) {
             const uint64_t *a = words + (long)(h->offset[id] + b) * GAPS_ACC_WORDS;
             gaps_bin_sums *s = &out->bin[id][b];
@@ -300,7 +352,7 @@ void gaps_histograms_result(const gaps_histograms *h, const uint64_t *words,
             s->entries = a[GAPS_ACC_COUNT];
         }
     }
-    const gaps_bin_sums *ev = &out->bin[GAPS_H_EVENTS][1];
+    const gaps_bin_sums *ev = &out->bin[h->n_hists][1];   /* the event counter */
     out->sum_w = ev->sumw;
     out->sum_w2 = ev->sumw2;
     out->n_events = ev->entries;

@@ -187,6 +187,9 @@ void gaps_state_init(gaps_state *state, const gaps_config *cfg)
             memcpy((char *)state + p->state_offset, gaps_param_in_config(p, cfg), p->size);
     }
     gaps_config_pdf_spec(cfg, state->pdf);
+    /* the process decides the analysis (an unknown process: gaps_config_check refuses it) */
+    state->analysis = cfg->process >= 0 && cfg->process < GAPS_N_PROCESSES
+                      ? gaps_process_table[cfg->process].analysis : GAPS_ANALYSIS_LEP;
 }
 
 static void physics_init(const gaps_config *cfg, gaps_physics *phys)
@@ -345,7 +348,7 @@ static void deliver_events(partition *part, const shared *sh, int n)
     const gaps_records *dev = &part->out.records, *host = &part->records_host;
     if (cfg->keep_rows)
         gaps_device_to_host(part->rows_host, part->out.rows,
-                            (size_t)n * GAPS_OBS_COLUMNS * sizeof(double));
+                            (size_t)n * GAPS_OBS_MAX_COLUMNS * sizeof(double));
     if (cfg->keep_records) {
         const size_t np = (size_t)n * dev->maxp;
         gaps_device_to_host(host->p, dev->p, 4 * np * sizeof *host->p);
@@ -500,7 +503,7 @@ static int partition_alloc_output(partition *part, const gaps_config *cfg)
     if (!cfg->keep_rows && !cfg->keep_records) return 0;
     memset(&part->out, 0, sizeof part->out);
     if (cfg->keep_rows) {
-        const size_t bytes = (size_t)n * GAPS_OBS_COLUMNS * sizeof(double);
+        const size_t bytes = (size_t)n * GAPS_OBS_MAX_COLUMNS * sizeof(double);
         part->out.rows = gaps_device_alloc(bytes);
         part->rows_host = malloc(bytes);
         if (!part->out.rows || !part->rows_host) return -1;
@@ -542,14 +545,14 @@ static int collect_state(const gaps_state *base, const gaps_histograms *hist,
     /* cannot happen within the weight limit and 2^62 events (gaps/histogram.h); never
      * silent all the same */
     if (words_host[gaps_histograms_reduce_words(hist) - 1] != 0
-        || gaps_histograms_accumulate(out->words, words_host, GAPS_HIST_TOTAL_BINS) != 0)
+        || gaps_histograms_accumulate(out->words, words_host, hist->nbins_total) != 0)
         return snprintf(msg, len, "the exact histogram sums overflowed"), -1;
     for (int k = 0; k < nparts; ++k) {
         out->capacity_hits += parts[k].c[GAPS_COUNT_CAPACITY];
         out->invalid_events += parts[k].c[GAPS_COUNT_INVALID];
         out->bad_weights += parts[k].c[GAPS_COUNT_BAD_WEIGHT];
     }
-    out->events = out->words[(size_t)(GAPS_HIST_TOTAL_BINS - 2) * GAPS_ACC_WORDS
+    out->events = out->words[(size_t)(hist->nbins_total - 2) * GAPS_ACC_WORDS
                              + GAPS_ACC_COUNT];   /* the one bin of the event counter */
     return gaps_state_add_range(out, begin, end, msg, len);
 }
@@ -646,7 +649,7 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     partition *parts = aligned_alloc(GAPS_CACHE_LINE_BYTES, nparts * sizeof *parts);
     if (parts) memset(parts, 0, nparts * sizeof *parts);
     gaps_histograms hist;
-    gaps_histograms_layout(&hist, gaps_worker_count(), phys.proc.w_unit);
+    gaps_histograms_layout(&hist, gaps_worker_count(), phys.proc.w_unit, phys.proc.analysis);
     const size_t hist_bytes = (size_t)gaps_histograms_words(&hist) * sizeof(uint64_t);
     hist.acc = gaps_device_alloc(hist_bytes);
     const size_t reduce_bytes = (size_t)gaps_histograms_reduce_words(&hist) * sizeof(uint64_t);

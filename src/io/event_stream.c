@@ -17,31 +17,27 @@
 static size_t block_size(const gaps_event_stream *s, int n)
 {
     size_t bytes = 0;
-    if (s->rows) bytes += GAPS_OBS_COLUMNS * sizeof(double);
+    if (s->rows) bytes += GAPS_OBS_MAX_COLUMNS * sizeof(double);
     if (s->hepmc) bytes += 2 * sizeof(double) + sizeof(int64_t) + 5 * n * sizeof(double)
                            + 4 * n * sizeof(int);
     return bytes ? bytes : 1;
 }
 
-void gaps_rows_write_header(FILE *f)
+void gaps_rows_write_header(FILE *f, int analysis)
 {
-    /* the column names of the analysis's list, comma-separated */
-#define GAPS_COLUMN_NAME_(id, name) "," name
-    static const char names[] = GAPS_LEP_COLUMNS(GAPS_COLUMN_NAME_);
-    fprintf(f, "# %s\n", &names[1]);
-#undef GAPS_COLUMN_NAME_
+    fprintf(f, "# %s\n", gaps_analysis_table[analysis].csv_header);
 }
 
 /* One CSV row: event number, weight, multiplicity and the observables, every double as
  * "%.17g" writes it (gaps_fmt_g17), so that it reads back bit for bit.  Formatted into a
  * buffer, written in one call. */
-static void write_row(FILE *f, const double *r)
+static void write_row(FILE *f, const double *r, int n_columns)
 {
-    char buf[32 * GAPS_OBS_COLUMNS], *s = buf;
+    char buf[32 * GAPS_OBS_MAX_COLUMNS], *s = buf;
     s += sprintf(s, "%" PRId64 ",", gaps_row_event(r));
     s = gaps_fmt_g17(s, r[GAPS_OBS_WEIGHT]);
     s += sprintf(s, ",%d", (int)r[GAPS_OBS_NPARTONS]);
-    for (int k = GAPS_OBS_Y23; k < GAPS_OBS_COLUMNS; ++k) {
+    for (int k = GAPS_OBS_FIRST; k < n_columns; ++k) {
         *s++ = ',';
         s = gaps_fmt_g17(s, r[k]);
     }
@@ -52,7 +48,7 @@ static void write_row(FILE *f, const double *r)
 /* Write event i of the given row/record arrays, the next in event order. */
 static void write_event(gaps_event_stream *s, const double *row, const gaps_records *rec, int i)
 {
-    if (s->rows && row) write_row(s->rows, row);
+    if (s->rows && row) write_row(s->rows, row, gaps_analysis_table[s->proc.analysis].n_columns);
     if (s->hepmc && rec) {
         const double w = rec->weight[i];
         s->n++;
@@ -69,7 +65,7 @@ static void write_event(gaps_event_stream *s, const double *row, const gaps_reco
 /* Unpack a waiting block into one-entry arrays and write it. */
 static void write_block(gaps_event_stream *s, const unsigned char *b)
 {
-    double row[GAPS_OBS_COLUMNS];
+    double row[GAPS_OBS_MAX_COLUMNS];
     gaps_records rec;
     double p[4 * GAPS_MAX_PARTONS], x[GAPS_MAX_PARTONS], weight;
     int64_t event;
@@ -112,8 +108,8 @@ static unsigned char *pack(const gaps_event_stream *s, const double *rows,
     unsigned char *block = malloc(block_size(s, n)), *b = block;
     if (!block) return NULL;
     if (s->rows) {
-        memcpy(b, rows + (long)i * GAPS_OBS_COLUMNS, GAPS_OBS_COLUMNS * sizeof(double));
-        b += GAPS_OBS_COLUMNS * sizeof(double);
+        memcpy(b, rows + (long)i * GAPS_OBS_MAX_COLUMNS, GAPS_OBS_MAX_COLUMNS * sizeof(double));
+        b += GAPS_OBS_MAX_COLUMNS * sizeof(double);
     }
     if (s->hepmc) {
         const long base = (long)i * rec->maxp;
@@ -166,7 +162,7 @@ int gaps_event_stream_init(gaps_event_stream *s, FILE *rows, FILE *hepmc,
     s->maxp = maxp;
     s->next = first;
     if (pthread_mutex_init(&s->lock, NULL) != 0) return -1;
-    if (!continuing && rows) gaps_rows_write_header(rows);
+    if (!continuing && rows) gaps_rows_write_header(rows, proc->analysis);
     if (!continuing && hepmc) gaps_hepmc_write_header(hepmc, hepmc_attributes,
                                                       n_hepmc_attributes);
     return 0;
@@ -178,12 +174,12 @@ int gaps_event_stream_add(gaps_event_stream *s, const double *rows, const gaps_r
     pthread_mutex_lock(&s->lock);
     const gaps_c_locale saved = gaps_c_locale_enter();   /* "%.17g" with a '.' (c_locale.h) */
     for (int i = 0; i < n && !s->error; ++i) {
-        const int64_t event = rows ? gaps_row_event(rows + (long)i * GAPS_OBS_COLUMNS)
+        const int64_t event = rows ? gaps_row_event(rows + (long)i * GAPS_OBS_MAX_COLUMNS)
                                    : records->event[i];
         const int64_t k = event - s->next;
         if (k < 0) { s->error = 1; break; }   /* an event twice: cannot happen */
         if (k == 0) {
-            write_event(s, rows ? rows + (long)i * GAPS_OBS_COLUMNS : NULL, records, i);
+            write_event(s, rows ? rows + (long)i * GAPS_OBS_MAX_COLUMNS : NULL, records, i);
             if (s->cap) s->head = (s->head + 1) & (s->cap - 1);
             /* and every waiting event that is now next in line */
             while (s->pending > 0 && s->ring[s->head]) {
@@ -237,7 +233,7 @@ static size_t read_at(FILE *f, int64_t at, unsigned char *buf, size_t n)
 /* Events of a HepMC3 file are at most this long (64 partons of ~150 bytes, and attributes). */
 #define EVENT_TEXT_MAX 65536
 
-int gaps_event_stream_check_resume(const char *part, int hepmc, int64_t offset,
+int gaps_event_stream_check_resume(const char *part, int hepmc, int analysis, int64_t offset,
                                    int64_t first_event, int64_t next_event,
                                    const char *const *hepmc_attributes, int n_hepmc_attributes,
                                    char *msg, size_t len)
@@ -250,7 +246,7 @@ int gaps_event_stream_check_resume(const char *part, int hepmc, int64_t offset,
     FILE *m = open_memstream(&head, &hl);
     if (!m) { fclose(f); return snprintf(msg, len, "out of memory"), -1; }
     if (hepmc) gaps_hepmc_write_header(m, hepmc_attributes, n_hepmc_attributes);
-    else gaps_rows_write_header(m);
+    else gaps_rows_write_header(m, analysis);
     if (fclose(m) != 0 || !head) {
         free(head);
         fclose(f);

@@ -42,7 +42,7 @@ int gaps_event_stream_init(gaps_event_stream *s, FILE *rows, FILE *hepmc,
                            int64_t first, int continuing, const char *const *hepmc_attributes,
                            int n_hepmc_attributes);
 
-/* n finished events, any order: rows (GAPS_OBS_COLUMNS doubles each) and/or records, as the
+/* n finished events, any order: rows (GAPS_OBS_MAX_COLUMNS doubles apart) and/or records, as the
  * generator hands them over.  Returns 0, or -1 after a write or allocation error. */
 int gaps_event_stream_add(gaps_event_stream *s, const double *rows, const gaps_records *records,
                           int n);
@@ -54,17 +54,18 @@ void gaps_event_stream_free(gaps_event_stream *s);
 
 /* A resumed stream continues the file `part` (FILE.part) at byte `offset` of its checkpoint,
  * where every event before next_event is written: check that the file starts with this run's
- * header (hepmc: the HepMC3 header with these run attributes, else the CSV header) and that
+ * header (hepmc: the HepMC3 header with these run attributes, else the CSV header of the
+ * analysis) and that
  * the offset lies at the end of event next_event - 1 (of the header when no event is done),
  * with only the beginning of event next_event (or of the HepMC3 footer) after it.  0 when it
  * does, or when the file cannot be opened (preparing the output reports that); else -1 with
  * a reason in msg.  Reads at most 64 kB around the offset. */
-int gaps_event_stream_check_resume(const char *part, int hepmc, int64_t offset,
+int gaps_event_stream_check_resume(const char *part, int hepmc, int analysis, int64_t offset,
                                    int64_t first_event, int64_t next_event,
                                    const char *const *hepmc_attributes, int n_hepmc_attributes,
                                    char *msg, size_t len);
 
-/* The header line of the CSV file. */
-void gaps_rows_write_header(FILE *f);
+/* The header line of the CSV file of an analysis (enum gaps_analysis_id). */
+void gaps_rows_write_header(FILE *f, int analysis);
 
 #endif

@@ -9,6 +9,7 @@
 #include "gaps/constants.h"
 #include "gaps/generator.h"
 #include "gaps/process.h"
+#include "gaps/analysis.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -18,13 +19,18 @@
 
 static const char MAGIC[8] = { 'G', 'A', 'P', 'S', 'S', 'T', 'A', 'T' };
 enum { KIND_STATE = 1, KIND_CHECKPOINT = 2 };
-#define N_WORDS (GAPS_HIST_TOTAL_BINS * GAPS_ACC_WORDS)
+/* the words a state of analysis a carries */
+static long state_words(int a)
+{
+    return (long)gaps_analysis_table[a].total_bins * GAPS_ACC_WORDS;
+}
 /* header + parameters + unit + counts + layout + range table + words + checkpoint + CRC.
  * Each parameter of the list (gaps/parameters.h) takes 8 bytes (an f64 or a u64), a PDF set
  * GAPS_PDF_NAME_MAX bytes of name and 8 of member. */
 #define PARAM_BYTES (9 * 8 + GAPS_PDF_NAME_MAX)
 #define HEADER_BYTES (16 + 32 + PARAM_BYTES + 8 + 32 + 16)
-#define MAX_FILE_BYTES (HEADER_BYTES + 16 * GAPS_STATE_MAX_RANGES + 8 * N_WORDS + 80 + 4)
+#define MAX_FILE_BYTES (HEADER_BYTES + 16 * GAPS_STATE_MAX_RANGES                               \
+                        + 8 * GAPS_HIST_MAX_TOTAL_BINS * GAPS_ACC_WORDS + 80 + 4)
 /* The weight units a state may carry, pb: far beyond any process's (LEP: 3e-4 to 1e5), and
  * close enough to 1 that no sum converted to pb overflows or vanishes. */
 #define MIN_W_UNIT 0x1.0p-100
@@ -74,6 +80,12 @@ int gaps_state_merge(gaps_state *dst, const gaps_state *src, char *msg, size_t l
     if (strncmp(dst->version, src->version, sizeof dst->version) != 0)
         return snprintf(msg, len, "made by gaps %.31s, not %.31s", src->version, dst->version),
                -1;
+    /* the words of different analyses are different histograms: nothing to add */
+    if (dst->analysis != src->analysis)
+        return snprintf(msg, len, "histograms of different analyses (%s, not %s): states of "
+                        "different processes do not merge",
+                        gaps_analysis_table[src->analysis].name,
+                        gaps_analysis_table[dst->analysis].name), -1;
     /* parameters compared bit for bit: a state is only the same run if they are identical */
     const int differs = gaps_state_params_differ(dst, src);
     if (differs >= 0) {
@@ -106,7 +118,8 @@ int gaps_state_merge(gaps_state *dst, const gaps_state *src, char *msg, size_t l
         }
     }
     /* all or nothing too: dst->words is unchanged if any sum would overflow */
-    if (gaps_histograms_accumulate(dst->words, src->words, GAPS_HIST_TOTAL_BINS) != 0) {
+    if (gaps_histograms_accumulate(dst->words, src->words,
+                                   gaps_analysis_table[dst->analysis].total_bins) != 0) {
         free(trial);
         return snprintf(msg, len, "the histogram sums would overflow 192 bits"), -1;
     }
@@ -123,7 +136,7 @@ int gaps_state_merge(gaps_state *dst, const gaps_state *src, char *msg, size_t l
 void gaps_state_result(const gaps_state *s, gaps_hist_result *out)
 {
     gaps_histograms layout;
-    gaps_histograms_layout(&layout, 1, s->w_unit);
+    gaps_histograms_layout(&layout, 1, s->w_unit, s->analysis);
     gaps_histograms_result(&layout, s->words, out);
 }
 
@@ -310,7 +323,7 @@ int gaps_state_write(FILE *f, const gaps_state *s, const gaps_resume_point *rp)
     put_u64(&b, s->capacity_hits);
     put_u64(&b, s->invalid_events);
     put_u64(&b, s->bad_weights);
-    put_u32(&b, GAPS_HIST_TOTAL_BINS);
+    put_u32(&b, (uint32_t)gaps_analysis_table[s->analysis].total_bins);
     put_u32(&b, GAPS_ACC_WORDS);
     put_u32(&b, (uint32_t)s->n_ranges);
     put_u32(&b, 0);   /* reserved */
@@ -318,7 +331,7 @@ int gaps_state_write(FILE *f, const gaps_state *s, const gaps_resume_point *rp)
         put_u64(&b, (uint64_t)s->range[i].begin);
         put_u64(&b, (uint64_t)s->range[i].end);
     }
-    for (long i = 0; i < N_WORDS; ++i) put_u64(&b, s->words[i]);
+    for (long i = 0; i < state_words(s->analysis); ++i) put_u64(&b, s->words[i]);
     if (rp) {
         put_u64(&b, (uint64_t)rp->first_event);
         put_u64(&b, (uint64_t)rp->events);
@@ -417,20 +430,25 @@ static int check_meaning(const gaps_state *s, const unsigned char *version, int 
      * event, the event counter exactly one per event; sums of squares are not negative and
      * no sum exceeds what its entries can add up to (so that merges cannot overflow) */
     gaps_histograms h;
-    gaps_histograms_layout(&h, 1, s->w_unit);
-    for (int id = 0; id <= GAPS_N_HISTS; ++id) {
+    gaps_histograms_layout(&h, 1, s->w_unit, s->analysis);
+    const gaps_analysis_info *info = &gaps_analysis_table[s->analysis];
+    for (int id = 0; id <= h.n_hists; ++id) {
+        /* a histogram of two columns (leptpt) has two entries per event */
+        const uint64_t per_event = id < h.n_hists && info->hist[id].column2 != GAPS_OBS_NONE
+                                   ? 2 : 1;
         uint64_t entries = 0;
         for (int b = 0; b < h.nbins[id] + 2; ++b) {
             const int bin = h.offset[id] + b;
             const uint64_t *a = s->words + (long)bin * GAPS_ACC_WORDS;
             const uint64_t count = a[GAPS_ACC_COUNT];
-            if (count > s->events)
+            if (count > per_event * s->events)
                 return snprintf(msg, len, "bin %d has %" PRIu64 " entries among %" PRIu64
                                 " events", bin, count, s->events), -1;
-            entries += count;   /* < 2^63 + 2^62: no overflow before the check */
-            if (entries > s->events)
+            /* (entries <= per_event x events <= 2^63: the difference cannot wrap) */
+            if (count > per_event * s->events - entries)
                 return snprintf(msg, len, "histogram %d has %" PRIu64 "+ entries among %"
-                                PRIu64 " events", id, entries, s->events), -1;
+                                PRIu64 " events", id, entries + count, s->events), -1;
+            entries += count;
             if (a[GAPS_ACC_SUMW2 + 2] >> 63)
                 return snprintf(msg, len, "bin %d has a negative sum of squared weights", bin),
                        -1;
@@ -438,7 +456,7 @@ static int check_meaning(const gaps_state *s, const unsigned char *version, int 
                 if (!sum_within(a + k * GAPS_ACC_SUM_WORDS, count))
                     return snprintf(msg, len, "bin %d has a sum beyond what its %" PRIu64
                                     " entries can make", bin, count), -1;
-            if (id == GAPS_H_EVENTS && count != (b == 1 ? s->events : 0))
+            if (id == h.n_hists && count != (b == 1 ? s->events : 0))
                 return snprintf(msg, len, "the event counter has %" PRIu64 " entries in bin %d "
                                 "for %" PRIu64 " events", count, b, s->events), -1;
         }
@@ -524,6 +542,9 @@ int gaps_state_read(const char *path, gaps_state *s, gaps_resume_point *rp, char
             snprintf(msg, len, "'%s' is corrupt (%s)", path, pwhy);
             goto done;
         }
+        /* the analysis is the process's (the parameters were checked: the process exists) */
+        s->analysis = gaps_process_table[s->process].analysis;
+        const uint32_t analysis = (uint32_t)s->analysis;
         s->w_unit = get_f64(&b);
         s->events = get_u64(&b);
         s->capacity_hits = get_u64(&b);
@@ -531,10 +552,11 @@ int gaps_state_read(const char *path, gaps_state *s, gaps_resume_point *rp, char
         s->bad_weights = get_u64(&b);
         const uint32_t nbins = get_u32(&b), nwords = get_u32(&b), nranges = get_u32(&b);
         reserved = get_u32(&b);
-        if (!b.bad && (nbins != GAPS_HIST_TOTAL_BINS || nwords != GAPS_ACC_WORDS
-                       || nranges > GAPS_STATE_MAX_RANGES)) {
-            snprintf(msg, len, "'%s' is corrupt (histogram layout %u x %u, %u ranges)", path,
-                     nbins, nwords, nranges);
+        if (!b.bad && (nbins != (uint32_t)gaps_analysis_table[analysis].total_bins
+                       || nwords != GAPS_ACC_WORDS || nranges > GAPS_STATE_MAX_RANGES)) {
+            snprintf(msg, len, "'%s' is corrupt (histogram layout %u x %u for the %s analysis, "
+                     "%u ranges)", path, nbins, nwords, gaps_analysis_table[analysis].name,
+                     nranges);
             goto done;
         }
         s->n_ranges = (int)nranges;
@@ -542,7 +564,7 @@ int gaps_state_read(const char *path, gaps_state *s, gaps_resume_point *rp, char
             s->range[i].begin = (int64_t)get_u64(&b);
             s->range[i].end = (int64_t)get_u64(&b);
         }
-        for (long i = 0; i < N_WORDS && !b.bad; ++i) s->words[i] = get_u64(&b);
+        for (long i = 0; i < state_words(s->analysis) && !b.bad; ++i) s->words[i] = get_u64(&b);
         if (kind == KIND_CHECKPOINT) {
             r->first_event = (int64_t)get_u64(&b);
             r->events = (int64_t)get_u64(&b);

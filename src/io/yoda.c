@@ -2,6 +2,8 @@
 #include "gaps/yoda.h"
 #include "gaps/parameters.h"
 #include "gaps/process.h"
+#include "gaps/analysis.h"
+#include "gaps/fpmath.h"
 #include "io/c_locale.h"
 
 #include <inttypes.h>
@@ -20,6 +22,23 @@ static void write_row(FILE *f, const char *a, const char *b, const gaps_bin_sums
 {
     fprintf(f, "%s\t%s\t" NUM "\t" NUM "\t" NUM "\t" NUM "\t%.10e\n", a, b, s->sumw * k,
             s->sumw2 * k * k, s->sumwx * k, s->sumwx2 * k, (double)s->entries);
+}
+
+/* Edge i (0 .. nbins) of a histogram.  Equal bins: lo + i (hi - lo)/n; logarithmic bins
+ * (GAPS_FILL_LOG_BINS): 10^(log10 lo + i (log10 hi - log10 lo)/n), with the fill's gaps_log10
+ * and its inverse from gaps/fpmath.h, so that the file is the same from every build.  An
+ * edge within 1e-12 of zero is written as 0 (GAPS 2.1's rule: zphi's middle edge). */
+static double bin_edge(const gaps_hist_def *d, int i)
+{
+    double x;
+    if (d->transform == GAPS_FILL_LOG_BINS) {
+        if (i == 0 || i == d->nbins) return i == 0 ? d->lo : d->hi;   /* not 0.49999999999999994 */
+        const double l0 = gaps_log10(d->lo), l1 = gaps_log10(d->hi);
+        x = gaps_exp((l0 + i * ((l1 - l0) / d->nbins)) * 2.30258509299404568402);
+    } else {
+        x = d->lo + i * ((d->hi - d->lo) / d->nbins);
+    }
+    return fabs(x) < 1e-12 ? 0.0 : x;
 }
 
 static void write_histo(FILE *f, const gaps_hist_def *d, const gaps_bin_sums *bins, double k)
@@ -48,11 +67,10 @@ static void write_histo(FILE *f, const gaps_hist_def *d, const gaps_bin_sums *bi
     write_row(f, "Underflow", "Underflow", &bins[0], k);
     write_row(f, "Overflow", "Overflow", &bins[d->nbins + 1], k);
     fprintf(f, "# xlow\t xhigh\t sumw\t sumw2\t sumwx\t sumwx2\t numEntries\n");
-    const double width = (d->hi - d->lo) / d->nbins;
     for (int b = 1; b <= d->nbins; ++b) {
         const gaps_bin_sums *s = &bins[b];
         fprintf(f, NUM "\t" NUM "\t" NUM "\t" NUM "\t" NUM "\t" NUM "\t%.10e\n",
-                d->lo + (b - 1) * width, d->lo + b * width, s->sumw * k, s->sumw2 * k * k,
+                bin_edge(d, b - 1), bin_edge(d, b), s->sumw * k, s->sumw2 * k * k,
                 s->sumwx * k, s->sumwx2 * k, (double)s->entries);
     }
     fprintf(f, "END YODA_HISTO1D_V2\n\n");
@@ -92,7 +110,8 @@ static int yoda_write(FILE *f, const gaps_state *state, const char *backend)
     gaps_histograms_sigma(r, &sigma, &error);
     /* Filled once per event with the weight, divided by N: integrates to sigma in pb. */
     const double k = r->n_events > 0 ? 1.0 / (double)r->n_events : 0.0;
-    for (int id = 0; id < GAPS_N_HISTS; ++id) write_histo(f, &gaps_hist_defs[id], r->bin[id], k);
+    const gaps_analysis_info *info = &gaps_analysis_table[state->analysis];
+    for (int id = 0; id < info->n_hists; ++id) write_histo(f, &info->hist[id], r->bin[id], k);
 
     fprintf(f, "BEGIN YODA_SCATTER1D_V2 /_XSEC\nPath: /_XSEC\nTitle: \nType: Scatter1D\n---\n");
     fprintf(f, "# xval\t xerr-\t xerr+\n" NUM "\t" NUM "\t" NUM "\n", sigma, error, error);

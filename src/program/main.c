@@ -859,6 +859,8 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
                 return refuse(msg, len, EXIT_RUN_FAILED, "%s", why);
             }
             const int bad = gaps_event_stream_check_resume(part, which[k] == OUT_HEPMC,
+                                                           gaps_process_table[cfg->process]
+                                                               .analysis,
                                                            offsets[k], cfg->first_event,
                                                            pg->rp.next_event, pg->hepmc_attr,
                                                            pg->n_hepmc_attr, why, sizeof why);

@@ -236,7 +236,7 @@ static void close_counter(job *j)
  * `cap` events, laid out as gaps_records_carve lays them. */
 static size_t rows_bytes(const job *j, int64_t cap)
 {
-    return j->cfg->keep_rows ? (size_t)cap * GAPS_OBS_COLUMNS * sizeof(double) : 0;
+    return j->cfg->keep_rows ? (size_t)cap * GAPS_OBS_MAX_COLUMNS * sizeof(double) : 0;
 }
 static size_t records_bytes(const job *j, int64_t cap)
 {
@@ -287,8 +287,8 @@ static void pack_event(const job *j, unsigned char *buf, int64_t k, const double
 {
     unsigned char *base = buf + 2 * sizeof(int64_t);
     if (rows)
-        memcpy((double *)base + k * GAPS_OBS_COLUMNS, rows + (size_t)i * GAPS_OBS_COLUMNS,
-               GAPS_OBS_COLUMNS * sizeof(double));
+        memcpy((double *)base + k * GAPS_OBS_MAX_COLUMNS,
+               rows + (size_t)i * GAPS_OBS_MAX_COLUMNS, GAPS_OBS_MAX_COLUMNS * sizeof(double));
     if (rec) {
         gaps_records b;
         gaps_records_carve(&b, base + rows_bytes(j, j->batch_cap), (size_t)j->batch_cap,

@@ -44,15 +44,16 @@ int main(void)
 
     /* Every event fills the thrust histogram once (under- and overflow included). */
     const gaps_hist_result *h = run.hist;
-    const int nbins = gaps_hist_defs[GAPS_H_TAU].nbins;
+    const int nbins = gaps_analysis_table[GAPS_ANALYSIS_LEP].hist[GAPS_LEP_H_TAU].nbins;
     unsigned long long entries = 0;
-    for (int b = 0; b <= nbins + 1; ++b) entries += h->bin[GAPS_H_TAU][b].entries;
+    for (int b = 0; b <= nbins + 1; ++b) entries += h->bin[GAPS_LEP_H_TAU][b].entries;
     check(h->n_events == 2000 && entries == 2000, "tau histogram holds every event once");
     /* mean parton multiplicity: at least the q qbar pair, at most the record's capacity */
     double sumw = 0.0, sumwx = 0.0;
-    for (int b = 0; b <= gaps_hist_defs[GAPS_H_NPARTONS].nbins + 1; ++b) {
-        sumw += h->bin[GAPS_H_NPARTONS][b].sumw;
-        sumwx += h->bin[GAPS_H_NPARTONS][b].sumwx;
+    const gaps_hist_def *np = &gaps_analysis_table[GAPS_ANALYSIS_LEP].hist[GAPS_LEP_H_NPARTONS];
+    for (int b = 0; b <= np->nbins + 1; ++b) {
+        sumw += h->bin[GAPS_LEP_H_NPARTONS][b].sumw;
+        sumwx += h->bin[GAPS_LEP_H_NPARTONS][b].sumwx;
     }
     const double mean_partons = sumwx / sumw;
     printf("exact sigma %.2f pb, mean number of partons %.2f\n", exact, mean_partons);

@@ -56,16 +56,17 @@ int main()
           "cross section agrees with the exact one");
 
     const gaps_hist_result &h = *run->hist;
-    const auto &tau = h.bin[GAPS_H_TAU];
-    const int nbins = gaps_hist_defs[GAPS_H_TAU].nbins;
+    const gaps_hist_def *lep = gaps_analysis_table[GAPS_ANALYSIS_LEP].hist;
+    const auto &tau = h.bin[GAPS_LEP_H_TAU];
+    const int nbins = lep[GAPS_LEP_H_TAU].nbins;
     const std::uint64_t entries = std::accumulate(
         tau, tau + nbins + 2, std::uint64_t{0},
         [](std::uint64_t n, const gaps_bin_sums &b) { return n + b.entries; });
     check(h.n_events == 2000 && entries == 2000, "tau histogram holds every event once");
 
-    const auto &np = h.bin[GAPS_H_NPARTONS];
+    const auto &np = h.bin[GAPS_LEP_H_NPARTONS];
     double sumw = 0.0, sumwx = 0.0;
-    for (int b = 0; b <= gaps_hist_defs[GAPS_H_NPARTONS].nbins + 1; ++b) {
+    for (int b = 0; b <= lep[GAPS_LEP_H_NPARTONS].nbins + 1; ++b) {
         sumw += np[b].sumw;
         sumwx += np[b].sumwx;
     }
