@@ -388,13 +388,12 @@ static void test_state_and_yoda(const double *spike_row, const double *overflow_
         row[GAPS_OBS_WEIGHT] = 0.5 + e;
         gaps_histograms_fill_event(&h, 0, row);
     }
-    /* a state as a run of an LHC process would make it (none exists yet: the parameters of
-     * the default run, the analysis and weight unit set by hand) */
+    /* a state as a run of pp-z makes it (its weight unit set by hand), and one of ee-qq */
     gaps_config cfg;
     gaps_config_defaults(&cfg);
+    gaps_state_init(&lep, &cfg);
+    gaps_config_set_process(&cfg, GAPS_PROCESS_PP_Z);
     gaps_state_init(&st, &cfg);
-    lep = st;
-    st.analysis = GAPS_ANALYSIS_LHC;
     st.w_unit = 1.0;
     memcpy(st.words, h.acc, (size_t)h.nbins_total * GAPS_ACC_WORDS * sizeof(uint64_t));
     st.events = n;

@@ -396,6 +396,8 @@ static void write_json(FILE *f, const gaps_config *cfg, const gaps_run *run, con
                "  \"refill\": %s,\n",
             cfg->loop_mode == GAPS_LOOPS_FUSED ? "fused" : "steps", cfg->cycles_per_launch,
             cfg->split_every, cfg->refill ? "true" : "false");
+    /* shower trials whose acceptance exceeded 1: 0 unless --compat gaps21 (this process's) */
+    fprintf(f, "  \"overestimate_violations\": %" PRId64 ",\n", run->overestimates);
     fprintf(f, "  \"launches\": %ld,\n  \"veto_cycles\": %ld,\n", run->launches,
             run->veto_cycles);
     fprintf(f, "  \"time_s\": {\"me\": %.9g, \"shower\": %.9g, \"analysis\": %.9g, "
@@ -480,6 +482,9 @@ static void print_summary(FILE *out, const gaps_config *cfg, const gaps_run *run
     fprintf(out, "\n  cross section     %.10g +- %.3g pb\n", run->sigma, run->sigma_err);
     fprintf(out, "  hit capacity      %" PRId64 " events\n", run->capacity_hits);
     fprintf(out, "  failed checks     %" PRId64 " events\n", run->invalid_events);
+    if (run->overestimates > 0)
+        fprintf(out, "  f > g trials      %" PRId64 " (an overestimate below the true density%s)\n",
+                run->overestimates, cfg->compat ? ": rejected, as GAPS 2.1 does" : "");
     if (run->bad_weights > 0)
         fprintf(out, "  bad weights       %" PRId64 " events (not finite or beyond 2^43 weight "
                      "units: counted, not added)\n", run->bad_weights);

@@ -124,7 +124,10 @@ static void select_winner_hadronic(gaps_pool *pool, const gaps_physics *phys, in
         const double m2 = phys->isr.m2[f < 0 ? -f : (f <= 5 ? f : 0)];
         if (!(r > 0.0) || !(t > m2)) continue;
         const double tb = m2 + (t - m2) * gaps_exp(gaps_log(Rs[b]) / r);
-        if (tb > t_win) { t_win = tb; winner = b; }
+        /* trials pile up at the threshold (density 1/(t - m^2)), where the grid's x f_c or
+         * x f_b is zero to rounding and every one of them is vetoed: below 1e-9 m^2 above it
+         * the quark stops trying (GAPS 2.1 does the same at 1e-9 GeV^2) */
+        if (tb - m2 > 1e-9 * m2 && tb > t_win) { t_win = tb; winner = b; }
     }
     pool->trial_t[e] = t_win;
     if (!(t_win > 0.0)) return;
