@@ -21,7 +21,7 @@ d = json.load(open(sys.argv[1]))
 for k in ("backend", "device", "threads", "slots", "loops", "cycles_per_launch", "split_every",
           "refill",
           "launches", "veto_cycles", "time_s", "events_per_s", "merged_from", "mpi", "ranks",
-          "threads_requested", "slots_requested", "notes"):
+          "threads_requested", "slots_requested", "notes", "overestimate_violations"):
     d.pop(k, None)
 print(json.dumps(d, sort_keys=True))' "$1"
 }
