@@ -46,7 +46,7 @@ enum gaps_counter {
     GAPS_COUNT_BAD_WEIGHT,    /* events whose weight the histograms could not take */
     GAPS_COUNT_NEXT,          /* the next event number (used in the first pool of a run) */
     GAPS_COUNT_OVERESTIMATE,  /* trials whose acceptance f/g exceeded 1 (an overestimate that
-                                 was not a bound): 0 by construction outside --compat gaps21 */
+                                 was not a bound): rare outside --compat gaps21 */
     GAPS_COUNT_BY_N,          /* GAPS_MAX_PARTONS + 1 counters from here: entries of the done
                                  list with n = 0, 1, ... partons (the rows of done_by_n) */
     GAPS_N_COUNTERS = GAPS_COUNT_BY_N + GAPS_MAX_PARTONS + 1

@@ -113,7 +113,7 @@ typedef struct gaps_run {
                                 the run's end once no piece was left, else its start) */
     int interrupted;         /* 1 if *hooks->stop ended it early */
     int64_t overestimates;   /* shower trials whose acceptance f/g exceeded 1 (this process's
-                                part of the run; 0 by construction outside --compat gaps21) */
+                                part of the run; rare outside --compat gaps21) */
     double time_me, time_shower, time_analysis, time_total;   /* s, wall clock */
     long launches;           /* data-parallel loops run, all partitions together */
     long veto_cycles;        /* lock-step veto cycles of the longest-running partition */

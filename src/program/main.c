@@ -396,7 +396,7 @@ static void write_json(FILE *f, const gaps_config *cfg, const gaps_run *run, con
                "  \"refill\": %s,\n",
             cfg->loop_mode == GAPS_LOOPS_FUSED ? "fused" : "steps", cfg->cycles_per_launch,
             cfg->split_every, cfg->refill ? "true" : "false");
-    /* shower trials whose acceptance exceeded 1: 0 unless --compat gaps21 (this process's) */
+    /* shower trials whose acceptance exceeded 1: rare outside --compat gaps21 (this process's) */
     fprintf(f, "  \"overestimate_violations\": %" PRId64 ",\n", run->overestimates);
     fprintf(f, "  \"launches\": %ld,\n  \"veto_cycles\": %ld,\n", run->launches,
             run->veto_cycles);

@@ -177,12 +177,8 @@ GAPS_ALWAYS_INLINE void gaps_dipoles_update_hadronic(gaps_pool *pool, const gaps
             double r = 0.0, zm, zp;
             if (k >= 0) {
                 const int type = gaps_dipole_type_of(incoming, k < n_in);
-                double pp[4], pk[4];
-                pp[0] = pool->E[gaps_at(pool, p, e)]; pp[1] = pool->px[gaps_at(pool, p, e)];
-                pp[2] = pool->py[gaps_at(pool, p, e)]; pp[3] = pool->pz[gaps_at(pool, p, e)];
-                pk[0] = pool->E[gaps_at(pool, k, e)]; pk[1] = pool->px[gaps_at(pool, k, e)];
-                pk[2] = pool->py[gaps_at(pool, k, e)]; pk[3] = pool->pz[gaps_at(pool, k, e)];
-                const double s = 2.0 * gaps_mdot(pp, pk);
+                /* both momenta physical, one of them possibly incoming: 2 p.k all the same */
+                const double s = gaps_dipole_mass2(pool, e, p, k);
                 const double eta = gaps_dipole_eta(pool, e, p, k, n_in);
                 const double tmin = type == GAPS_DIPOLE_FF ? phys->t_cut : phys->isr.t_min;
                 /* compat: GAPS 2.1 leaves II dipoles with a leg below x = 1e-5 out */
