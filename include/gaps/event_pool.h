@@ -68,6 +68,7 @@ enum gaps_kernel { GAPS_KERNEL_Q_QG = 0,   /* final q -> q g */
 /* The initial-state shower's run parameters (src/shower/isr.h, isr_bounds.c). */
 #define GAPS_ISR_ETA_BINS 400   /* bins in ln(eta) of the PDF-ratio bounds */
 #define GAPS_ISR_PIDS 11        /* partons -5..5 and the gluon */
+#define GAPS_ISR_T_BINS_MAX 16  /* bins in ln(t) of the PDF-ratio bounds, at most */
 typedef struct gaps_isr {
     int compat;            /* enum gaps_compat */
     double t_min;          /* dipoles with an incoming leg radiate above this k_T^2 (GeV^2):
@@ -75,7 +76,17 @@ typedef struct gaps_isr {
     double m2[6];          /* m^2 of the incoming c and b quarks (GeV^2) at [4], [5], whose
                               trials run in t - m^2; 0 for the light flavours */
     double ln_eta_min, inv_dln_eta;   /* the ln(eta) binning of bound */
-    const double *bound;   /* [shifted][old pid][new pid][eta bin]: upper bounds of
+    double as_lambda2, as_k;   /* the running overestimate of the coupling,
+                                  alpha_s(t) <= as_k / ln(t / as_lambda2) for every scale of
+                                  the run (as_k = 0: the constant alpha_max instead) */
+    int heavy_loglog;      /* 1: an incoming c or b is trialled in ln ln(t/m^2); 0 (compat):
+                              in t - m^2 */
+    double a_heavy[6];     /* the coupling of those trials, at [4] and [5] */
+    double heavy_stop;     /* an incoming c or b stops trying below t = m^2 (1 + heavy_stop) */
+    int n_tbins;           /* scale bins of bound: bin j holds t in [tbin_edge[j],
+                              tbin_edge[j + 1]], tbin_edge[0] = t_min */
+    double tbin_edge[GAPS_ISR_T_BINS_MAX + 1];
+    const double *bound;   /* [t bin][shifted][old pid][new pid][eta bin]: upper bounds of
                               xf_new(y >= eta)/xf_old(eta); where the loops run */
 } gaps_isr;
 
@@ -127,6 +138,7 @@ typedef struct gaps_physics {
     X(double, weight, 1, "event weight, pb")                                                   \
     X(double, rate_sum, 1, "sum of all dipole rates (hadronic: those trialled in t)")         \
     X(double, rate_shift, 2, "hadronic: rates of incoming row b's dipoles, trialled in t - m^2")\
+    X(int, rate_tbin, 1, "hadronic: the scale bin of the bounds in the rates, -1 below t_min") \
     X(double, trial_t, 1, "trial emission of this cycle: scale, GeV^2")                        \
     X(double, trial_z, 1, "trial emission: z")                                                 \
     X(double, trial_y, 1, "trial emission: y")                                                 \

@@ -264,8 +264,9 @@ static int run_pdf_setup(const gaps_config *cfg, gaps_physics *phys, run_pdf *rp
     gaps_process_prepare(&phys->proc, &host);
     /* the bounds of the initial-state shower come from the host copy of the set */
     double *table = NULL;
-    int ok = gaps_isr_init(&phys->isr, &host, cfg->compat, cfg->t_cut, &table) == 0
-             && (rp->bound = gaps_device_copy(table, gaps_isr_table_bytes())) != NULL
+    int ok = gaps_isr_init(&phys->isr, &host, &phys->as, cfg->compat, cfg->t_cut,
+                                cfg->ecm * cfg->ecm, &table) == 0
+             && (rp->bound = gaps_device_copy(table, gaps_isr_table_bytes(&phys->isr))) != NULL
              && gaps_pdf_to_device(&host, &rp->view) == 0;
     free(table);
     phys->isr.bound = rp->bound;

@@ -140,16 +140,20 @@ GAPS_ALWAYS_INLINE int gaps_dipole_kernel(int flav, int incoming, int j, int *ne
 }
 
 /* The trial rate of kernel j of a dipole of type `type` with range [zm, zp]. */
-GAPS_ALWAYS_INLINE double gaps_dipole_kernel_rate(const gaps_physics *phys, int type, int flav,
-                                                  int incoming, int j, double eta, double zm,
-                                                  double zp, int *kernel, int *new_flav)
+GAPS_ALWAYS_INLINE double gaps_dipole_kernel_rate(const gaps_physics *phys, int tbin, int type,
+                                                  int flav, int spec_flav, int incoming, int j,
+                                                  double eta, double zm, double zp, int *kernel,
+                                                  int *new_flav)
 {
     const int compat = phys->isr.compat == GAPS_COMPAT_GAPS21;
     *kernel = gaps_dipole_kernel(flav, incoming, j, new_flav);
     const gaps_overestimate o = gaps_isr_overestimate(*kernel, type, compat);
     const int shifted = incoming && gaps_isr_shifted(&phys->isr, flav);
-    return gaps_kernel_prefactor(phys->a_max) * gaps_shape_integral(o.shape, zm, zp)
-           * gaps_isr_rate_factor(&phys->isr, *kernel, type, flav, *new_flav, shifted, eta,
+    const double a_max = gaps_isr_coupling_max(&phys->isr, shifted ? (flav < 0 ? -flav : flav) : 0,
+                                               phys->a_max);
+    return gaps_kernel_prefactor(a_max) * gaps_shape_integral(o.shape, zm, zp)
+           * gaps_isr_rate_factor(&phys->isr, tbin, *kernel, type, flav, spec_flav, *new_flav,
+                                  shifted, eta,
                                   o.coeff);
 }
 
@@ -165,7 +169,7 @@ GAPS_ALWAYS_INLINE double gaps_dipole_eta(const gaps_pool *pool, int e, int p, i
 GAPS_ALWAYS_INLINE void gaps_dipoles_update_hadronic(gaps_pool *pool, const gaps_physics *phys,
                                                      int e)
 {
-    const int n = pool->n[e], n_in = pool->n_in[e];
+    const int n = pool->n[e], n_in = pool->n_in[e], tbin = pool->rate_tbin[e];
     const int compat = phys->isr.compat == GAPS_COMPAT_GAPS21;
     double sum = 0.0, shift[2] = { 0.0, 0.0 };
     for (int p = 0; p < n; ++p) {
@@ -180,15 +184,19 @@ GAPS_ALWAYS_INLINE void gaps_dipoles_update_hadronic(gaps_pool *pool, const gaps
                 /* both momenta physical, one of them possibly incoming: 2 p.k all the same */
                 const double s = gaps_dipole_mass2(pool, e, p, k);
                 const double eta = gaps_dipole_eta(pool, e, p, k, n_in);
+                const int kflav = pool->flav[gaps_at(pool, k, e)];
                 const double tmin = type == GAPS_DIPOLE_FF ? phys->t_cut : phys->isr.t_min;
                 /* compat: GAPS 2.1 leaves II dipoles with a leg below x = 1e-5 out */
                 const int skip = compat && type == GAPS_DIPOLE_II
                                  && (eta < 1e-5 || pool->x_in[gaps_at(pool, k, e)] < 1e-5);
-                if (!skip && s > 0.0 && gaps_isr_zrange(type, s, eta, tmin, &zm, &zp)) {
+                /* below t_min (tbin -1) only the final-final dipoles radiate */
+                const int off = type != GAPS_DIPOLE_FF && tbin < 0;
+                if (!skip && !off && s > 0.0 && gaps_isr_zrange(type, s, eta, tmin, &zm, &zp)) {
                     const int nk = gaps_dipole_kernel_count(flav, incoming);
                     for (int j = 0; j < nk; ++j) {
                         int kernel, nf;
-                        r += gaps_dipole_kernel_rate(phys, type, flav, incoming, j, eta, zm, zp,
+                        r += gaps_dipole_kernel_rate(phys, tbin, type, flav, kflav, incoming, j,
+                                                     eta, zm, zp,
                                                      &kernel, &nf);
                     }
                     pool->dip_m2[at] = s;

@@ -12,9 +12,11 @@
  * ratio of the x f that the grid holds, every kernel below satisfies
  *     V J x <= c E(z0)                    (x = 1 for FF; checked on a dense grid, section 13)
  * with E one of four shapes (1/(1-z0), 1/z0, 1/(z0 (1-z0)), 1) and a constant c, and X is
- * bounded by a table built from the PDF set at the start of the run (isr_bounds.c).  So the
- * trial density alpha_max/(2 pi) c E(z0) B(eta) dt/t is a true overestimate, and the veto
- * accepts with the product of ratios that are each at most 1.
+ * bounded by a table built from the PDF set at the start of the run (isr_bounds.c), and the
+ * coupling by k/ln(t/Lambda^2) (isr_bounds.c; the constant alpha_max for the trials in
+ * t - m^2 and in compat mode).  So the trial density k/ln(t/Lambda^2)/(2 pi) c E(z0) B(eta)
+ * dt/t is a true overestimate, and the veto accepts with the product of ratios that are each
+ * at most 1.
  *
  * With --compat gaps21 the overestimates, the kernels and the PDF ratio are GAPS 2.1's
  * (spec section 5): its E, a factor j0 = 2, its tuned pdf_max table, and a trial whose f
@@ -25,6 +27,7 @@
 
 #include <math.h>
 
+#include "gaps/alphas.h"
 #include "gaps/compat.h"
 #include "gaps/constants.h"
 #include "gaps/event_pool.h"
@@ -262,16 +265,27 @@ GAPS_ALWAYS_INLINE int gaps_isr_pid_row(int pid)
     return pid == GAPS_GLUON ? 5 : pid + 5;
 }
 
-/* Upper bound of xf_new(y, t)/xf_old(eta, t) over y >= eta and every t the shower reaches
- * (times (t - m^2)/t when `shifted`: an incoming c or b emitter, see isr_bounds.c). */
-GAPS_ALWAYS_INLINE double gaps_isr_pdf_bound(const gaps_isr *isr, int shifted, int old_pid,
-                                             int new_pid, double eta)
+/* The scale bin of t: j with tbin_edge[j] < t <= tbin_edge[j + 1] (the last bin open above),
+ * or -1 at and below t_min, where only final-final dipoles radiate. */
+GAPS_ALWAYS_INLINE int gaps_isr_tbin(const gaps_isr *isr, double t)
+{
+    int j = -1;
+    for (int k = 0; k < GAPS_ISR_T_BINS_MAX; ++k)
+        if (k < isr->n_tbins && t > isr->tbin_edge[k]) j = k;
+    return j;
+}
+
+/* Upper bound of xf_new(y, t)/xf_old(eta, t) over y >= eta and the scales t of bin tbin
+ * (times gaps_isr_heavy_factor when `shifted`: an incoming c or b emitter, see
+ * isr_bounds.c). */
+GAPS_ALWAYS_INLINE double gaps_isr_pdf_bound(const gaps_isr *isr, int tbin, int shifted,
+                                             int old_pid, int new_pid, double eta)
 {
     int bin = (int)((gaps_log(eta) - isr->ln_eta_min) * isr->inv_dln_eta);
     if (bin < 0) bin = 0;
     if (bin >= GAPS_ISR_ETA_BINS) bin = GAPS_ISR_ETA_BINS - 1;
-    const int row = (shifted * GAPS_ISR_PIDS + gaps_isr_pid_row(old_pid)) * GAPS_ISR_PIDS
-                    + gaps_isr_pid_row(new_pid);
+    const int row = ((tbin * 2 + shifted) * GAPS_ISR_PIDS + gaps_isr_pid_row(old_pid))
+                    * GAPS_ISR_PIDS + gaps_isr_pid_row(new_pid);
     return isr->bound[(long)row * GAPS_ISR_ETA_BINS + bin];
 }
 
@@ -294,19 +308,73 @@ GAPS_ALWAYS_INLINE double gaps_gaps21_pdf_max(int kernel, int flav, int new_flav
     return 1.0;
 }
 
+/* The coupling of the trial rates: k of the running overestimate alpha_s(t) <= k/ln(t/Lambda^2)
+ * (gaps_isr.as_k), or with --compat gaps21 the constant alpha_max; for the trials of an
+ * incoming c or b (heavy = 4 or 5; 0 for every other dipole) the constant a_heavy. */
+GAPS_ALWAYS_INLINE double gaps_isr_coupling_max(const gaps_isr *isr, int heavy, double a_max)
+{
+    if (heavy) return isr->a_heavy[heavy];
+    return isr->as_k > 0.0 ? isr->as_k : a_max;
+}
+
+/* The trials of an incoming c or b quark of mass^2 m2.  Its density falls to zero at the
+ * threshold (x f_Q(t -> m^2) -> 0 like ln(t/m^2)), so the ratio of parton densities grows
+ * like 1/ln(t/m^2) there and only a trial density with that pole bounds it:
+ *     alpha/(2 pi) dt/(t ln(t/m^2)) c E(z0) B,   B >= ln(t/m^2) X,
+ * whose trial scale is t' = m^2 (t/m^2)^(R^(1/r)).  compat: GAPS 2.1's dt/(t - m^2) with
+ * B >= (t - m^2)/t X, t' = m^2 + (t - m^2) R^(1/r).  The factor that f carries: */
+GAPS_ALWAYS_INLINE double gaps_isr_heavy_factor(const gaps_isr *isr, double m2, double t)
+{
+    return isr->heavy_loglog ? gaps_log(t / m2) : (t - m2) / t;
+}
+
+GAPS_ALWAYS_INLINE double gaps_isr_heavy_trial(const gaps_isr *isr, double m2, double t,
+                                               double R, double r)
+{
+    const double p = gaps_exp(gaps_log(R) / r);
+    if (isr->heavy_loglog) return m2 * gaps_exp(gaps_log(t / m2) * p);
+    return m2 + (t - m2) * p;
+}
+
+/* The next trial scale below t of the dipoles trialled in t, from the uniform number R, with
+ * r_sum the sum of their rates per unit of the coupling's trial density: the solution t' of
+ *   R = exp(-r_sum int_t'^t dtau/tau k/ln(tau/Lambda^2)) = (ln(t'/Lambda^2)/ln(t/Lambda^2))^r_sum
+ * (r_sum carrying k), or t' = t R^(1/r_sum) with the constant coupling. */
+GAPS_ALWAYS_INLINE double gaps_isr_trial_scale(const gaps_isr *isr, double t, double R,
+                                               double r_sum)
+{
+    const double p = gaps_exp(gaps_log(R) / r_sum);
+    if (!(isr->as_k > 0.0)) return t * p;
+    return isr->as_lambda2 * gaps_exp(gaps_log(t / isr->as_lambda2) * p);
+}
+
+/* alpha_s(t) over the coupling the trial was drawn with (<= 1); heavy as for
+ * gaps_isr_coupling_max. */
+GAPS_ALWAYS_INLINE double gaps_isr_coupling_ratio(const gaps_isr *isr, const gaps_alphas *as,
+                                                  int heavy, double a_max, double t)
+{
+    const double a = gaps_alphas_value(as, t);
+    if (heavy) return a / isr->a_heavy[heavy];
+    if (isr->as_k > 0.0) return a * gaps_log(t / isr->as_lambda2) / isr->as_k;
+    return a / a_max;
+}
+
 /* The factor of the trial rate besides alpha_max/(2 pi) and the shape's integral: the
- * constant of the overestimate times the PDF-ratio bound (compat: times j0 = 2 and pdf_max). */
-GAPS_ALWAYS_INLINE double gaps_isr_rate_factor(const gaps_isr *isr, int kernel, int type,
-                                               int flav, int new_flav, int shifted, double eta,
-                                               double coeff)
+ * constant of the overestimate times the PDF-ratio bound (compat: times j0 = 2 and pdf_max).
+ * flav is the emitter's flavour, spec_flav the spectator's (whose density an FI dipole
+ * changes). */
+GAPS_ALWAYS_INLINE double gaps_isr_rate_factor(const gaps_isr *isr, int tbin, int kernel, int type,
+                                               int flav, int spec_flav, int new_flav,
+                                               int shifted, double eta, double coeff)
 {
     if (type == GAPS_DIPOLE_FF) return coeff;
     const int compat = isr->compat == GAPS_COMPAT_GAPS21;
     if (type == GAPS_DIPOLE_FI)   /* the spectator's density, its own flavour */
-        return coeff * (compat ? 2.0 : gaps_isr_pdf_bound(isr, 0, flav, flav, eta));
+        return coeff * (compat ? 2.0
+                               : gaps_isr_pdf_bound(isr, tbin, 0, spec_flav, spec_flav, eta));
     const int nf = gaps_isr_new_incoming(kernel, flav, new_flav);
     return coeff * (compat ? 2.0 * gaps_gaps21_pdf_max(kernel, flav, new_flav, eta)
-                           : gaps_isr_pdf_bound(isr, shifted, flav, nf, eta));
+                           : gaps_isr_pdf_bound(isr, tbin, shifted, flav, nf, eta));
 }
 
 GAPS_DEVICE_END

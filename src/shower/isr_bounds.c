@@ -16,6 +16,7 @@
  * A ratio the grid cannot bound (x f_a = 0 where an incoming a can still be: eta -> 1) is
  * capped, and counted the same way if it is ever reached.
  */
+#include "gaps/alphas.h"
 #include "gaps/event_pool.h"
 #include "gaps/pdf.h"
 #include "shower/isr.h"
@@ -24,15 +25,66 @@
 #include <math.h>
 #include <stdlib.h>
 
-#define SAFETY 1.5          /* for the interpolation between the samples */
+#define SAFETY 1.15          /* for the interpolation between the samples */
 #define BOUND_CAP 1e4       /* where the grid gives no bound */
 #define X_PER_BIN 8
+#define T_BIN_WIDTH 1.5     /* scale bins of the bounds: a factor e^1.5 = 4.5 in t each */
+#define HEAVY_STOP 1e-4     /* an incoming c or b stops trying at m^2 (1 + HEAVY_STOP): below
+                               about 1e-5 m^2 the set's x f_Q is zero */
 
 static int pid_of_row(int r) { return r == 5 ? 0 : r - 5; }   /* gaps_pdf_xfxq2_all column */
 
-int gaps_isr_init(gaps_isr *isr, const gaps_pdf *pdf, int compat, double t_cut, double **table)
+/* The running overestimate of the coupling, alpha_s(t) <= k / ln(t / Lambda^2) on
+ * [t_lo, t_hi].  Its trial density k/ln(t/Lambda^2) dt/t integrates to k ln ln(t/Lambda^2),
+ * so a trial scale is still one formula (gaps_isr_trial_scale), and it follows the coupling
+ * from the cutoff, where alpha_s is near 0.5, to M_Z, where it is 0.12: a constant
+ * alpha_s(t_C) wastes more than half of the trials of the hard dipoles.  Lambda^2 is chosen
+ * to minimise the total trial density over ln t, k is the largest ratio on a dense grid that
+ * includes the flavour thresholds (where alpha_s has kinks), with a margin for the
+ * smooth variation between grid points. */
+#define AS_GRID 4000
+#define AS_MARGIN 1.0001
+
+static double coupling_k(const gaps_alphas *as, double lambda2, double t_lo, double t_hi)
+{
+    const double l_lo = log(t_lo), l_hi = log(t_hi);
+    double k = 0.0;
+    for (int i = 0; i <= AS_GRID + 4; ++i) {
+        double t;
+        if (i <= AS_GRID) t = exp(l_lo + (l_hi - l_lo) * i / AS_GRID);
+        else if (i <= AS_GRID + 2) t = as->t_ref[1 + (i - AS_GRID - 1)];   /* thresholds */
+        else t = as->t_ref[1 + (i - AS_GRID - 3)] * (1.0 - 1e-12);          /* and below */
+        if (!(t >= t_lo && t <= t_hi)) continue;
+        k = fmax(k, gaps_alphas_value(as, t) * log(t / lambda2));
+    }
+    return AS_MARGIN * k;
+}
+
+static void coupling_bound(gaps_isr *isr, const gaps_alphas *as, double t_lo, double t_hi)
+{
+    isr->as_lambda2 = 0.0;
+    isr->as_k = 0.0;
+    if (as->order == 0 || !(t_hi > t_lo)) return;   /* fixed coupling: alpha_max is exact */
+    double best = INFINITY;
+    for (int j = 1; j <= 400; ++j) {   /* Lambda^2 from t_lo down to 1e-8 t_lo */
+        const double lambda2 = t_lo * pow(10.0, -j / 50.0);
+        const double k = coupling_k(as, lambda2, t_lo, t_hi);
+        const double total = k * log(log(t_hi / lambda2) / log(t_lo / lambda2));
+        if (isfinite(total) && total < best) {
+            best = total;
+            isr->as_lambda2 = lambda2;
+            isr->as_k = k;
+        }
+    }
+}
+
+int gaps_isr_init(gaps_isr *isr, const gaps_pdf *pdf, const gaps_alphas *as, int compat,
+                  double t_cut, double t_max, double **table)
 {
     isr->compat = compat;
+    /* compat keeps GAPS 2.1's constant alpha_max: its f > g rejections depend on it */
+    if (compat == GAPS_COMPAT_GAPS21) isr->as_lambda2 = isr->as_k = 0.0;
+    else coupling_bound(isr, as, t_cut, t_max);   /* t_C: the final-final dipoles' end */
     isr->t_min = fmax(t_cut, pdf->q2min);
     for (int f = 0; f < 6; ++f) isr->m2[f] = 0.0;
     /* the heavy quarks' thresholds of the set: below them the set has no c or b (GAPS 2.1
@@ -44,8 +96,18 @@ int gaps_isr_init(gaps_isr *isr, const gaps_pdf *pdf, int compat, double t_cut, 
     isr->inv_dln_eta = GAPS_ISR_ETA_BINS / (0.0 - ln_lo);
     const double dln = (0.0 - ln_lo) / GAPS_ISR_ETA_BINS;
 
+    /* scale bins of width T_BIN_WIDTH in ln t from t_min, as many as reach t_max */
+    const double span = log(fmax(t_max, isr->t_min * 1.0001) / isr->t_min);
+    isr->n_tbins = (int)ceil(span / T_BIN_WIDTH);
+    if (isr->n_tbins < 1) isr->n_tbins = 1;
+    if (isr->n_tbins > GAPS_ISR_T_BINS_MAX) isr->n_tbins = GAPS_ISR_T_BINS_MAX;
+    for (int j = 0; j <= isr->n_tbins; ++j)
+        isr->tbin_edge[j] = isr->t_min * exp(j * span / isr->n_tbins);
+    isr->tbin_edge[isr->n_tbins] = INFINITY;   /* the last bin is open above */
+
     const size_t nrow = 2 * GAPS_ISR_PIDS * GAPS_ISR_PIDS;
-    double *B = calloc(nrow * GAPS_ISR_ETA_BINS, sizeof *B);
+    const size_t nper = nrow * GAPS_ISR_ETA_BINS;   /* entries per scale bin */
+    double *B = calloc(nper * isr->n_tbins, sizeof *B);
     const int ny = GAPS_ISR_ETA_BINS * X_PER_BIN + 1;
     double *xf = malloc((size_t)ny * GAPS_ISR_PIDS * sizeof *xf);    /* [y][row] */
     double *sufmax = malloc((size_t)ny * GAPS_ISR_PIDS * sizeof *sufmax);
@@ -53,7 +115,7 @@ int gaps_isr_init(gaps_isr *isr, const gaps_pdf *pdf, int compat, double t_cut, 
 
     /* the scales: every Q^2 knot from t_min up, three points between knots, and points just
      * above the heavy-quark thresholds where x f_c, x f_b rise from zero */
-    double ts[4 * 256 + 16];
+    double ts[4 * 256 + 48 + GAPS_ISR_T_BINS_MAX];
     int nt = 0;
     for (int j = 0; j < pdf->nq && nt < 4 * 256; ++j) {
         const double lq = pdf->lnq2[j], t = exp(lq);
@@ -64,12 +126,28 @@ int gaps_isr_init(gaps_isr *isr, const gaps_pdf *pdf, int compat, double t_cut, 
             }
         else if (t >= isr->t_min) ts[nt++] = t;
     }
+    /* an incoming c or b: how its trials are made, with which coupling, and where they stop */
+    isr->heavy_loglog = compat != GAPS_COMPAT_GAPS21;
+    isr->heavy_stop = isr->heavy_loglog ? HEAVY_STOP : 1e-9;
+    for (int f = 0; f < 6; ++f)
+        isr->a_heavy[f] = isr->heavy_loglog && isr->m2[f] > 0.0
+                          ? gaps_alphas_value(as, isr->m2[f]) : gaps_alphas_value(as, t_cut);
+    /* two points per decade down to the stop above each threshold */
     for (int f = 4; f <= 5; ++f)
-        for (int k = 1; k <= 4; ++k) ts[nt++] = isr->m2[f] * (1.0 + pow(10.0, -k));
-    ts[nt++] = isr->t_min;
+        for (int k = 1; pow(10.0, -0.5 * k) >= isr->heavy_stop * 0.999 && k <= 20; ++k)
+            ts[nt++] = isr->m2[f] * (1.0 + pow(10.0, -0.5 * k));
+    for (int j = 0; j < isr->n_tbins; ++j) ts[nt++] = isr->tbin_edge[j];   /* t_min too */
 
     for (int it = 0; it < nt; ++it) {
         const double t = ts[it];
+        /* the scale bins this sample bounds: an edge belongs to both of its bins */
+        int j0 = -1, j1 = -1;
+        for (int j = 0; j < isr->n_tbins; ++j)
+            if (t >= isr->tbin_edge[j] && t <= isr->tbin_edge[j + 1]) {
+                if (j0 < 0) j0 = j;
+                j1 = j;
+            }
+        if (j0 < 0) continue;
         for (int iy = 0; iy < ny; ++iy) {
             const double y = iy == ny - 1 ? 1.0 : exp(ln_lo + iy * dln / X_PER_BIN);
             double all[GAPS_PDF_NPARTONS];
@@ -90,23 +168,30 @@ int gaps_isr_init(gaps_isr *isr, const gaps_pdf *pdf, int compat, double t_cut, 
                 /* an incoming c or b cannot be there below its threshold: its own trials,
                  * in t - m^2, convert it before */
                 if (m2 > 0.0 && !(t > m2)) continue;
-                const double mass = shifted && m2 > 0.0 ? (t - m2) / t : 1.0;
-                for (int bin = 0; bin < GAPS_ISR_ETA_BINS; ++bin) {
-                    const int y0 = bin * X_PER_BIN, y1 = y0 + X_PER_BIN;
-                    double den = INFINITY;
-                    for (int iy = y0; iy <= y1; ++iy)
-                        if (iy < ny - 1) den = fmin(den, xf[(size_t)iy * GAPS_ISR_PIDS + a]);
-                    for (int b = 0; b < GAPS_ISR_PIDS; ++b) {
-                        const double num = sufmax[(size_t)y0 * GAPS_ISR_PIDS + b];
-                        const double r = den > 0.0 ? mass * num / den : (num > 0.0 ? INFINITY : 0.0);
-                        double *slot = &B[((size_t)(shifted * GAPS_ISR_PIDS + a) * GAPS_ISR_PIDS + b)
-                                          * GAPS_ISR_ETA_BINS + bin];
-                        if (r > *slot) *slot = r;
+                const double mass = !(shifted && m2 > 0.0) ? 1.0
+                                    : isr->heavy_loglog ? log(t / m2) : (t - m2) / t;
+                for (int bin = 0; bin < GAPS_ISR_ETA_BINS; ++bin)
+                    for (int iy = bin * X_PER_BIN; iy < (bin + 1) * X_PER_BIN; ++iy) {
+                        /* eta in [y_iy, y_iy+1]: x f_a at least the smaller end (the last
+                         * interval ends at x = 1, where x f = 0: its left end) */
+                        const double l = xf[(size_t)iy * GAPS_ISR_PIDS + a];
+                        const double den = iy + 1 < ny - 1
+                                           ? fmin(l, xf[(size_t)(iy + 1) * GAPS_ISR_PIDS + a]) : l;
+                        for (int b = 0; b < GAPS_ISR_PIDS; ++b) {
+                            const double num = sufmax[(size_t)iy * GAPS_ISR_PIDS + b];
+                            const double r = den > 0.0 ? mass * num / den
+                                                       : (num > 0.0 ? INFINITY : 0.0);
+                            for (int j = j0; j <= j1; ++j) {
+                                double *slot = &B[j * nper
+                                                  + ((size_t)(shifted * GAPS_ISR_PIDS + a)
+                                                     * GAPS_ISR_PIDS + b) * GAPS_ISR_ETA_BINS + bin];
+                                if (r > *slot) *slot = r;
+                            }
+                        }
                     }
-                }
             }
     }
-    for (size_t i = 0; i < nrow * GAPS_ISR_ETA_BINS; ++i)
+    for (size_t i = 0; i < nper * isr->n_tbins; ++i)
         B[i] = fmin(BOUND_CAP, SAFETY * B[i]);
     free(xf);
     free(sufmax);
@@ -115,7 +200,8 @@ int gaps_isr_init(gaps_isr *isr, const gaps_pdf *pdf, int compat, double t_cut, 
     return 0;
 }
 
-size_t gaps_isr_table_bytes(void)
+size_t gaps_isr_table_bytes(const gaps_isr *isr)
 {
-    return (size_t)2 * GAPS_ISR_PIDS * GAPS_ISR_PIDS * GAPS_ISR_ETA_BINS * sizeof(double);
+    return (size_t)isr->n_tbins * 2 * GAPS_ISR_PIDS * GAPS_ISR_PIDS * GAPS_ISR_ETA_BINS
+           * sizeof(double);
 }

@@ -6,11 +6,13 @@
 #include "gaps/event_pool.h"
 #include "gaps/pdf.h"
 
-/* Fill isr for a run with parton distributions pdf (a host copy), --compat `compat` and
- * shower cutoff t_cut: thresholds, masses and the table of PDF-ratio bounds, allocated on the
+/* Fill isr for a run with parton distributions pdf (a host copy), coupling as, --compat
+ * `compat`, shower cutoff t_cut and largest shower scale t_max: thresholds, masses, the
+ * running overestimate of the coupling and the table of PDF-ratio bounds, allocated on the
  * host (*table, also isr->bound; the caller frees it, or replaces isr->bound by a device copy
  * of gaps_isr_table_bytes()).  Returns 0, or -1 when out of memory. */
-int gaps_isr_init(gaps_isr *isr, const gaps_pdf *pdf, int compat, double t_cut, double **table);
-size_t gaps_isr_table_bytes(void);
+int gaps_isr_init(gaps_isr *isr, const gaps_pdf *pdf, const gaps_alphas *as, int compat,
+                  double t_cut, double t_max, double **table);
+size_t gaps_isr_table_bytes(const gaps_isr *isr);
 
 #endif

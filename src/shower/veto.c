@@ -63,8 +63,12 @@ void gaps_shower_start(gaps_pool *pool, const gaps_physics *phys, int e, int64_t
     pool->t[e] = ev.t_start;
     pool->status[e] = GAPS_SLOT_SHOWERING;
     pool->trial_kernel[e] = GAPS_KERNEL_NONE;
-    if (phys->proc.hadronic) gaps_dipoles_update_hadronic(pool, phys, e);
-    else gaps_dipoles_update(pool, phys, e);
+    if (phys->proc.hadronic) {
+        pool->rate_tbin[e] = gaps_isr_tbin(&phys->isr, ev.t_start);
+        gaps_dipoles_update_hadronic(pool, phys, e);
+    } else {
+        gaps_dipoles_update(pool, phys, e);
+    }
 }
 
 static void load(const gaps_pool *pool, int e, int p, double v[4])
@@ -94,7 +98,9 @@ static void choose_kernel(gaps_pool *pool, const gaps_physics *phys, int e, int 
     const int nk = gaps_dipole_kernel_count(flav, incoming);
     int kernel = GAPS_KERNEL_NONE, nf = 0;
     for (int j = 0; j < nk; ++j) {
-        const double r = gaps_dipole_kernel_rate(phys, type, flav, incoming, j, eta, zm, zp,
+        const double r = gaps_dipole_kernel_rate(phys, pool->rate_tbin[e], type, flav,
+                                                 pool->flav[gaps_at(pool, k, e)], incoming,
+                                                 j, eta, zm, zp,
                                                  &kernel, &nf);
         if (u < r) break;   /* rounding: past the end the last kernel takes it */
         u -= r;
@@ -115,7 +121,7 @@ static void select_winner_hadronic(gaps_pool *pool, const gaps_physics *phys, in
     pool->draw[e] = rng.draw;
     pool->trial_kernel[e] = GAPS_KERNEL_NONE;
     const double t = pool->t[e], r_sum = pool->rate_sum[e];
-    double t_win = r_sum > 0.0 ? t * gaps_exp(gaps_log(R) / r_sum) : 0.0;
+    double t_win = r_sum > 0.0 ? gaps_isr_trial_scale(&phys->isr, t, R, r_sum) : 0.0;
     int winner = -1;   /* -1: the dipoles trialled in t; b: incoming row b */
     const int n_in = pool->n_in[e];
     for (int b = 0; b < n_in; ++b) {
@@ -123,11 +129,22 @@ static void select_winner_hadronic(gaps_pool *pool, const gaps_physics *phys, in
         const int f = pool->flav[gaps_at(pool, b, e)];
         const double m2 = phys->isr.m2[f < 0 ? -f : (f <= 5 ? f : 0)];
         if (!(r > 0.0) || !(t > m2)) continue;
-        const double tb = m2 + (t - m2) * gaps_exp(gaps_log(Rs[b]) / r);
-        /* trials pile up at the threshold (density 1/(t - m^2)), where the grid's x f_c or
-         * x f_b is zero to rounding and every one of them is vetoed: below 1e-9 m^2 above it
-         * the quark stops trying (GAPS 2.1 does the same at 1e-9 GeV^2) */
-        if (tb - m2 > 1e-9 * m2 && tb > t_win) { t_win = tb; winner = b; }
+        const double tb = gaps_isr_heavy_trial(&phys->isr, m2, t, Rs[b], r);
+        /* trials pile up at the threshold, where the grid's x f_c or x f_b ends in zero
+         * (below about 1e-5 m^2 above it; the bounds are sampled down to heavy_stop m^2):
+         * there the quark stops trying (GAPS 2.1 at 1e-9 GeV^2, compat) */
+        if (tb - m2 > phys->isr.heavy_stop * m2 && tb > t_win) { t_win = tb; winner = b; }
+    }
+    /* The rates hold the bounds of the scale bin of t (isr_bounds.c), valid down to the bin's
+     * lower edge.  With no trial above that edge the evolution restarts there with the next
+     * bin's smaller rates: the chance of no trial in between is the same either way, so the
+     * emissions keep their density; below t_min only the final-final dipoles remain. */
+    const int tbin = pool->rate_tbin[e];
+    if (tbin >= 0 && !(t_win > phys->isr.tbin_edge[tbin])) {
+        pool->trial_t[e] = phys->isr.tbin_edge[tbin];
+        pool->rate_tbin[e] = tbin - 1;
+        gaps_dipoles_update_hadronic(pool, phys, e);
+        return;
     }
     pool->trial_t[e] = t_win;
     if (!(t_win > 0.0)) return;
@@ -212,18 +229,23 @@ static void accept_or_reject_hadronic(gaps_pool *pool, const gaps_physics *phys,
         if (compat && X > 1e6) return;
         f *= x * X;
         const int fa = flav < 0 ? -flav : flav;
-        /* the mass factor of the trials in t - m^2; compat: GAPS 2.1 also gives it to a final
-         * c or b emitter of an FI dipole (spec 11 item 2) */
-        if (shifted || (compat && type == GAPS_DIPOLE_FI && fa >= 4 && fa <= 5))
+        /* the mass factor of the trials of an incoming c or b; compat: GAPS 2.1 also gives
+         * (t - m^2)/t to a final c or b emitter of an FI dipole (spec 11 item 2) */
+        if (shifted) f *= gaps_isr_heavy_factor(isr, isr->m2[fa], t);
+        else if (compat && type == GAPS_DIPOLE_FI && fa >= 4 && fa <= 5)
             f *= (t - isr->m2[fa]) / t;
         if (!(f >= 0.0)) return;
     }
     const double g = gaps_shape_value(o.shape, zz.z, zz.omz)
-                     * gaps_isr_rate_factor(isr, kernel, type, flav, nf, shifted, eta, o.coeff);
+                     * gaps_isr_rate_factor(isr, pool->rate_tbin[e], kernel, type, flav,
+                                            pool->flav[gaps_at(pool, k, e)], nf, shifted, eta,
+                                            o.coeff);
     double ratio = f / g;
 
-    /* alpha_s(t)/alpha_max <= 1: computed only where it can matter */
-    if (Ra < ratio || ratio > 1.0) ratio *= gaps_alphas_value(&phys->as, t) / phys->a_max;
+    /* alpha_s(t) over its overestimate, <= 1: computed only where it can matter */
+    if (Ra < ratio || ratio > 1.0)
+        ratio *= gaps_isr_coupling_ratio(isr, &phys->as,
+                                         shifted ? (flav < 0 ? -flav : flav) : 0, phys->a_max, t);
     if (ratio > 1.0) {
         unsigned long long *cnt = pool->counters;
         GAPS_ATOMIC_UPDATE
