@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE   /* O_TMPFILE, AT_EMPTY_PATH, fopencookie */
 #include "program/outfile.h"
+#include "program/one_line.h"
 #include "program/shown_path.h"
 #include "program/testhook.h"
 
@@ -120,8 +121,7 @@ static void say(char *msg, size_t len, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, len, fmt, ap);
     va_end(ap);
-    for (char *c = msg; *c; ++c)
-        if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
+    gaps_one_line(msg);
 }
 
 static const char *label_of(const gaps_outfile *o) { return o->label ? o->label : "output"; }

@@ -6,6 +6,8 @@
 #include "gaps/parameters.h"
 #include "gaps/pdf.h"
 #include "gaps/process.h"
+#include "program/commands.h"
+#include "program/one_line.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -14,9 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#define EXIT_WRITE_FAILED 1
-#define EXIT_USAGE 2
 
 static const char usage[] =
     "usage: gaps pdf [--pdf NAME[/MEMBER]] [--pdf-path DIR] X Q\n"
@@ -83,23 +82,16 @@ static int print_partons(const gaps_pdf *pdf, double x, double q2)
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "gaps: pdf: writing to standard output failed: %s\n", strerror(errno));
-        return EXIT_WRITE_FAILED;
+        return EXIT_RUN_FAILED;
     }
     return 0;
-}
-
-/* Control characters of a user's text shown as '?', so that a message stays one line. */
-static void one_line(char *s)
-{
-    for (; *s; ++s)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f) *s = '?';
 }
 
 static int refuse(const char *what, const char *text)
 {
     char shown[128];
     snprintf(shown, sizeof shown, "%s", text);
-    one_line(shown);
+    gaps_one_line(shown);
     fprintf(stderr, "gaps: pdf: %s '%s' (see 'gaps pdf --help')\n", what, shown);
     return EXIT_USAGE;
 }
@@ -117,7 +109,7 @@ int gaps_pdf_command(int argc, char **argv)
                 options_done = 1;
             } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
                 fputs(usage, stdout);
-                return fflush(stdout) == 0 && !ferror(stdout) ? 0 : EXIT_WRITE_FAILED;
+                return fflush(stdout) == 0 && !ferror(stdout) ? 0 : EXIT_RUN_FAILED;
             } else if (option_value(argc, argv, &i, "--pdf-path", &value)) {
                 if (!value) return refuse("missing value for", "--pdf-path");
                 user_dir = value;

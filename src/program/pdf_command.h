@@ -23,9 +23,7 @@ int gaps_pdf_command(int argc, char **argv);
 
 /* The search path for PDF sets: gaps_pdf_search_path() in gaps/pdf.h (src/pdf/search_path.c). */
 
-/* The PDF set of a run, before anything is written: for a process with hadron beams, 0 if the
- * set (cfg->pdf, or the process's default) has its NAME/NAME.info in the search path above
- * (with cfg->pdf_path as user_dir), else -1 with one line in msg; 0 for other processes.
- * Whether the set also loads is the generator's to say (gaps_config_check_pdf(), to come). */
+/* Whether a run's PDF set is there and loads, before anything is written:
+ * gaps_config_check_pdf() in gaps/generator.h. */
 
 #endif

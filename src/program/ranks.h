@@ -1,6 +1,6 @@
 /* ranks.h -- the processes of one run: a single one, or one per MPI rank (-DGAPS_MPI=ON).
  *
- * main.c runs the same steps in every build; these functions are where a shared run differs.
+ * run.c runs the same steps in every build; these functions are where a shared run differs.
  * Without MPI they are the trivial ones below.  With MPI (src/program/ranks_mpi.c) every rank runs
  * the program with the same options: rank 0 (the root) reads the checkpoint, writes every
  * output and prints; every rank generates a share of the events; errors are agreed on, so

@@ -17,7 +17,7 @@
  * the ones they hold and meet at once.  So no rank waits for work that will not come, and what
  * is done is always a prefix of the run, which is what a checkpoint records.
  *
- * Per-event output.  Rank 0 writes it through main.c's events hook (the event stream, which
+ * Per-event output.  Rank 0 writes it through run.c's events hook (the event stream, which
  * puts events in order).  The other ranks pack their finished events into batches and send
  * them to rank 0 with at most GAPS_MPI_SEND_SLOTS batches in flight, so a rank that runs
  * ahead waits for rank 0 instead of piling up memory.  Rank 0 receives them while it
@@ -26,6 +26,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "program/ranks.h"
+#include "program/clock.h"
 #include "program/options.h"
 #include "gaps/analysis.h"
 #include "gaps_mpi.h"
@@ -50,17 +51,10 @@
  * number below 2^40 keeps the counter far from overflow for any number of ranks. */
 #define MAX_PIECES (1ULL << 40)
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
 /* One process's share of the shared run. */
 typedef struct job {
     const gaps_config *cfg;
-    const gaps_hooks *user;      /* main.c's hooks: used on rank 0 */
+    const gaps_hooks *user;      /* run.c's hooks: used on rank 0 */
     int rank, size;
     int streaming;               /* per-event output requested */
     /* the segment being run */
@@ -203,9 +197,9 @@ static int64_t piece_size(int64_t len, int64_t takers, int64_t slots, int stream
 static int take_piece(void *ctx, int64_t *begin, int64_t *end)
 {
     job *j = ctx;
-    const double t0 = now();
+    const double t0 = gaps_now();
     const uint64_t index = gaps_mpi_counter_fetch_add(1);
-    const double dt = now() - t0;
+    const double dt = gaps_now() - t0;
     pthread_mutex_lock(&j->lock);
     j->me.take_s += dt;
     j->me.takes++;
@@ -301,13 +295,13 @@ static void pack_event(const job *j, unsigned char *buf, int64_t k, const double
 static int forward_events(void *ctx, const double *rows, const gaps_records *rec, int n)
 {
     job *j = ctx;
-    const double t0 = now();
+    const double t0 = gaps_now();
     pthread_mutex_lock(&j->batch_lock);
     for (int i = 0; i < n; ++i) {
         if (j->batch_count == j->batch_cap) send_batch(j);
         pack_event(j, j->batch[j->slot], j->batch_count++, rows, rec, i);
     }
-    j->me.send_s += now() - t0;
+    j->me.send_s += gaps_now() - t0;
     pthread_mutex_unlock(&j->batch_lock);
     return 0;
 }
@@ -320,7 +314,7 @@ static void finish_batches(job *j)
     for (int k = 0; k < GAPS_MPI_SEND_SLOTS; ++k) gaps_mpi_send_wait(k);
 }
 
-/* Rank 0: one batch from another rank, handed to main.c's events hook. */
+/* Rank 0: one batch from another rank, handed to run.c's events hook. */
 static void take_batch(void *ctx, int source, const void *bytes, size_t n)
 {
     job *j = ctx;
@@ -351,9 +345,9 @@ static void take_batch(void *ctx, int source, const void *bytes, size_t n)
 /* Rank 0: whatever batches have arrived. */
 static void receive_batches(job *j, int block)
 {
-    const double t0 = now();
+    const double t0 = gaps_now();
     gaps_mpi_receive(block, take_batch, j);
-    j->me.send_s += now() - t0;
+    j->me.send_s += gaps_now() - t0;
 }
 
 /* Rank 0, gaps_hooks.events: its own events, then those that other ranks sent meanwhile. */
@@ -376,7 +370,7 @@ static void poll_hook(void *ctx, int64_t done, int64_t total)
     if (j->user->stop && *j->user->stop) close_counter(j);
     if (j->rank != 0) return;
     if (j->streaming && j->size > 1) receive_batches(j, 0);
-    const double t = now();
+    const double t = gaps_now();
     if (j->user->progress && t - j->progress_at > 0.5) {
         j->progress_at = t;
         const uint64_t index = gaps_mpi_counter_fetch_add(0);
@@ -490,9 +484,9 @@ static int generate_segment(job *j, totals *t, const gaps_hooks *hooks, int64_t 
     if (t->segments == 1 && simulated_failure(j, why, len)) {
         failed = 1;
     } else if (c.events > 0) {
-        const double t0 = now();
+        const double t0 = gaps_now();
         failed = gaps_generate_with(&c, &h, NULL, NULL, seg, why, len) != 0;
-        j->me.busy_s += now() - t0;
+        j->me.busy_s += gaps_now() - t0;
         j->me.me_s += seg->time_me;
         j->me.shower_s += seg->time_shower;
         j->me.analysis_s += seg->time_analysis;
@@ -500,7 +494,7 @@ static int generate_segment(job *j, totals *t, const gaps_hooks *hooks, int64_t 
     /* an error or a stop: the others must not wait for pieces that will not come */
     if (failed || (hooks->stop && *hooks->stop)) close_counter(j);
     if (j->streaming && j->size > 1) {
-        const double t0 = now();
+        const double t0 = gaps_now();
         if (j->rank != 0) {
             pthread_mutex_lock(&j->batch_lock);
             finish_batches(j);
@@ -508,7 +502,7 @@ static int generate_segment(job *j, totals *t, const gaps_hooks *hooks, int64_t 
         } else {
             while (j->markers < j->size - 1) receive_batches(j, 1);
         }
-        t->drain_s += now() - t0;
+        t->drain_s += gaps_now() - t0;
     }
     if (!failed && j->rank == 0 && (j->output_failed || j->bad_batch))
         failed = snprintf(why, len, j->bad_batch ? "a batch of events arrived damaged"
@@ -530,13 +524,13 @@ static int generate_segment(job *j, totals *t, const gaps_hooks *hooks, int64_t 
 static int meet(job *j, totals *t, const gaps_hooks *hooks, int failed, meeting *m, char *why,
                 size_t len)
 {
-    const double t0 = now();
+    const double t0 = gaps_now();
     if (gaps_mpi_agree(failed, why, len) >= 0) return -1;
     int64_t v[2] = { hooks->stop ? *hooks->stop : 0, j->given_end };
     gaps_mpi_max(v, 2);
     m->stop = v[0];
     m->cut = v[1];
-    t->meet_s += now() - t0;
+    t->meet_s += gaps_now() - t0;
     return 0;
 }
 
@@ -546,9 +540,9 @@ static void sum_segment(job *j, totals *t, const gaps_run *seg, gaps_state *part
     if (seg->state) *part = *seg->state;
     else gaps_state_init(part, j->cfg);
     j->me.events += (int64_t)part->events;
-    const double t0 = now();
+    const double t0 = gaps_now();
     gaps_mpi_reduce_state(part);
-    t->reduce_s += now() - t0;
+    t->reduce_s += gaps_now() - t0;
     int64_t work[2] = { seg->launches, seg->veto_cycles };
     gaps_mpi_sum(work, 1);
     gaps_mpi_max(&work[1], 1);   /* the ranks run concurrently */
@@ -658,7 +652,7 @@ int gaps_ranks_generate(const gaps_config *cfg, const gaps_hooks *hooks,
     const int64_t every = cfg->checkpoint_every > 0 ? cfg->checkpoint_every : cfg->events;
     int64_t seg_begin = resume ? resume->next_event : cfg->first_event;
     meeting m = { seg_begin, 0 };
-    const double t_start = now();
+    const double t_start = gaps_now();
     while (status == 0) {
         /* a segment: [seg_begin, seg_end), the same on every rank */
         const int64_t seg_end = run_end - seg_begin > every ? seg_begin + every : run_end;
@@ -685,7 +679,7 @@ int gaps_ranks_generate(const gaps_config *cfg, const gaps_hooks *hooks,
         }
         seg_begin = m.cut;
     }
-    const double wall = now() - t_start;
+    const double wall = gaps_now() - t_start;
     if (j->rank != 0 && j->streaming) batches_free(j);
     gaps_mpi_counter_free();
     free(t.part);

@@ -1,0 +1,143 @@
+/* merge.c -- `gaps merge [options] STATE...`: the states of runs over different event ranges
+ * added into one, exactly (gaps_state_merge), and written as a run over all of them would
+ * be: YODA histograms, the JSON physics part, a state.  Options: options.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "gaps/process.h"
+#include "gaps/state.h"
+#include "gaps/yoda.h"
+#include "program/commands.h"
+#include "program/one_line.h"
+#include "program/options.h"
+#include "program/outfile.h"
+#include "program/report.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The note of a merge whose ranges leave gaps: the first and last few ranges, not all 1024. */
+static void note_gaps(const gaps_state *st)
+{
+    enum { HEAD = 4, TAIL = 2 };
+    fprintf(stderr, "gaps: merge: note: the event ranges have gaps: %d ranges cover %" PRIu64
+                    " events:", st->n_ranges, st->events);
+    for (int i = 0; i < st->n_ranges; ++i) {
+        if (i == HEAD && st->n_ranges > HEAD + TAIL + 1) {
+            fprintf(stderr, " ... (%d more) ...", st->n_ranges - HEAD - TAIL);
+            i = st->n_ranges - TAIL;
+        }
+        fprintf(stderr, " [%" PRId64 ",%" PRId64 ")", st->range[i].begin, st->range[i].end);
+    }
+    fputc('\n', stderr);
+}
+
+/* The weight unit is the process's (gaps_state_init): a state that names another would be
+ * read in the wrong unit.  0, or -1 with a reason. */
+static int check_weight_unit(const gaps_state *st, const char *path, char *msg, size_t len)
+{
+    gaps_process proc;
+    if (gaps_process_init(&proc, (enum gaps_process_id)st->process, st->ecm, msg, len) != 0)
+        return -1;
+    if (memcmp(&proc.w_unit, &st->w_unit, sizeof st->w_unit) == 0) return 0;
+    snprintf(msg, len, "'%s' is corrupt (weight unit %.17g pb, the process's is %.17g pb)", path,
+             st->w_unit, proc.w_unit);
+    return -1;
+}
+
+int gaps_merge_command(int argc, char **argv)
+{
+    gaps_merge_options m;
+    char msg[1024];
+    int rc = gaps_merge_options_parse(argc, argv, &m, msg, sizeof msg);
+    if (rc == 1) return gaps_finish_stdout();
+    if (rc != 0) {
+        fprintf(stderr, "gaps: %s\n", msg);
+        return EXIT_USAGE;
+    }
+    gaps_state *total = malloc(sizeof *total), *next = malloc(sizeof *next);
+    if (!total || !next) {
+        fprintf(stderr, "gaps: merge: cannot allocate two states of %.1f MB: out of memory\n",
+                sizeof *total / 1e6);
+        free(total);
+        free(next);
+        gaps_merge_options_free(&m);
+        return EXIT_RUN_FAILED;
+    }
+    int status = 0;
+    for (int i = 0; i < m.n_inputs && status == 0; ++i) {
+        gaps_state *dst = i == 0 ? total : next;
+        if ((status = gaps_read_state(m.inputs[i], dst, NULL, msg, sizeof msg)) == 0
+            && check_weight_unit(dst, m.inputs[i], msg, sizeof msg) != 0)
+            status = EXIT_USAGE;
+        if (status != 0) {
+            fprintf(stderr, "gaps: merge: %s\n", gaps_one_line(msg));
+        } else if (i > 0 && gaps_state_merge(total, next, msg, sizeof msg) != 0) {
+            char name[256];
+            snprintf(name, sizeof name, "%s", m.inputs[i]);
+            fprintf(stderr, "gaps: merge: cannot add '%s': %s\n", gaps_one_line(name),
+                    gaps_one_line(msg));
+            status = EXIT_USAGE;
+        }
+    }
+    gaps_outfile out[3];
+    gaps_outfile_init(&out[0], "-o", m.output, GAPS_OUTFILE_ATOMIC);
+    gaps_outfile_init(&out[1], "--json", m.json, GAPS_OUTFILE_ATOMIC);
+    gaps_outfile_init(&out[2], "--state-out", m.state_out, GAPS_OUTFILE_ATOMIC);
+    for (int i = 0; i < m.n_inputs && status == 0; ++i)
+        if (gaps_clobbers_input(out, 3, m.inputs[i], "the input state", msg, sizeof msg) != 0) {
+            fprintf(stderr, "gaps: merge: %s\n", msg);
+            status = EXIT_USAGE;
+        }
+    int prc;
+    if (status == 0 && (prc = gaps_outfiles_prepare(out, 3, msg, sizeof msg)) != 0) {
+        fprintf(stderr, "gaps: %s\n", msg);
+        status = prc == -2 ? EXIT_RUN_FAILED : EXIT_USAGE;
+    }
+    if (status == 0) {
+        if (total->n_ranges > 1 && !m.quiet) note_gaps(total);
+        int bad = 0;
+        if (gaps_outfile_stream(&out[0]))
+            bad |= gaps_yoda_write(gaps_outfile_stream(&out[0]), total, "merged");
+        if (gaps_outfile_stream(&out[1]))
+            gaps_report_merge_json(gaps_outfile_stream(&out[1]), total, m.n_inputs);
+        if (gaps_outfile_stream(&out[2]))
+            bad |= gaps_state_write(gaps_outfile_stream(&out[2]), total, NULL);
+        if (bad) {
+            if (gaps_outfiles_error(out, 3, msg, sizeof msg) != 0)
+                fprintf(stderr, "gaps: merge: %s\n", msg);
+            else
+                fprintf(stderr, "gaps: merge: writing the outputs failed: out of memory\n");
+            gaps_outfiles_discard(out, 3);
+            status = EXIT_RUN_FAILED;
+        } else if (gaps_outfiles_commit(out, 3, msg, sizeof msg) != 0) {
+            fprintf(stderr, "gaps: %s\n", msg);
+            status = EXIT_RUN_FAILED;
+        } else if (!m.quiet) {
+            FILE *o = gaps_outfile_is_stdout(&out[0]) || gaps_outfile_is_stdout(&out[1])
+                      || gaps_outfile_is_stdout(&out[2]) ? stderr : stdout;
+            gaps_report_merge_summary(o, total, m.n_inputs);
+            if (fflush(o) != 0 || ferror(o)) {
+                fprintf(stderr, "gaps: merge: writing the summary failed: %s (the outputs are "
+                                "written)\n", strerror(errno));
+                status = EXIT_RUN_FAILED;
+            }
+        }
+        if (status == 0 && total->invalid_events > 0) {
+            fprintf(stderr, "gaps: merge: %" PRIu64 " of the merged events failed the built-in "
+                            "checks (momentum, masses, colour); the outputs are written, but "
+                            "this is a bug: please report it\n", total->invalid_events);
+            status = EXIT_BAD_EVENTS;
+        } else if (status == 0 && total->bad_weights > 0) {
+            fprintf(stderr, "gaps: merge: %" PRIu64 " of the merged events had a weight the "
+                            "histograms cannot hold and were left out of the sums; the outputs "
+                            "are written, but they lack those events\n", total->bad_weights);
+            status = EXIT_BAD_EVENTS;
+        }
+    }
+    free(total);
+    free(next);
+    gaps_merge_options_free(&m);
+    return status;
+}

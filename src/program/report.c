@@ -1,0 +1,254 @@
+/* report.c -- the JSON summary, the text summary and the veto-cycle log of a run, and the
+ * JSON and summary line of `gaps merge` (report.h). */
+#include "program/report.h"
+#include "gaps/parameters.h"
+#include "gaps/process.h"
+#include "program/ranks.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+
+/* The cross section of a state and its error, as every report states it (0 +- 0 when the
+ * histograms cannot be allocated). */
+static void state_sigma(const gaps_state *st, double *sigma, double *err)
+{
+    gaps_hist_result *r = malloc(sizeof *r);
+    *sigma = *err = 0.0;
+    if (r) {
+        gaps_state_result(st, r);
+        gaps_histograms_sigma(r, sigma, err);
+        free(r);
+    }
+}
+
+/* The physics part of the JSON: a function of the exact state alone, so that a merged run
+ * and one run over the same events write the same lines. */
+static void write_json_physics(FILE *f, const gaps_state *st)
+{
+    double sigma, err;
+    state_sigma(st, &sigma, &err);
+    fprintf(f, "  \"program\": \"gaps\",\n  \"version\": \"%s\",\n", st->version);
+    /* every parameter the state records (gaps/parameters.h) */
+    fprintf(f, "  \"parameters\": {");
+    const char *sep = "";
+    for (int id = 0; id < GAPS_N_PARAMS; ++id) {
+        const gaps_param *p = &gaps_params[id];
+        if (!p->in_state || !p->json) continue;
+        char value[400];
+        gaps_param_format(p, gaps_param_in_state(p, st), GAPS_STYLE_JSON, value, sizeof value);
+        fprintf(f, "%s\"%s\": %s", sep, p->json, value);
+        sep = ", ";
+    }
+    fprintf(f, "},\n");
+    fprintf(f, "  \"event_ranges\": [");
+    for (int i = 0; i < st->n_ranges; ++i)
+        fprintf(f, "%s[%" PRId64 ", %" PRId64 "]", i ? ", " : "", st->range[i].begin,
+                st->range[i].end);
+    fprintf(f, "],\n");
+    fprintf(f, "  \"events\": %" PRIu64 ",\n", st->events);
+    fprintf(f, "  \"sigma_pb\": %.17g,\n  \"sigma_err_pb\": %.17g,\n", sigma, err);
+    fprintf(f, "  \"capacity_hits\": %" PRIu64 ",\n  \"invalid_events\": %" PRIu64 ",\n"
+               "  \"bad_weights\": %" PRIu64, st->capacity_hits, st->invalid_events,
+            st->bad_weights);
+}
+
+/* A run shared by MPI ranks: how the work went, and what each rank did (nothing otherwise). */
+static void write_json_ranks(FILE *f)
+{
+    const gaps_ranks_summary m = gaps_ranks_summary_get();
+    if (m.ranks == 0) return;
+    fprintf(f, "  \"mpi\": {\"ranks\": %d, \"piece_events\": %" PRId64 ", \"segments\": %d, "
+               "\"meet_s\": %.9g, \"reduce_s\": %.9g, \"drain_s\": %.9g},\n",
+            m.ranks, m.piece_events, m.segments, m.meet_s, m.reduce_s, m.drain_s);
+    fprintf(f, "  \"ranks\": [");
+    for (int r = 0; r < m.ranks; ++r) {
+        const gaps_rank_report *k = &m.rank[r];
+        fprintf(f, "%s\n    {\"rank\": %d, \"host\": \"%s\", \"device\": \"%s\", \"threads\": %d, "
+                   "\"slots\": %d, \"events\": %" PRId64 ", \"pieces\": %" PRId64 ", "
+                   "\"takes\": %" PRId64 ", \"take_s\": %.9g, \"busy_s\": %.9g, "
+                   "\"time_s\": {\"me\": %.9g, \"shower\": %.9g, \"analysis\": %.9g}, "
+                   "\"batches\": %" PRId64 ", \"send_s\": %.9g}",
+                r ? "," : "", r, k->host, k->device, k->threads, k->slots, k->events,
+                k->pieces, k->takes, k->take_s, k->busy_s, k->me_s, k->shower_s,
+                k->analysis_s, k->batches, k->send_s);
+    }
+    fprintf(f, "\n  ],\n");
+}
+
+/* Where the run did not get the pool or the threads that --pool or --threads asked for, why
+ * (one line each, "" if it got them).  Only for one process: under MPI they apply per rank. */
+static void execution_notes(const gaps_config *cfg, const gaps_run *run, char *pool, char *threads,
+                            size_t len)
+{
+    pool[0] = threads[0] = '\0';
+    if (gaps_ranks_summary_get().ranks != 0) return;
+    if (cfg->slots > 0 && run->slots != cfg->slots) {
+        const int capped = cfg->slots > cfg->events;
+        const int raised = run->slots > (capped ? cfg->events : cfg->slots);
+        snprintf(pool, len, "--pool %d asked; %d slots: %s%s%s", cfg->slots, run->slots,
+                 capped ? "never more slots than events" : "", capped && raised ? ", and " : "",
+                 raised ? "at least one slot per thread" : "");
+    }
+    if (cfg->threads > 0 && run->threads != cfg->threads)
+        snprintf(threads, len, "--threads %d asked; %d ran: the OpenMP runtime gave no more "
+                 "(OMP_THREAD_LIMIT, or the system)", cfg->threads, run->threads);
+}
+
+void gaps_report_json(FILE *f, const gaps_config *cfg, const gaps_run *run, int64_t generated)
+{
+    fprintf(f, "{\n");
+    write_json_physics(f, run->state);
+    fprintf(f, ",\n");
+    /* how the run was executed: differs between backends and runs of the same events */
+    fprintf(f, "  \"backend\": \"%s\",\n  \"device\": \"%s\",\n", run->backend, run->device);
+    fprintf(f, "  \"threads\": %d,\n  \"slots\": %d,\n", run->threads, run->slots);
+    /* what --threads and --pool asked for (null: the default), and why the run differs */
+    char pool_note[160], threads_note[160];
+    execution_notes(cfg, run, pool_note, threads_note, sizeof pool_note);
+    if (cfg->threads > 0) fprintf(f, "  \"threads_requested\": %d,\n", cfg->threads);
+    else fprintf(f, "  \"threads_requested\": null,\n");
+    if (cfg->slots > 0) fprintf(f, "  \"slots_requested\": %d,\n", cfg->slots);
+    else fprintf(f, "  \"slots_requested\": null,\n");
+    if (pool_note[0] || threads_note[0]) {
+        fprintf(f, "  \"notes\": [");
+        if (pool_note[0]) fprintf(f, "\"%s\"", pool_note);
+        if (threads_note[0]) fprintf(f, "%s\"%s\"", pool_note[0] ? ", " : "", threads_note);
+        fprintf(f, "],\n");
+    }
+    fprintf(f, "  \"loops\": \"%s\",\n  \"cycles_per_launch\": %d,\n  \"split_every\": %d,\n"
+               "  \"refill\": %s,\n",
+            cfg->loop_mode == GAPS_LOOPS_FUSED ? "fused" : "steps", cfg->cycles_per_launch,
+            cfg->split_every, cfg->refill ? "true" : "false");
+    /* shower trials whose acceptance exceeded 1: rare outside --compat gaps21 (this process's) */
+    fprintf(f, "  \"overestimate_violations\": %" PRId64 ",\n", run->overestimates);
+    fprintf(f, "  \"launches\": %ld,\n  \"veto_cycles\": %ld,\n", run->launches,
+            run->veto_cycles);
+    fprintf(f, "  \"time_s\": {\"me\": %.9g, \"shower\": %.9g, \"analysis\": %.9g, "
+               "\"total\": %.9g},\n",
+            run->time_me, run->time_shower, run->time_analysis, run->time_total);
+    if (cfg->measure_energy)
+        fprintf(f, "  \"energy_j\": %.9g,\n  \"energy_source\": \"%s\",\n",
+                run->energy_j, run->energy_source);
+    write_json_ranks(f);
+    fprintf(f, "  \"events_per_s\": %.9g\n}\n",
+            run->time_total > 0 ? generated / run->time_total : 0.0);
+}
+
+/* A run shared by MPI ranks: one line per rank (nothing otherwise). */
+static void print_summary_ranks(FILE *out)
+{
+    const gaps_ranks_summary m = gaps_ranks_summary_get();
+    if (m.ranks == 0) return;
+    fprintf(out, "  MPI ranks         %d, pieces of %" PRId64 " events, %d segment%s; meeting "
+                 "%.3g s, exact sum %.3g s\n", m.ranks, m.piece_events, m.segments,
+            m.segments == 1 ? "" : "s", m.meet_s, m.reduce_s);
+    for (int r = 0; r < m.ranks; ++r) {
+        const gaps_rank_report *k = &m.rank[r];
+        fprintf(out, "    rank %-3d %s, %s: %" PRId64 " events in %" PRId64 " pieces, busy %.4f s, "
+                     "%.1f us per piece taken\n", r, k->host, k->device, k->events, k->pieces,
+                k->busy_s, k->takes > 0 ? 1e6 * k->take_s / k->takes : 0.0);
+    }
+}
+
+/* The physics parameters of the run (gaps/parameters.h), "label value" for those with a
+ * summary format, on lines of at most 90 columns.  Those only for hadron beams are left out
+ * for other processes. */
+static void print_summary_parameters(FILE *out, const gaps_state *st)
+{
+    const int hadronic = st->process >= 0 && st->process < GAPS_N_PROCESSES
+                         && gaps_process_table[st->process].hadronic;
+    int col = 0;
+    for (int id = 0; id < GAPS_N_PARAMS; ++id) {
+        const gaps_param *p = &gaps_params[id];
+        if (!p->in_state || !p->summary || ((p->flags & GAPS_PF_HADRONIC_ONLY) && !hadronic))
+            continue;
+        char value[200], item[300];
+        gaps_param_format(p, gaps_param_in_state(p, st), GAPS_STYLE_SHORT, value, sizeof value);
+        /* a format that starts with '(' qualifies the one before: "= 0.118 (order 2)" */
+        const int attached = p->summary[0] == '(';
+        const int n = snprintf(item, sizeof item, p->summary, value);
+        if (col > 0 && col + 3 + n > 90) {
+            fputc('\n', out);
+            col = 0;
+        }
+        col += fprintf(out, "%s%s", col == 0 ? "  " : attached ? " " : "   ", item);
+    }
+    if (col > 0) fputc('\n', out);
+}
+
+void gaps_report_summary(FILE *out, const gaps_config *cfg, const gaps_run *run,
+                         int64_t generated)
+{
+    fprintf(out, "gaps %s  backend %s  on %s\n", GAPS_VERSION, run->backend, run->device);
+    print_summary_parameters(out, run->state);
+    fprintf(out, "  pool %d slots x %d partons   loops %s", run->slots, cfg->max_partons,
+            cfg->loop_mode == GAPS_LOOPS_FUSED ? "fused" : "steps");
+    if (cfg->loop_mode == GAPS_LOOPS_FUSED) {
+        fprintf(out, " (%d veto cycle%s per launch", cfg->cycles_per_launch,
+                cfg->cycles_per_launch == 1 ? "" : "s");
+        /* splitting rounds only matter when some cycle of a launch is not one */
+        if (cfg->split_every > 1 && cfg->cycles_per_launch > 1)
+            fprintf(out, ", a splitting round every %d", cfg->split_every);
+        fprintf(out, ")");
+    }
+    fprintf(out, "   %s\n", cfg->refill ? "refill" : "batches");
+    char pool_note[160], threads_note[160];
+    execution_notes(cfg, run, pool_note, threads_note, sizeof pool_note);
+    if (pool_note[0]) fprintf(out, "  note              %s\n", pool_note);
+    if (threads_note[0]) fprintf(out, "  note              %s\n", threads_note);
+    fprintf(out, "  work              %ld veto cycles in %ld launches\n", run->veto_cycles,
+            run->launches);
+    fprintf(out, "  events            %" PRId64, run->events);
+    if (cfg->first_event > 0 || run->next_event != cfg->first_event + cfg->events)
+        fprintf(out, "   (event numbers %" PRId64 " to %" PRId64 ")", cfg->first_event,
+                run->next_event - 1);
+    fprintf(out, "\n  cross section     %.10g +- %.3g pb\n", run->sigma, run->sigma_err);
+    fprintf(out, "  hit capacity      %" PRId64 " events\n", run->capacity_hits);
+    fprintf(out, "  failed checks     %" PRId64 " events\n", run->invalid_events);
+    if (run->overestimates > 0)
+        fprintf(out, "  f > g trials      %" PRId64 " (an overestimate below the true density%s)\n",
+                run->overestimates, cfg->compat ? ": rejected, as GAPS 2.1 does" : "");
+    if (run->bad_weights > 0)
+        fprintf(out, "  bad weights       %" PRId64 " events (not finite or beyond 2^43 weight "
+                     "units: counted, not added)\n", run->bad_weights);
+    fprintf(out, "  time  matrix element %9.4f s\n", run->time_me);
+    fprintf(out, "        shower         %9.4f s\n", run->time_shower);
+    fprintf(out, "        analysis       %9.4f s\n", run->time_analysis);
+    fprintf(out, "        total          %9.4f s   (%.3g events/s, %.3f us/event)\n",
+            run->time_total, run->time_total > 0 ? generated / run->time_total : 0.0,
+            generated > 0 ? 1e6 * run->time_total / generated : 0.0);
+    if (cfg->measure_energy) {
+        if (run->energy_j >= 0.0)
+            fprintf(out, "  energy            %.4g J   (%.4g uJ/event, mean %.4g W; %s)\n",
+                    run->energy_j, generated > 0 ? 1e6 * run->energy_j / generated : 0.0,
+                    run->time_total > 0 ? run->energy_j / run->time_total : 0.0,
+                    run->energy_source);
+        else
+            fprintf(out, "  energy            unknown: %s\n", run->energy_source);
+    }
+    print_summary_ranks(out);
+}
+
+void gaps_report_cycle_log(FILE *f, const gaps_run *run)
+{
+    fprintf(f, "veto_cycle,events_completed\n");
+    for (long i = 0; i < run->cycle_log_length; ++i)
+        fprintf(f, "%ld,%" PRId64 "\n", (i + 1) * (long)run->cycle_log_stride,
+                run->completed_per_cycle[i]);
+}
+
+void gaps_report_merge_json(FILE *f, const gaps_state *total, int n_inputs)
+{
+    fprintf(f, "{\n");
+    write_json_physics(f, total);
+    fprintf(f, ",\n  \"merged_from\": %d\n}\n", n_inputs);
+}
+
+void gaps_report_merge_summary(FILE *out, const gaps_state *total, int n_inputs)
+{
+    double sigma, err;
+    state_sigma(total, &sigma, &err);
+    fprintf(out, "gaps merge: %d states, %" PRIu64 " events in %d range%s, cross section "
+                 "%.10g +- %.3g pb\n", n_inputs, total->events, total->n_ranges,
+            total->n_ranges == 1 ? "" : "s", sigma, err);
+}
