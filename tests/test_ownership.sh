@@ -50,7 +50,7 @@ extra=""
 
 N=3000
 EVERY=1000
-# kind  option  extension; the order of the commit (src/program/main.c: OUT_YODA ...)
+# kind  option  extension; the order of the commit (src/program/run.c: OUT_YODA ...)
 kinds="output:yoda json:json observables-out:csv hepmc:hepmc cycles-out:cyc state-out:state"
 streamed="observables-out hepmc"
 ext_of() { for k in $kinds; do [ "${k%%:*}" = "$1" ] && echo "${k#*:}"; done; }
