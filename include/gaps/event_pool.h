@@ -63,6 +63,8 @@ enum gaps_kernel { GAPS_KERNEL_Q_QG = 0,   /* final q -> q g */
                    GAPS_KERNEL_I_GG = 5,   /* incoming g stays g, a gluon is emitted */
                    GAPS_KERNEL_I_QG = 6,   /* incoming g came from a quark of one flavour
                                               (trial_flav), which is also emitted */
+                   GAPS_KERNEL_NEW_BIN = 7,   /* not an emission: the rates move to the next
+                                                 scale bin (hadronic, shower/veto.c) */
                    GAPS_KERNEL_NONE = -1 };
 
 /* The initial-state shower's run parameters (src/shower/isr.h, isr_bounds.c). */

@@ -138,12 +138,14 @@ static void select_winner_hadronic(gaps_pool *pool, const gaps_physics *phys, in
     /* The rates hold the bounds of the scale bin of t (isr_bounds.c), valid down to the bin's
      * lower edge.  With no trial above that edge the evolution restarts there with the next
      * bin's smaller rates: the chance of no trial in between is the same either way, so the
-     * emissions keep their density; below t_min only the final-final dipoles remain. */
+     * emissions keep their density; below t_min only the final-final dipoles remain.  The new
+     * rates are computed in the next splitting round, where the other slots of a GPU warp do
+     * their splittings: a dipole update costs about as much as one. */
     const int tbin = pool->rate_tbin[e];
     if (tbin >= 0 && !(t_win > phys->isr.tbin_edge[tbin])) {
         pool->trial_t[e] = phys->isr.tbin_edge[tbin];
         pool->rate_tbin[e] = tbin - 1;
-        gaps_dipoles_update_hadronic(pool, phys, e);
+        pool->trial_kernel[e] = GAPS_KERNEL_NEW_BIN;
         return;
     }
     pool->trial_t[e] = t_win;
@@ -406,7 +408,8 @@ void gaps_veto_check_cutoff(gaps_pool *pool, const gaps_physics *phys, int e)
 GAPS_ALWAYS_INLINE void accept_or_reject(gaps_pool *pool, const gaps_physics *phys, int e,
                                          int hadronic)
 {
-    if (pool->status[e] != GAPS_SLOT_SHOWERING || pool->trial_kernel[e] == GAPS_KERNEL_NONE)
+    if (pool->status[e] != GAPS_SLOT_SHOWERING || pool->trial_kernel[e] == GAPS_KERNEL_NONE
+        || (hadronic && pool->trial_kernel[e] == GAPS_KERNEL_NEW_BIN))
         return;
     if (hadronic) {
         accept_or_reject_hadronic(pool, phys, e);
@@ -445,6 +448,11 @@ GAPS_ALWAYS_INLINE void do_splitting(gaps_pool *pool, const gaps_physics *phys, 
 {
     if (pool->status[e] != GAPS_SLOT_SHOWERING || pool->trial_kernel[e] == GAPS_KERNEL_NONE)
         return;
+    if (hadronic && pool->trial_kernel[e] == GAPS_KERNEL_NEW_BIN) {   /* select_winner_hadronic */
+        pool->trial_kernel[e] = GAPS_KERNEL_NONE;
+        gaps_dipoles_update_hadronic(pool, phys, e);
+        return;
+    }
     gaps_rng rng = slot_rng(pool, phys, e);
     double Rphi, Rf;
     gaps_rng_uniform2(&rng, &Rphi, &Rf);
