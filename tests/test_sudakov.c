@@ -366,7 +366,7 @@ static int generate(double *first_t, double *seconds)
     }
     while (rc == 0 && remaining > 0 && cycles < MAX_CYCLES) {
         for (int step = 0; step < GAPS_N_VETO_STEPS; ++step)
-            gaps_shower_launch_step(pool_dev, phys_dev, N_EVENTS, (enum gaps_veto_step)step, 0);
+            gaps_shower_launch_step(pool_dev, phys_dev, N_EVENTS, (enum gaps_veto_step)step);
         ++cycles;
         gaps_device_to_host(n, pool.n, N_EVENTS * sizeof *n);
         gaps_device_to_host(status, pool.status, N_EVENTS * sizeof *status);

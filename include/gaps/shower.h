@@ -57,15 +57,13 @@ void gaps_veto_cycle(gaps_pool *pool, const gaps_physics *phys, int e, int split
 GAPS_DEVICE_END
 
 /* Launches over the nslots slots of a pool.  pool and phys point to copies where the loops
- * run (device memory in the offload build).  hadronic: the process has incoming partons
- * (phys->proc.hadronic, which the host may not read through phys): each kind has its own
- * kernel. */
+ * run (device memory in the offload build). */
 void gaps_shower_launch_step(gaps_pool *pool, const gaps_physics *phys, int nslots,
-                             enum gaps_veto_step step, int hadronic);
+                             enum gaps_veto_step step);
 /* cycles veto cycles per slot; every split_every-th of them, and the last, is a splitting
  * round (split_every 1: every cycle, the plain veto algorithm). */
 void gaps_shower_launch_cycles(gaps_pool *pool, const gaps_physics *phys, int nslots,
-                               int cycles, int split_every, int hadronic);
+                               int cycles, int split_every);
 
 /* Refill: every empty slot takes the next event number (if one below phys->end_event is left)
  * and starts it. */

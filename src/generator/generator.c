@@ -413,17 +413,15 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
         part->launches++;
     }
     part->time_me += now() - t0;
-    const int hadronic = gaps_process_table[cfg->process].hadronic;
     for (;;) {
         t0 = now();
         if (cfg->loop_mode == GAPS_LOOPS_FUSED) {
             gaps_shower_launch_cycles(pool, phys, nslots, cfg->cycles_per_launch,
-                                      cfg->split_every, hadronic);
+                                      cfg->split_every);
             part->launches++;
         } else {
             for (int step = 0; step < GAPS_N_VETO_STEPS; ++step)
-                gaps_shower_launch_step(pool, phys, nslots, (enum gaps_veto_step)step,
-                                        hadronic);
+                gaps_shower_launch_step(pool, phys, nslots, (enum gaps_veto_step)step);
             part->launches += GAPS_N_VETO_STEPS;
         }
         gaps_pool_read_counters(&part->pool, c);

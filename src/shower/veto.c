@@ -335,11 +335,10 @@ static void do_splitting_hadronic(gaps_pool *pool, const gaps_physics *phys, int
 /* Veto step 1, select the winner (the paper's select_winner_split_func).  One trial scale from
  * the summed overestimate, t' = t R^(1/r_sum), and the (dipole, kernel) that emits it, chosen
  * with probability r / r_sum. */
-GAPS_ALWAYS_INLINE void select_winner(gaps_pool *pool, const gaps_physics *phys, int e,
-                                      int hadronic)
+void gaps_veto_select_winner(gaps_pool *pool, const gaps_physics *phys, int e)
 {
     if (pool->status[e] != GAPS_SLOT_SHOWERING) return;
-    if (hadronic) {
+    if (phys->proc.hadronic) {
         select_winner_hadronic(pool, phys, e);
         return;
     }
@@ -405,13 +404,12 @@ void gaps_veto_check_cutoff(gaps_pool *pool, const gaps_physics *phys, int e)
 /* Veto step 3, accept or reject (the paper's as_shower_kernel and veto_alg in one).  Trial z
  * from the overestimate, y from t, and the veto: accept with probability
  * (1 - y) alpha_s(t) P(z, y) / (a_max Q(z)). */
-GAPS_ALWAYS_INLINE void accept_or_reject(gaps_pool *pool, const gaps_physics *phys, int e,
-                                         int hadronic)
+void gaps_veto_accept_or_reject(gaps_pool *pool, const gaps_physics *phys, int e)
 {
     if (pool->status[e] != GAPS_SLOT_SHOWERING || pool->trial_kernel[e] == GAPS_KERNEL_NONE
         || (hadronic && pool->trial_kernel[e] == GAPS_KERNEL_NEW_BIN))
         return;
-    if (hadronic) {
+    if (phys->proc.hadronic) {
         accept_or_reject_hadronic(pool, phys, e);
         return;
     }
@@ -443,8 +441,7 @@ GAPS_ALWAYS_INLINE void accept_or_reject(gaps_pool *pool, const gaps_physics *ph
 /* Veto step 4, do the splitting (the paper's do_splitting).  The accepted emission: new
  * momenta (Catani-Seymour final-final map), new colours, the emitted parton appended, and the
  * dipole rates brought up to date. */
-GAPS_ALWAYS_INLINE void do_splitting(gaps_pool *pool, const gaps_physics *phys, int e,
-                                     int hadronic)
+void gaps_veto_do_splitting(gaps_pool *pool, const gaps_physics *phys, int e)
 {
     if (pool->status[e] != GAPS_SLOT_SHOWERING || pool->trial_kernel[e] == GAPS_KERNEL_NONE)
         return;
@@ -466,7 +463,7 @@ GAPS_ALWAYS_INLINE void do_splitting(gaps_pool *pool, const gaps_physics *phys, 
         gaps_pool_finish_shower(pool, e);
         return;
     }
-    if (hadronic) {
+    if (phys->proc.hadronic) {
         do_splitting_hadronic(pool, phys, e, Rphi, Rf);
         return;
     }
@@ -493,40 +490,16 @@ GAPS_ALWAYS_INLINE void do_splitting(gaps_pool *pool, const gaps_physics *phys, 
     gaps_dipoles_update(pool, phys, e);
 }
 
-/* The steps for the processes without (hadronic 0) and with incoming partons (1).  The
- * launches below pass the run's constant, so that each kind of process gets a kernel of its
- * own: the e+e- kernel carries none of the initial-state code (and its registers). */
-GAPS_ALWAYS_INLINE void veto_step(gaps_pool *pool, const gaps_physics *phys, int e,
-                                  enum gaps_veto_step step, int hadronic)
-{
-    switch (step) {
-    case GAPS_STEP_SELECT_WINNER: select_winner(pool, phys, e, hadronic); break;
-    case GAPS_STEP_CHECK_CUTOFF: gaps_veto_check_cutoff(pool, phys, e); break;
-    case GAPS_STEP_ACCEPT_OR_REJECT: accept_or_reject(pool, phys, e, hadronic); break;
-    case GAPS_STEP_DO_SPLITTING: do_splitting(pool, phys, e, hadronic); break;
-    default: break;
-    }
-}
-
-void gaps_veto_select_winner(gaps_pool *pool, const gaps_physics *phys, int e)
-{
-    select_winner(pool, phys, e, phys->proc.hadronic);
-}
-
-void gaps_veto_accept_or_reject(gaps_pool *pool, const gaps_physics *phys, int e)
-{
-    accept_or_reject(pool, phys, e, phys->proc.hadronic);
-}
-
-void gaps_veto_do_splitting(gaps_pool *pool, const gaps_physics *phys, int e)
-{
-    do_splitting(pool, phys, e, phys->proc.hadronic);
-}
-
 /* One veto step of one slot. */
 void gaps_veto_step(gaps_pool *pool, const gaps_physics *phys, int e, enum gaps_veto_step step)
 {
-    veto_step(pool, phys, e, step, phys->proc.hadronic);
+    switch (step) {
+    case GAPS_STEP_SELECT_WINNER: gaps_veto_select_winner(pool, phys, e); break;
+    case GAPS_STEP_CHECK_CUTOFF: gaps_veto_check_cutoff(pool, phys, e); break;
+    case GAPS_STEP_ACCEPT_OR_REJECT: gaps_veto_accept_or_reject(pool, phys, e); break;
+    case GAPS_STEP_DO_SPLITTING: gaps_veto_do_splitting(pool, phys, e); break;
+    default: break;
+    }
 }
 
 /* One veto cycle of one slot: its steps in the order of enum gaps_veto_step.  This is the
@@ -541,29 +514,12 @@ void gaps_veto_step(gaps_pool *pool, const gaps_physics *phys, int e, enum gaps_
  * splittings of a warp run side by side.  A waiting slot draws no random numbers, so the
  * events do not depend on the rounds (doc/physics.md section 6.6).  With every cycle a
  * splitting round this is the plain veto cycle. */
-GAPS_ALWAYS_INLINE void veto_cycle(gaps_pool *pool, const gaps_physics *phys, int e,
-                                   int splitting_round, int hadronic)
+void gaps_veto_cycle(gaps_pool *pool, const gaps_physics *phys, int e, int splitting_round)
 {
     if (pool->trial_kernel[e] == GAPS_KERNEL_NONE)   /* no accepted trial waiting */
         for (int step = 0; step < GAPS_STEP_DO_SPLITTING; ++step)
-            veto_step(pool, phys, e, (enum gaps_veto_step)step, hadronic);
-    if (splitting_round) do_splitting(pool, phys, e, hadronic);
-}
-
-void gaps_veto_cycle(gaps_pool *pool, const gaps_physics *phys, int e, int splitting_round)
-{
-    veto_cycle(pool, phys, e, splitting_round, phys->proc.hadronic);
-}
-
-/* The cycles of one launch for one slot. */
-GAPS_ALWAYS_INLINE void slot_cycles(gaps_pool *pool, const gaps_physics *phys, int e,
-                                    int cycles, int split_every, int hadronic)
-{
-    for (int c = 0; c < cycles && pool->status[e] == GAPS_SLOT_SHOWERING; ++c) {
-        /* the last cycle is always a splitting round: no accepted trial outlives a launch */
-        const int splitting_round = (c + 1) % split_every == 0 || c == cycles - 1;
-        veto_cycle(pool, phys, e, splitting_round, hadronic);
-    }
+            gaps_veto_step(pool, phys, e, (enum gaps_veto_step)step);
+    if (splitting_round) gaps_veto_do_splitting(pool, phys, e);
 }
 
 /* Refill one slot with the next event number, if any is left below `end`. */
@@ -582,27 +538,22 @@ static void refill(gaps_pool *pool, const gaps_physics *phys, int e)
 GAPS_DEVICE_END
 
 void gaps_shower_launch_step(gaps_pool *pool, const gaps_physics *phys, int nslots,
-                             enum gaps_veto_step step, int hadronic)
+                             enum gaps_veto_step step)
 {
-    if (hadronic) {
-        GAPS_PARALLEL_FOR(nslots)
-        for (int e = 0; e < nslots; ++e) veto_step(pool, phys, e, step, 1);
-    } else {
-        GAPS_PARALLEL_FOR(nslots)
-        for (int e = 0; e < nslots; ++e) veto_step(pool, phys, e, step, 0);
-    }
+    GAPS_PARALLEL_FOR(nslots)
+    for (int e = 0; e < nslots; ++e) gaps_veto_step(pool, phys, e, step);
 }
 
 void gaps_shower_launch_cycles(gaps_pool *pool, const gaps_physics *phys, int nslots,
-                               int cycles, int split_every, int hadronic)
+                               int cycles, int split_every)
 {
-    if (hadronic) {
-        GAPS_PARALLEL_FOR(nslots)
-        for (int e = 0; e < nslots; ++e) slot_cycles(pool, phys, e, cycles, split_every, 1);
-    } else {
-        GAPS_PARALLEL_FOR(nslots)
-        for (int e = 0; e < nslots; ++e) slot_cycles(pool, phys, e, cycles, split_every, 0);
-    }
+    GAPS_PARALLEL_FOR(nslots)
+    for (int e = 0; e < nslots; ++e)
+        for (int c = 0; c < cycles && pool->status[e] == GAPS_SLOT_SHOWERING; ++c) {
+            /* the last cycle is always a splitting round: no accepted trial outlives a launch */
+            const int splitting_round = (c + 1) % split_every == 0 || c == cycles - 1;
+            gaps_veto_cycle(pool, phys, e, splitting_round);
+        }
 }
 
 void gaps_shower_launch_refill(gaps_pool *pool, const gaps_physics *phys, int nslots)
