@@ -260,6 +260,14 @@ static void accept_or_reject_hadronic(gaps_pool *pool, const gaps_physics *phys,
     pool->trial_y[e] = v.b;
 }
 
+/* Step 4 without an emission: the rates of the scale bin that select_winner_hadronic moved
+ * to (a function of its own, out of the e+e- path). */
+static void rates_to_next_bin(gaps_pool *pool, const gaps_physics *phys, int e)
+{
+    pool->trial_kernel[e] = GAPS_KERNEL_NONE;
+    gaps_dipoles_update_hadronic(pool, phys, e);
+}
+
 /* Step 4: momenta (the Catani-Seymour map of the dipole type; after an II emission the whole
  * final state follows the new initial state), flavours, colours, momentum fractions. */
 static void do_splitting_hadronic(gaps_pool *pool, const gaps_physics *phys, int e, double Rphi,
@@ -407,7 +415,7 @@ void gaps_veto_check_cutoff(gaps_pool *pool, const gaps_physics *phys, int e)
 void gaps_veto_accept_or_reject(gaps_pool *pool, const gaps_physics *phys, int e)
 {
     if (pool->status[e] != GAPS_SLOT_SHOWERING || pool->trial_kernel[e] == GAPS_KERNEL_NONE
-        || (hadronic && pool->trial_kernel[e] == GAPS_KERNEL_NEW_BIN))
+        || pool->trial_kernel[e] == GAPS_KERNEL_NEW_BIN)
         return;
     if (phys->proc.hadronic) {
         accept_or_reject_hadronic(pool, phys, e);
@@ -445,9 +453,8 @@ void gaps_veto_do_splitting(gaps_pool *pool, const gaps_physics *phys, int e)
 {
     if (pool->status[e] != GAPS_SLOT_SHOWERING || pool->trial_kernel[e] == GAPS_KERNEL_NONE)
         return;
-    if (hadronic && pool->trial_kernel[e] == GAPS_KERNEL_NEW_BIN) {   /* select_winner_hadronic */
-        pool->trial_kernel[e] = GAPS_KERNEL_NONE;
-        gaps_dipoles_update_hadronic(pool, phys, e);
+    if (pool->trial_kernel[e] == GAPS_KERNEL_NEW_BIN) {   /* from select_winner_hadronic */
+        rates_to_next_bin(pool, phys, e);
         return;
     }
     gaps_rng rng = slot_rng(pool, phys, e);
