@@ -5,10 +5,11 @@
 // Usage: hepmc_pp_read EVENTS.hepmc MIN_EVENTS
 //
 // Each event must have: two proton beams (status 4) of sqrt(s)/2; two incoming partons
-// (status 21), each the only child of its beam; a hard vertex with those two as its incoming
-// particles whose outgoing momenta add up to theirs; every final particle (status 1) made in
-// the hard vertex or in the decay of a Z/gamma* (PDG 23, status 2), whose momentum is the sum
-// of its decay products; a colour-singlet q qbar pair (flow1 of the quark = flow2 of the
+// (status 21), each a child of the beam it moves along, whose other child is its remnant (PDG
+// 82, status 1, beam minus parton); a hard vertex with those two as its incoming particles
+// whose outgoing momenta add up to theirs; every other final particle (status 1) made in the
+// hard vertex or in the decay of a Z/gamma* (PDG 23, status 62), whose momentum is the sum of
+// its decay products; a colour-singlet q qbar pair (flow1 of the quark = flow2 of the
 // antiquark).  Exit status: 0 pass, 1 a check failed, 2 usage or unreadable input.
 #include <HepMC3/Attribute.h>
 #include <HepMC3/GenEvent.h>
@@ -74,6 +75,21 @@ int main(int argc, char **argv)
                 auto pv = p->production_vertex();
                 if (!pv || pv->particles_in().size() != 1 || pv->particles_in()[0]->status() != 4)
                     fail(id, "incoming parton does not come from a beam");
+                else {
+                    const auto &beam = pv->particles_in()[0];
+                    if (beam->momentum().pz() * p->momentum().pz() <= 0.0)
+                        fail(id, "incoming parton does not move along its beam");
+                    int remnants = 0;
+                    for (const auto &r : pv->particles_out())
+                        if (r->pid() == 82 && r->status() == 1) {
+                            ++remnants;
+                            if (!close(r->momentum(), beam->momentum() - p->momentum(),
+                                       beam->momentum().e()))
+                                fail(id, "remnant is not beam minus incoming parton");
+                        }
+                    if (remnants != 1 || pv->particles_out().size() != 2)
+                        fail(id, "beam's vertex: not one incoming parton and one remnant");
+                }
                 if (!p->end_vertex()) fail(id, "incoming parton ends nowhere");
                 else if (!hard) hard = p->end_vertex();
                 else if (hard != p->end_vertex()) fail(id, "incoming partons meet in two vertices");
@@ -93,7 +109,7 @@ int main(int argc, char **argv)
         for (const auto &p : hard->particles_out()) out += p->momentum();
         if (!close(in, out, in.e())) fail(id, "momentum not conserved in the hard vertex");
         for (const auto &p : evt.particles()) {
-            if (p->status() == 2) {
+            if (p->status() == 62) {
                 ++with_boson;
                 if (p->pid() != 23 || p->production_vertex() != hard || !p->end_vertex())
                     fail(id, "decayed particle is not a Z/gamma* from the hard vertex");
@@ -106,11 +122,13 @@ int main(int argc, char **argv)
                     if (std::fabs(p->generated_mass() - p->momentum().m()) > 1e-9)
                         fail(id, "Z/gamma* generated mass");
                 }
-            } else if (p->status() == 1) {
+            } else if (p->status() == 1 && p->pid() != 82) {
                 auto pv = p->production_vertex();
                 if (!pv || (pv != hard && !(pv->particles_in().size() == 1
-                                            && pv->particles_in()[0]->status() == 2)))
+                                            && pv->particles_in()[0]->status() == 62)))
                     fail(id, "final particle from neither the hard vertex nor a decay");
+            } else if (p->status() != 1 && p->status() != 4 && p->status() != 21) {
+                fail(id, "a status other than 1, 4, 21, 62");
             }
         }
     }
@@ -120,6 +138,6 @@ int main(int argc, char **argv)
         ++failures;
     }
     std::cout << "hepmc_pp_read: " << n << " events read by HepMC3 (" << with_boson
-              << " with a decayed Z/gamma*): " << (failures ? "FAILED" : "passed") << "\n";
+              << " with a decayed Z/gamma*, status 62): " << (failures ? "FAILED" : "passed") << "\n";
     return failures ? 1 : 0;
 }

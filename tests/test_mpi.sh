@@ -1,7 +1,7 @@
 #!/bin/sh
 # A run shared by MPI ranks gives the bytes of one process: YODA, CSV, HepMC3 and the physics
 # of the JSON file, for 1 to 4 ranks, with and without threads, with checkpoints, killed and
-# resumed with another number of ranks; a rank that fails or bad input ends every rank with
+# resumed with another number of ranks, for LEP and for the hadron collisions pp-z and pp-ll; a rank that fails or bad input ends every rank with
 # one message, a non-zero status and no output file.
 # Usage: test_mpi.sh GAPS_MPI_BINARY GAPS_SINGLE_BINARY MPIEXEC WORKDIR
 #   GAPS_SINGLE_BINARY is the same program built without MPI (the reference).
@@ -144,6 +144,45 @@ if [ -e r.ckpt ]; then
     mpi 4 --threads 1 $ck --resume r.ckpt && same_as ref r \
         && ok "a single process's checkpoint resumed on 4 ranks" || bad "single -> 4 ranks"
 fi
+
+# ---- hadron collisions (pp-z, pp-ll): 2 ranks == one process (and the state's bytes), a run
+# card that names the process on 3 ranks with checkpoints, a job killed once its first
+# checkpoint exists and resumed on 2 ranks ----
+for proc in pp-z pp-ll; do
+    p="--process $proc --events 2000"
+    "$single" $extra --seed 5 --quiet $p $(outs $proc-ref) --state-out $proc-ref.state \
+        || bad "$proc: reference run"
+    mpi 2 $p --threads $threads $(outs $proc-np2) --state-out $proc-np2.state 2>err.txt \
+        && same_as $proc-ref $proc-np2 && cmp -s $proc-ref.state $proc-np2.state && [ ! -s err.txt ] \
+        && ok "$proc: 2 ranks == one process (YODA, CSV, HepMC3, JSON physics, state)" \
+        || bad "$proc: 2 ranks: $(cat err.txt)"
+    printf '# %s on MPI ranks\nprocess = %s\nevents = 2000\n' $proc $proc >$proc.card
+    mpi 3 --card $proc.card --threads 1 --checkpoint c.ckpt --checkpoint-every 300 \
+        $(outs $proc-card) && same_as $proc-ref $proc-card && [ ! -e c.ckpt ] \
+        && ok "$proc: a run card with 'process = $proc' on 3 ranks with checkpoints == one process" \
+        || bad "$proc: run card on 3 ranks"
+    ck="$p --checkpoint r.ckpt --checkpoint-every 100 $(outs r)"
+    rm -f r.*
+    # shellcheck disable=SC2086
+    "$mpiexec" $flags -np 3 "$gaps" $extra --seed 5 --quiet --threads 1 $ck 2>/dev/null &
+    launcher=$!
+    i=0
+    while [ ! -e r.ckpt ] && [ $i -lt 3000 ] && kill -0 $launcher 2>/dev/null; do
+        sleep 0.01; i=$((i + 1))
+    done
+    victim=$(pgrep -P $launcher | tail -n 1)
+    [ -n "$victim" ] && kill -KILL $victim 2>/dev/null
+    wait $launcher 2>/dev/null
+    if [ -e r.yoda ]; then
+        ok "$proc: the job ended before its checkpoint was seen (nothing to resume)"
+    else
+        left=$(ls r.* 2>/dev/null | tr '\n' ' ')
+        [ -e r.ckpt ] && mpi 2 --threads $threads $ck --resume r.ckpt && same_as $proc-ref r \
+            && [ ! -e r.ckpt ] && [ -z "$(ls r.*.part 2>/dev/null)" ] \
+            && ok "$proc: 3 ranks, one SIGKILLed at the first checkpoint (left: $left) + resumed on 2 == one process" \
+            || bad "$proc: kill + resume on 2 ranks differs (left: $left)"
+    fi
+done
 
 # ---- failures: every rank stops, one message, non-zero status, no output ----
 for victim in 1 0 2; do

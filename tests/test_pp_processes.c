@@ -9,6 +9,9 @@
  *    along +-z with E = x sqrt(s)/2, massless; the Z (pp-z) or e- e+ (pp-ll) carry exactly
  *    the incoming momentum (to rounding), leptons massless, the pair mass in the window and
  *    the Z on shell; colours q (1, 0), qbar (0, 1), next_tag 2; t_start; weight finite, >= 0.
+ *    The processes are set up as a run sets them up, with their importance-sampling tables
+ *    (gaps_process_prepare): the weights' spread (sd/mean, mean/max) must stay small; the
+ *    sampling without the tables is checked on a tenth of the events.
  * 2. Cross sections: an independent numerical integration (adaptive Gauss-Kronrod 7-15 written
  *    here, couplings written out again here, PDFs through gaps_pdf_xfxq2 flavour by flavour):
  *    pp-z 1-D in y, pp-ll 2-D in (m, y) of the cos(theta)-integrated cross section.  The mean
@@ -306,15 +309,43 @@ static int load(gaps_pdf *pdf, const char *dir)
     return 0;
 }
 
-static int init(gaps_process *proc, enum gaps_process_id id, const gaps_pdf *pdf)
+/* The process as the generator sets it up: with its importance-sampling tables
+ * (gaps_process_prepare) where prepare is set, else sampled without them (uniformly). */
+static int init(gaps_process *proc, enum gaps_process_id id, const gaps_pdf *pdf, int prepare)
 {
     char msg[256];
     if (gaps_process_init(proc, id, ECM, msg, sizeof msg) != 0) {
         printf("FAIL gaps_process_init: %s\n", msg);
         return -1;
     }
+    if (prepare) gaps_process_prepare(proc, pdf);
     proc->pdf = pdf;
     return 0;
+}
+
+/* The spread of the weights: standard deviation over mean, and mean over largest (the
+ * efficiency of unweighting). */
+static void spread(const char *what, const stats *s, double max_rsd, double min_eff)
+{
+    const double m = mean(s), rsd = sqrt(s->sw2 / s->n - m * m) / m, eff = m / s->wmax;
+    printf("  %-28s weights: sd/mean %.4f, mean/max %.4f\n", what, rsd, eff);
+    CHECK(rsd < max_rsd && eff > min_eff, "%s: weight spread sd/mean %.4f (limit %.2f), "
+          "mean/max %.4f (limit %.2f)", what, rsd, max_rsd, eff, min_eff);
+}
+
+/* The mean weight of n events of proc (seed 8) against the integral: the sampling without
+ * the tables, which a run uses only where a table cannot be made. */
+static void plain_sampling(const char *what, const gaps_process *proc, long n, double exact)
+{
+    stats st = { 0 };
+    for (long i = 0; i < n; ++i) {
+        gaps_rng rng = gaps_rng_make(8, (uint64_t)i, 0);
+        gaps_hard_event ev;
+        gaps_process_generate(proc, &rng, &ev);
+        add(&st, ev.weight);
+    }
+    pull(what, &st, exact);
+    spread(what, &st, INFINITY, 0.0);   /* reported only */
 }
 
 /* Records for the HepMC3 output: one row per particle, as the analysis hands them on. */
@@ -368,7 +399,8 @@ int main(int argc, char **argv)
 
     /* ---------------- pp-z ---------------- */
     gaps_process proc;
-    if (init(&proc, GAPS_PROCESS_PP_Z, &pdf) != 0) return 1;
+    if (init(&proc, GAPS_PROCESS_PP_Z, &pdf, 1) != 0) return 1;
+    CHECK(proc.pp_z.y_bins == GAPS_PP_Y_BINS, "pp-z: no rapidity table");
     zctx z = { &pdf, GAPS_MZ * GAPS_MZ, 0 };
     const double ymax = log(ECM / GAPS_MZ);
     const double sigma_z = integrate(pp_z_dsigma_dy, &z, -ymax, ymax, 1e-9);
@@ -397,14 +429,19 @@ int main(int argc, char **argv)
     printf("pp-z: %ld host events (seed 7), weight unit %.6g pb, largest weight %.6g pb\n",
            events, proc.w_unit, sz.wmax);
     pull("sigma", &sz, sigma_z);
+    spread("sigma", &sz, 0.05, 0.95);
     for (int f = 1; f <= 5; ++f) {
         char name[32];
         snprintf(name, sizeof name, "sigma(flavour %d)", f);
         pull(name, &szf[f], sigma_zf[f]);
     }
 
+    if (init(&proc, GAPS_PROCESS_PP_Z, &pdf, 0) != 0) return 1;
+    plain_sampling("sigma, y uniform", &proc, events / 10, sigma_z);
+
     /* ---------------- pp-ll ---------------- */
-    if (init(&proc, GAPS_PROCESS_PP_LL, &pdf) != 0) return 1;
+    if (init(&proc, GAPS_PROCESS_PP_LL, &pdf, 1) != 0) return 1;
+    CHECK(proc.pp_ll.cells == GAPS_PP_LL_CELLS, "pp-ll: no (mass, rapidity) table");
     llctx c = { &pdf, 0.0, 0 };
     const double sigma_ll = integrate(pp_ll_dsigma_dm, &c, GAPS_PP_LL_M_LO, GAPS_PP_LL_M_HI,
                                       1e-7);
@@ -425,7 +462,10 @@ int main(int argc, char **argv)
     printf("pp-ll: %ld host events (seed 7), weight unit %.6g pb, largest weight %.6g pb\n",
            events, proc.w_unit, sl.wmax);
     pull("sigma", &sl, sigma_ll);
+    spread("sigma", &sl, 0.12, 0.8);
     pull("sigma_F - sigma_B", &sfb, fb_ll);
+    if (init(&proc, GAPS_PROCESS_PP_LL, &pdf, 0) != 0) return 1;
+    plain_sampling("sigma, rho and y uniform", &proc, events / 10, sigma_ll);
 
     /* ---------------- refusals ---------------- */
     char msg[256];

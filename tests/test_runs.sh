@@ -1,6 +1,7 @@
 #!/bin/sh
 # Runs of any size: streamed per-event output, event ranges, exact merge, checkpoint and resume,
-# progress.  Every promise is checked with cmp against one uninterrupted run.
+# progress; the same for the hadron collisions pp-z and pp-ll, with a run card.  Every promise
+# is checked with cmp against one uninterrupted run.
 # Usage: test_runs.sh GAPS_BINARY WORKDIR
 gaps=$1
 work=$2
@@ -169,6 +170,74 @@ if [ -e x.ckpt ]; then
     [ $rc -eq 2 ] && grep -q "belongs to a run of 5000" err.txt && ok "resume with another N refused" \
         || bad "resume with another N: exit $rc, $(cat err.txt)"
 fi
+
+# ---- hadron collisions (pp-z, pp-ll): streamed outputs, ranges and merge, a run card that
+# names the process, a checkpoint killed and resumed, each against one run of the process ----
+NP=2000
+for proc in pp-z pp-ll; do
+    p="--process $proc --events $NP"
+    run $p --output $proc.yoda --json $proc.json --observables-out $proc.csv --hepmc $proc.hepmc \
+        --state-out $proc.state || bad "$proc: reference run"
+    run $p --output none --hepmc - >$proc-stdout.hepmc && cmp -s $proc-stdout.hepmc $proc.hepmc \
+        && ok "$proc: --hepmc - writes the file's bytes to standard output" \
+        || bad "$proc: --hepmc - differs from the file"
+    rm -f fifo && mkfifo fifo
+    cat fifo >$proc-fifo.csv &
+    reader=$!
+    run $p --output none --observables-out fifo || bad "$proc: writing to a FIFO"
+    wait $reader
+    cmp -s $proc-fifo.csv $proc.csv && ok "$proc: a FIFO reader gets the CSV's bytes" \
+        || bad "$proc: FIFO output differs"
+    # two ranges, merged in the other order: the bytes of one run
+    run --process $proc --events $((NP / 2)) --output none --state-out $proc-a.state \
+        || bad "$proc: range a"
+    run --process $proc --events $((NP / 2)) --first-event $((NP / 2)) --output none \
+        --state-out $proc-b.state --observables-out $proc-b.csv || bad "$proc: range b"
+    tail -n $((NP / 2)) $proc.csv >b-from-full.csv
+    tail -n $((NP / 2)) $proc-b.csv | cmp -s - b-from-full.csv \
+        && ok "$proc: range [$((NP / 2)),$NP) holds the run's events" || bad "$proc: range b differs"
+    "$gaps" merge -o $proc-m.yoda --json $proc-m.json --state-out $proc-m.state --quiet \
+        $proc-b.state $proc-a.state || bad "$proc: merge"
+    grep -v '^Backend: ' $proc-m.yoda >m.phys; grep -v '^Backend: ' $proc.yoda >full.phys
+    cmp -s m.phys full.phys && same_physics_json $proc-m.json $proc.json \
+        && cmp -s $proc-m.state $proc.state \
+        && ok "$proc: merge b a == one run (YODA, JSON physics, state bytes)" || bad "$proc: merge differs"
+    # a run card with the process (and its PDF set named)
+    cat >$proc.card <<CARD
+# $proc from a run card
+process = $proc
+pdf = CT14lo/0
+events = $NP
+seed = 5
+output = $proc-card.yoda
+observables-out = $proc-card.csv
+CARD
+    "$gaps" $extra --card $proc.card --quiet && cmp -s $proc-card.yoda $proc.yoda \
+        && cmp -s $proc-card.csv $proc.csv && ok "$proc: a run card with 'process = $proc' == the command line" \
+        || bad "$proc: the run card's run differs"
+    # killed as soon as its first checkpoint exists, then resumed
+    ck="$p --threads 1 --output r.yoda --json r.json --observables-out r.csv --hepmc r.hepmc \
+        --checkpoint r.ckpt --checkpoint-every 100"
+    rm -f r.*
+    "$gaps" $extra --seed 5 --quiet $ck &   # not through run(): $! must be gaps itself
+    pid=$!
+    i=0
+    while [ ! -e r.ckpt ] && [ $i -lt 3000 ] && kill -0 $pid 2>/dev/null; do
+        sleep 0.01; i=$((i + 1))
+    done
+    kill -KILL $pid 2>/dev/null
+    wait $pid 2>/dev/null
+    if [ -e r.yoda ]; then
+        ok "$proc: the run ended before its checkpoint was seen (nothing to resume)"
+    else
+        part=$(ls r.* 2>/dev/null | tr '\n' ' ')
+        [ -e r.ckpt ] && run $ck --resume r.ckpt && cmp -s r.csv $proc.csv && cmp -s r.hepmc $proc.hepmc \
+            && cmp -s r.yoda $proc.yoda && same_physics_json r.json $proc.json && [ ! -e r.ckpt ] \
+            && [ -z "$(ls r.*.part 2>/dev/null)" ] \
+            && ok "$proc: SIGKILL at its first checkpoint (left: $part) + resume == one run" \
+            || bad "$proc: SIGKILL + resume differs (left: $part)"
+    fi
+done
 
 # ---- progress: a line per 10 % in a log, nothing with --quiet ----
 # one thread and 10^6 events: longer than the 2 s before progress shows, on any machine

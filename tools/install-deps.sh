@@ -5,9 +5,9 @@
 #   measurements), pkg-config (the installed-package test).
 #   --offload  also clang-19 and libomp-19-dev (the GPU build; the CUDA toolkit must be
 #              installed separately, see doc/gpu.md)
-#   --plots    also numpy, matplotlib, mplhep (tools/gaps-plot, tools/plot_benchmarks.py) and
-#              parton (an independent LHAPDF6 reader for tests/test_pdf_parton.py),
-#              from PyPI
+#   --plots    also numpy, matplotlib, mplhep (tools/gaps-plot, tools/plot_benchmarks.py),
+#              parton (an independent LHAPDF6 reader for tests/test_pdf_parton.py) and
+#              pyhepmc (HepMC3's reader in Python, for tests/test_hepmc_pp.py), from PyPI
 #   --mpi      also OpenMPI (libopenmpi-dev, openmpi-bin) for -DGAPS_MPI=ON
 # Another package manager may hold the dpkg lock (unattended-upgrades on a fresh machine):
 # then this script says so, waits for it up to 10 minutes, and apt-get itself waits as long
@@ -21,7 +21,7 @@ pip_pkgs=""
 for arg in "$@"; do
     case $arg in
         --offload) pkgs="$pkgs clang-19 libomp-19-dev" ;;
-        --plots) pkgs="$pkgs python3-pip"; pip_pkgs="numpy matplotlib mplhep parton" ;;
+        --plots) pkgs="$pkgs python3-pip"; pip_pkgs="numpy matplotlib mplhep parton pyhepmc" ;;
         --mpi) pkgs="$pkgs libopenmpi-dev openmpi-bin" ;;
         *) echo "install-deps.sh: unknown option $arg (use --offload, --plots, --mpi)" >&2; exit 2 ;;
     esac
@@ -68,7 +68,7 @@ if [ -n "$missing" ]; then
     wait_for_lock
     DEBIAN_FRONTEND=noninteractive $sudo $apt install -y -qq $missing >/dev/null
 fi
-if [ -n "$pip_pkgs" ] && ! python3 -c "import numpy, matplotlib, mplhep, parton" 2>/dev/null; then
+if [ -n "$pip_pkgs" ] && ! python3 -c "import numpy, matplotlib, mplhep, parton, pyhepmc" 2>/dev/null; then
     # Debian's own python3 is "externally managed" (PEP 668): pip refuses it without
     # --break-system-packages; a pyenv or venv python3 needs no flag.
     brk=""

@@ -18,16 +18,19 @@ typedef struct gaps_hepmc_xsec {
     int64_t events;            /* events it is based on */
 } gaps_hepmc_xsec;
 
-/* The file header and the run information: tool name and version, and n_attributes run
- * attributes given as name/value pairs attributes[2 k], attributes[2 k + 1] (values without
- * newlines). */
+/* The file header and the run information: tool name, version and a description that names
+ * the process of the attribute "process" (absent: ee-qq), and n_attributes run attributes
+ * given as name/value pairs attributes[2 k], attributes[2 k + 1] (values without newlines). */
 void gaps_hepmc_write_header(FILE *f, const char *const *attributes, int n_attributes);
 
 /* Record i of r as one event of process proc: the two beams (status 4) from the process;
  * for a record without incoming partons the s-channel boson of the process (status 2) and
  * the outgoing partons from its decay, otherwise the incoming partons (status 21, each from
- * its beam) meeting in one vertex with the outgoing particles (status 1); colour flow as
- * flow1/flow2 attributes; weight and cross section in pb.  The caller checks ferror(f). */
+ * its beam) meeting in one vertex with the outgoing particles (status 1; a decayed Drell-Yan
+ * Z/gamma* status 62, rebuilt from its decay products), and a beam remnant per beam (PDG 82,
+ * status 1, beam minus incoming parton, carrying the colour its beam keeps), so that the
+ * final particles add up to the beams; colour flow as flow1/flow2 attributes; weight and
+ * cross section in pb.  The caller checks ferror(f). */
 void gaps_hepmc_write_event(FILE *f, const gaps_process *proc, const gaps_records *r, int i,
                             const gaps_hepmc_xsec *xs);
 

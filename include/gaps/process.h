@@ -68,8 +68,16 @@ typedef struct gaps_hard_event {
     int next_tag;                   /* the first colour tag not used */
 } gaps_hard_event;
 
-/* Bins of the rapidity importance sampling of the hadronic processes. */
+/* Bins of the rapidity importance sampling of pp-z. */
 #define GAPS_PP_Y_BINS 128
+/* Cells of the importance sampling of pp-ll: GAPS_PP_LL_M_BINS bins of the mass variable rho
+ * times GAPS_PP_LL_Y_BINS bins of the scaled rapidity y / y_max(m). */
+#define GAPS_PP_LL_M_BINS 64
+#define GAPS_PP_LL_Y_BINS 64
+#define GAPS_PP_LL_CELLS (GAPS_PP_LL_M_BINS * GAPS_PP_LL_Y_BINS)
+/* The mass mapping of pp-ll is a Breit-Wigner this many times wider than the Z's: its table
+ * then resolves the Z peak and the photon's rise towards the window's edges alike. */
+#define GAPS_PP_LL_MAP_WIDTH 4.0
 
 /* p p -> Z on shell: run constants (src/process/pp_z.c; doc/physics.md, section "Hadronic
  * hard processes"). */
@@ -93,7 +101,9 @@ typedef struct gaps_pp_z {
 typedef struct gaps_pp_ll {
     double m_lo, m_hi;    /* the dilepton mass window, GeV */
     double mz2, mz_gz;    /* M_Z^2 and M_Z Gamma_Z, GeV^2 */
-    double rho_lo, rho_hi;/* atan((m^2 - M_Z^2) / (M_Z Gamma_Z)) at the window's edges */
+    double map_w;         /* the width of the mass mapping m^2 = M_Z^2 + map_w tan(rho), GeV^2:
+                             M_Z Gamma_Z times GAPS_PP_LL_MAP_WIDTH */
+    double rho_lo, rho_hi;/* atan((m^2 - M_Z^2) / map_w) at the window's edges */
     double kappa;         /* 1 / (4 sin^2 theta_W cos^2 theta_W) */
     double sqrt_s, s;     /* GeV, GeV^2 */
     /* |M|^2 / ((4 pi alpha)^2 / N_c) = A_f (1 + c^2) + B_f c with
@@ -101,6 +111,12 @@ typedef struct gaps_pp_ll {
      * gaps_me_init), flavour 1..5 (index 0 unused) */
     double a0[6], a1[6], a2[6], b1[6], b2[6];
     double norm;          /* GeV^-2 -> pb times (4 pi alpha)^2 / (16 pi N_c) */
+    /* importance sampling of (rho, y / y_max(m)) (gaps_process_prepare()): the probability of
+     * each of the GAPS_PP_LL_CELLS cells (cell i GAPS_PP_LL_Y_BINS + j: rho bin i, rapidity
+     * bin j, equal bins of [rho_lo, rho_hi] and [-1, 1]) and their running sums; cells 0 (no
+     * table yet): rho and y uniform */
+    int cells;
+    double cell_prob[GAPS_PP_LL_CELLS], cell_cum[GAPS_PP_LL_CELLS + 1];
 } gaps_pp_ll;
 
 /* Run parameters of the process (plain data, copied to the device). */
@@ -127,9 +143,10 @@ int gaps_process_init(gaps_process *proc, enum gaps_process_id id, double ecm, c
                       size_t len);
 
 /* Host: what a process computes once from the run's parton distributions (host copy), after
- * gaps_process_init(): for pp-z a rapidity distribution that follows d sigma/dy, so that the
- * events' weights are nearly equal and no shower time goes to events of negligible weight.
- * Without it the rapidity is uniform (the same cross section, larger weight spread). */
+ * gaps_process_init(): for pp-z a rapidity distribution that follows d sigma/dy, for pp-ll
+ * a (mass, rapidity) distribution that follows d sigma/dm dy, so that the events' weights are
+ * nearly equal and no shower time goes to events of negligible weight.  Without it the
+ * rapidity is uniform (the same cross section, larger weight spread). */
 void gaps_process_prepare(gaps_process *proc, const gaps_pdf *pdf);
 
 /* Host: the beams' four-momenta (E, px, py, pz) in the centre-of-mass frame, the first along

@@ -34,6 +34,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "gaps/constants.h"
 #include "gaps/process.h"
@@ -46,10 +47,32 @@
 #endif
 
 /* Particle ids of an event: the beams first, then the s-channel boson (e+ e-) or the incoming
- * partons, then (Drell-Yan) the decayed boson, then the outgoing particles in record order.
- * Hadron collisions: beam -> incoming parton (implicit vertices -1, -2), the hard vertex -3
- * "V -3 0 [q,qbar]", and for Drell-Yan the boson's implicit decay vertex -4. */
+ * partons, then (Drell-Yan) the decayed boson, then the outgoing particles in record order,
+ * then (hadron collisions) the two beam remnants.  Hadron collisions: beam -> incoming parton
+ * and remnant (implicit vertices -1, -2), the hard vertex -3 "V -3 0 [q,qbar]", and for
+ * Drell-Yan the boson's implicit decay vertex -4. */
 enum { ID_BEAM_A = 1, ID_BEAM_B = 2, ID_NEXT = 3 };
+
+/* HepMC3 status codes (the Pythia 8 convention: HepMC3 leaves 11-200 to the generator): the
+ * beams 4, the incoming partons of the hard process 21, a decayed resonance of a hadron
+ * collision 62 (Pythia's code of the last copy of a hard-process particle, with every recoil
+ * included, which is what the record's decay products add up to), the e+ e- boson 2 (decayed),
+ * final particles 1. */
+enum { ST_FINAL = 1, ST_DECAYED = 2, ST_BEAM = 4, ST_INCOMING = 21, ST_RESONANCE = 62 };
+
+/* The PDG code of a beam remnant: a pseudo-particle (the PDG numbering leaves 81-100 to
+ * generators; 82 is Herwig's and ThePEG's remnant).  A hadron collision has one per beam,
+ * beam minus incoming parton, so that the final particles add up to the beams. */
+enum { PDG_REMNANT = 82 };
+
+/* The process a header's run attributes name ("process"; absent: ee-qq, whose files keep
+ * their bytes from before the attribute existed), or -1 for a name gaps does not know. */
+static int header_process(const char *const *attributes, int n_attributes)
+{
+    for (int i = 0; i + 1 < 2 * n_attributes; i += 2)
+        if (strcmp(attributes[i], "process") == 0) return gaps_process_lookup(attributes[i + 1]);
+    return GAPS_PROCESS_EE_QQ;
+}
 
 static void write_header(FILE *f, const char *const *attributes, int n_attributes)
 {
@@ -58,10 +81,19 @@ static void write_header(FILE *f, const char *const *attributes, int n_attribute
     fputs("HepMC::Version 3.01.02\n", f);
     fputs("HepMC::Asciiv3-START_EVENT_LISTING\n", f);
     /* Run info: one weight, under a name Rivet takes for the nominal one; the tool line holds
-     * name, version and description separated by the two characters "\|". */
+     * name, version and description separated by the two characters "\|": the process (that
+     * of the "process" attribute) and the shower. */
     fputs("W Default\n", f);
-    fputs("T gaps\\|" GAPS_VERSION "\\|e+e- -> Z/gamma* -> q qbar at leading order with a "
-          "Catani-Seymour dipole shower (parallel veto algorithm)\n", f);
+    const int process = header_process(attributes, n_attributes);
+    if (process == GAPS_PROCESS_EE_QQ)
+        fputs("T gaps\\|" GAPS_VERSION "\\|e+e- -> Z/gamma* -> q qbar at leading order with a "
+              "Catani-Seymour dipole shower (parallel veto algorithm)\n", f);
+    else if (process >= 0 && process < GAPS_N_PROCESSES)
+        fprintf(f, "T gaps\\|" GAPS_VERSION "\\|%s; Catani-Seymour dipoles, parallel veto "
+                "algorithm\n", gaps_process_table[process].title);
+    else
+        fputs("T gaps\\|" GAPS_VERSION "\\|Catani-Seymour dipole shower (parallel veto "
+              "algorithm)\n", f);
     /* Run attributes, as WriterAscii writes GenRunInfo attributes: "A <name> <value>". */
     for (int i = 0; i + 1 < 2 * n_attributes; i += 2)
         fprintf(f, "A %s %s\n", attributes[i], attributes[i + 1]);
@@ -123,11 +155,27 @@ static void write_event(FILE *f, const gaps_process *proc, const gaps_records *r
             if (!is_parton(r->flav[base + k]))
                 for (int c = 0; c < 4; ++c) decayed[c] += r->p[(base + k) * 4 + c];
     const int id_decayed = first_parton + n_in;   /* its id when decayed_pdg != 0 */
-    const int n_particles = first_parton - 1 + n + (decayed_pdg != 0);
+    /* hadron collisions: a remnant per beam, the last two particles */
+    const int n_remnants = n_in < 2 ? n_in : 2;
+    const int n_particles = first_parton - 1 + n + (decayed_pdg != 0) + n_remnants;
+    const int id_remnant = n_particles - n_remnants + 1;   /* the first remnant's id */
+    /* which beam each incoming parton leaves: the one it moves along (the record's row 0 is
+     * the quark of the hard process, whichever beam it came from); row_of_beam[b]: the parton
+     * of beam b, whose remnant is beam b minus that parton */
+    int row_of_beam[2] = { 0, 1 };
+    if (n_remnants == 2 && r->p[base * 4 + 3] < 0.0 && r->p[(base + 1) * 4 + 3] > 0.0) {
+        row_of_beam[0] = 1;
+        row_of_beam[1] = 0;
+    }
+    double remnant[2][4];
+    for (int b = 0; b < n_remnants; ++b)
+        for (int c = 0; c < 4; ++c)
+            remnant[b][c] = beam[b][c] - r->p[(base + row_of_beam[b]) * 4 + c];
     const long n_acc = xs->events <= INT_MAX ? (long)xs->events : -1L;
     /* one event is formatted into a local buffer and written with one call: far fewer
-     * library calls than one fprintf per field (GAPS_MAX_PARTONS lines of ~130 bytes fit) */
-    char buf[512 + GAPS_MAX_PARTONS * 192], *s = buf;
+     * library calls than one fprintf per field (GAPS_MAX_PARTONS + 5 particle lines of at
+     * most ~145 bytes and two colour attributes each fit) */
+    char buf[1024 + GAPS_MAX_PARTONS * 192], *s = buf;
 
     /* vertices: e+ e-: the beams' and the boson's decay; with incoming partons: one per beam
      * (parton from beam), the hard vertex, and a decayed boson's */
@@ -142,44 +190,60 @@ static void write_event(FILE *f, const gaps_process *proc, const gaps_records *r
     /* particle id of record row k: a decayed boson's id sits between the incoming and the
      * outgoing rows */
 #define ROW_ID(k) (first_parton + (k) + (decayed_pdg != 0 && (k) >= n_in))
+    /* a remnant carries the colour that its beam keeps: the anticolour of the incoming parton
+     * as its colour and the colour as its anticolour, so that every colour line of the final
+     * particles ends in another final particle */
     for (int k = 0; k < n; ++k)
         if (r->col[base + k] != 0)
             s += sprintf(s, "A %d flow1 %d\n", ROW_ID(k), r->col[base + k]);
+    for (int b = 0; b < n_remnants; ++b)
+        if (r->acol[base + row_of_beam[b]] != 0)
+            s += sprintf(s, "A %d flow1 %d\n", id_remnant + b, r->acol[base + row_of_beam[b]]);
     for (int k = 0; k < n; ++k)
         if (r->acol[base + k] != 0)
             s += sprintf(s, "A %d flow2 %d\n", ROW_ID(k), r->acol[base + k]);
+    for (int b = 0; b < n_remnants; ++b)
+        if (r->col[base + row_of_beam[b]] != 0)
+            s += sprintf(s, "A %d flow2 %d\n", id_remnant + b, r->col[base + row_of_beam[b]]);
 
     /* Beams from the process, massless, the first along +z; status 4 = incoming beam. */
     for (int b = 0; b < 2; ++b)
-        s = put_particle(s, ID_BEAM_A + b, 0, info->beam_pdg[b], beam[b], 0.0, 4);
+        s = put_particle(s, ID_BEAM_A + b, 0, info->beam_pdg[b], beam[b], 0.0, ST_BEAM);
     int parent_out;   /* where the outgoing partons come from */
     if (n_in == 0) {
         /* the beams annihilate (vertex -1) into the s-channel boson, status 2 = decayed; the
          * outgoing partons come from its (implicit) decay vertex */
         s += sprintf(s, "V -1 0 [%d,%d]\n", ID_BEAM_A, ID_BEAM_B);
         if (boson_pdg != 0)
-            s = put_particle(s, ID_NEXT, -1, boson_pdg, boson, boson[0], 2);
+            s = put_particle(s, ID_NEXT, -1, boson_pdg, boson, boson[0], ST_DECAYED);
         parent_out = boson_pdg != 0 ? ID_NEXT : -1;
     } else {
         /* each incoming parton leaves its beam (status 21, the incoming partons of the hard
          * process in the Pythia convention); they meet in vertex -3 */
         for (int k = 0; k < n_in; ++k)
-            s = put_particle(s, first_parton + k, ID_BEAM_A + k, r->flav[base + k],
-                             r->p + (base + k) * 4, 0.0, 21);
+            s = put_particle(s, first_parton + k, row_of_beam[0] == k ? ID_BEAM_A : ID_BEAM_B,
+                             r->flav[base + k],
+                             r->p + (base + k) * 4, 0.0, ST_INCOMING);
         s += sprintf(s, "V -3 0 [%d,%d]\n", first_parton, first_parton + 1);
         parent_out = -3;
-        /* the decayed boson (status 2, as the e+ e- boson above) comes out of the hard
-         * vertex; its decay vertex (-4) is implicit: its products name it as their parent */
+        /* the decayed boson (status 62) comes out of the hard vertex; its decay vertex (-4) is
+         * implicit: its products name it as their parent */
         if (decayed_pdg != 0)
-            s = put_particle(s, id_decayed, -3, decayed_pdg, decayed, mass_of(decayed), 2);
+            s = put_particle(s, id_decayed, -3, decayed_pdg, decayed, mass_of(decayed),
+                             ST_RESONANCE);
     }
     for (int k = n_in; k < n; ++k) {
         const double *p = r->p + (base + k) * 4;
         /* partons are massless; a colourless particle (a Z, a lepton) carries its mass */
         const int flav = r->flav[base + k];
         const int parent = decayed_pdg != 0 && !is_parton(flav) ? id_decayed : parent_out;
-        s = put_particle(s, ROW_ID(k), parent, flav, p, is_parton(flav) ? 0.0 : mass_of(p), 1);
+        s = put_particle(s, ROW_ID(k), parent, flav, p, is_parton(flav) ? 0.0 : mass_of(p),
+                         ST_FINAL);
     }
+    /* the beam remnants (final), each from its beam's vertex */
+    for (int b = 0; b < n_remnants; ++b)
+        s = put_particle(s, id_remnant + b, ID_BEAM_A + b, PDG_REMNANT, remnant[b],
+                         mass_of(remnant[b]), ST_FINAL);
 #undef ROW_ID
     fwrite(buf, 1, (size_t)(s - buf), f);
 }

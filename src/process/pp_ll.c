@@ -15,17 +15,24 @@
  *
  * dsigma = sum_(f, orientation) [x_a f(x_a)] [x_b f'(x_b)] |M|^2 / (2 m^4)
  *          dm^2 dy dc dphi / (32 pi^2)   at mu_F = m.
- * Sampling: m^2 = M_Z^2 + M_Z Gamma_Z tan(rho), rho uniform between the window's edges (the
- * Z Breit-Wigner, flat in rho); y uniform in [-ln(sqrt s / m), ln(sqrt s / m)]; c uniform in
- * [-1, 1] and phi in [0, 2 pi) for the l- in the dilepton rest frame, whose z axis is the
- * beam axis (at LO the pair has no transverse momentum).  As in pp_z.c, the ten channels
- * (flavour, which proton gives the quark) are summed in the weight and one is chosen with
- * probability proportional to its contribution. */
+ * Sampling: m^2 = M_Z^2 + w tan(rho), a Breit-Wigner GAPS_PP_LL_MAP_WIDTH times wider than
+ * the Z's (w = M_Z Gamma_Z GAPS_PP_LL_MAP_WIDTH), and y = u ln(sqrt s / m) with u in [-1, 1],
+ * where both x stay below 1; (rho, u) from a table of GAPS_PP_LL_CELLS cells that follows
+ * d sigma / drho du (gaps_pp_ll_prepare, built at the start of a run from the run's PDFs with
+ * the code of pp_z.c's rapidity table; without it rho and u are uniform).  The l- direction
+ * in the dilepton rest frame, whose z axis is the beam axis (at LO the pair has no transverse
+ * momentum): phi uniform in [0, 2 pi), c = cos theta from (3/8)[(1 + c^2) + beta c], the
+ * angular distribution of the sum of the channels at that (m, y), so that the weight depends
+ * on (m, y) only and nearly cancels against the table (at 13 TeV with CT14lo the weights'
+ * standard deviation is 7 % of their mean, against 55 % with m flat in the Z's rho, y and c
+ * uniform).  As in pp_z.c, the ten channels (flavour, which proton gives the quark) are
+ * summed in the weight and one is chosen with probability proportional to its contribution. */
 #include "gaps/constants.h"
 #include "gaps/fpmath.h"
 #include "process/processes.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 void gaps_pp_ll_init(gaps_pp_ll *ll, double ecm)
 {
@@ -36,8 +43,9 @@ void gaps_pp_ll_init(gaps_pp_ll *ll, double ecm)
     ll->mz2 = GAPS_MZ * GAPS_MZ;
     ll->mz_gz = GAPS_MZ * GAPS_GAMMA_Z;
     /* host only, once per run: the values are copied wherever the loops run */
-    ll->rho_lo = atan((ll->m_lo * ll->m_lo - ll->mz2) / ll->mz_gz);
-    ll->rho_hi = atan((ll->m_hi * ll->m_hi - ll->mz2) / ll->mz_gz);
+    ll->map_w = ll->mz_gz * GAPS_PP_LL_MAP_WIDTH;
+    ll->rho_lo = atan((ll->m_lo * ll->m_lo - ll->mz2) / ll->map_w);
+    ll->rho_hi = atan((ll->m_hi * ll->m_hi - ll->mz2) / ll->map_w);
     ll->kappa = 1.0 / (4.0 * sw2 * (1.0 - sw2));
     ll->sqrt_s = ecm;
     ll->s = ecm * ecm;
@@ -59,13 +67,65 @@ void gaps_pp_ll_init(gaps_pp_ll *ll, double ecm)
  * luminosity GAPS_PP_LL_UNIT_LUMINOSITY (constants.h). */
 double gaps_pp_ll_weight_unit(const gaps_pp_ll *ll)
 {
-    const double jac_m = (ll->rho_hi - ll->rho_lo) * ll->mz_gz;   /* D / (M Gamma) at the pole */
+    /* D / (M Gamma) at the pole, with the Z's own Breit-Wigner mapping */
+    const double jac_m = (atan((ll->m_hi * ll->m_hi - ll->mz2) / ll->mz_gz)
+                          - atan((ll->m_lo * ll->m_lo - ll->mz2) / ll->mz_gz)) * ll->mz_gz;
     const double chi2 = ll->kappa * ll->mz2 * ll->kappa * ll->mz2 / (ll->mz_gz * ll->mz_gz);
     double mmax = 0.0;
     for (int f = 1; f <= GAPS_N_FLAVOURS; ++f)
         mmax = fmax(mmax, 2.0 * (ll->a0[f] + ll->a2[f] * chi2) + fabs(ll->b2[f] * chi2));
     return GAPS_PP_LL_UNIT_LUMINOSITY * ll->norm * jac_m * gaps_log(ll->s / ll->mz2)
            / (ll->mz2 * ll->mz2) * mmax;
+}
+
+/* The c-integrated weight density over (rho, u = y / y_max(m)) with rho and u uniform, up to
+ * a constant factor: what the table of gaps_pp_ll_prepare follows. */
+static double cell_density(const gaps_pp_ll *ll, const gaps_pdf *pdf, double rho, double u)
+{
+    double srho, crho;
+    gaps_sincos(rho, &srho, &crho);
+    const double m2 = ll->mz2 + ll->map_w * (srho / crho);
+    const double dm = m2 - ll->mz2;
+    const double den = dm * dm + ll->mz_gz * ll->mz_gz;
+    const double y_range = gaps_log(ll->s / m2);
+    const double y = 0.5 * y_range * u;
+    const double sqrt_tau = sqrt(m2) / ll->sqrt_s;
+    double fa[GAPS_PDF_NPARTONS], fb[GAPS_PDF_NPARTONS];
+    gaps_pdf_xfxq2_all(pdf, sqrt_tau * gaps_exp(y), m2, fa);
+    gaps_pdf_xfxq2_all(pdf, sqrt_tau * gaps_exp(-y), m2, fb);
+    const double km2 = ll->kappa * m2;
+    const double chi1 = km2 * dm / den, chi2 = km2 * km2 / den;
+    double sum = 0.0;
+    for (int f = 1; f <= GAPS_N_FLAVOURS; ++f) {
+        const double A = ll->a0[f] + ll->a1[f] * chi1 + ll->a2[f] * chi2;
+        sum += fabs(A) * (fabs(fa[6 + f] * fb[6 - f]) + fabs(fa[6 - f] * fb[6 + f]));
+    }
+    return sum * (dm * dm + ll->map_w * ll->map_w) * y_range / (m2 * m2);
+}
+
+/* Cell probabilities proportional to the largest of the density at the cell's corners, the
+ * middles of its edges and its centre (a grid of (2 n_rho + 1) x (2 n_y + 1) points), with the
+ * floor of gaps_sampling_table_fill. */
+void gaps_pp_ll_prepare(gaps_pp_ll *ll, const gaps_pdf *pdf)
+{
+    enum { NR = 2 * GAPS_PP_LL_M_BINS + 1, NU = 2 * GAPS_PP_LL_Y_BINS + 1 };
+    ll->cells = 0;
+    double *grid = malloc(sizeof(double) * NR * NU);
+    if (!grid) return;   /* no table: uniform sampling, the same cross section */
+    for (int a = 0; a < NR; ++a) {
+        const double rho = ll->rho_lo + (ll->rho_hi - ll->rho_lo) * a / (NR - 1);
+        for (int b = 0; b < NU; ++b)
+            grid[a * NU + b] = cell_density(ll, pdf, rho, -1.0 + 2.0 * b / (NU - 1));
+    }
+    for (int i = 0; i < GAPS_PP_LL_M_BINS; ++i)
+        for (int j = 0; j < GAPS_PP_LL_Y_BINS; ++j) {
+            double m = 0.0;
+            for (int a = 2 * i; a <= 2 * i + 2; ++a)
+                for (int b = 2 * j; b <= 2 * j + 2; ++b) m = fmax(m, grid[a * NU + b]);
+            ll->cell_prob[i * GAPS_PP_LL_Y_BINS + j] = m;
+        }
+    free(grid);
+    ll->cells = gaps_sampling_table_fill(ll->cell_prob, ll->cell_cum, GAPS_PP_LL_CELLS);
 }
 
 GAPS_DEVICE_BEGIN
@@ -78,46 +138,86 @@ void gaps_pp_ll_generate(const gaps_pp_ll *ll, const gaps_pdf *pdf, gaps_rng *rn
     gaps_rng_uniform2(rng, &rc, &rphi);
     const double rch = gaps_rng_uniform(rng);
 
+    /* the cell of (rho, u = y / y_max(m)) from the table, and the point within it (uniform
+     * without a table) */
+    double fr = rrho, fu = ry, cell_weight = 1.0;   /* uniform density / sampled density */
+    if (ll->cells > 0) {
+        const int k = gaps_sampling_table_pick(ll->cell_prob, ll->cell_cum, ll->cells, ry, &fu,
+                                               &cell_weight);
+        fr = ((k / GAPS_PP_LL_Y_BINS) + rrho) / GAPS_PP_LL_M_BINS;
+        fu = ((k % GAPS_PP_LL_Y_BINS) + fu) / GAPS_PP_LL_Y_BINS;
+    }
+
     /* m^2 from the Breit-Wigner: dm^2 = D / (M Gamma) drho */
-    const double rho = ll->rho_lo + (ll->rho_hi - ll->rho_lo) * rrho;
+    const double rho = ll->rho_lo + (ll->rho_hi - ll->rho_lo) * fr;
     double srho, crho;
     gaps_sincos(rho, &srho, &crho);
-    const double m2 = ll->mz2 + ll->mz_gz * (srho / crho);
+    const double m2 = ll->mz2 + ll->map_w * (srho / crho);
     const double m = sqrt(m2);
     const double dm = m2 - ll->mz2;
     const double den = dm * dm + ll->mz_gz * ll->mz_gz;
-    const double jac_m = (ll->rho_hi - ll->rho_lo) * den / ll->mz_gz;
+    const double jac_m = (ll->rho_hi - ll->rho_lo) * (dm * dm + ll->map_w * ll->map_w) / ll->map_w;
 
-    /* rapidity of the pair, uniform where both x stay below 1 */
+    /* rapidity of the pair, where both x stay below 1 */
     const double y_range = gaps_log(ll->s / m2);   /* 2 ln(sqrt s / m): the Jacobian */
-    const double y = 0.5 * y_range * (2.0 * ry - 1.0);
+    const double y = 0.5 * y_range * (2.0 * fu - 1.0);
     const double sqrt_tau = m / ll->sqrt_s;
     const double xa = sqrt_tau * gaps_exp(y);
     const double xb = sqrt_tau * gaps_exp(-y);
 
-    /* the l- direction in the pair's rest frame */
-    const double c = 2.0 * rc - 1.0;
+    /* |M|^2 coefficients at this m^2, and the parton luminosities of each flavour with the
+     * quark from the proton along +z (lp) or along -z (lm) */
+    const double km2 = ll->kappa * m2;
+    const double chi1 = km2 * dm / den;
+    const double chi2 = km2 * km2 / den;
+    double fa[GAPS_PDF_NPARTONS], fb[GAPS_PDF_NPARTONS];
+    gaps_pdf_xfxq2_all(pdf, xa, m2, fa);
+    gaps_pdf_xfxq2_all(pdf, xb, m2, fb);
+    double A[GAPS_N_FLAVOURS + 1], B[GAPS_N_FLAVOURS + 1];
+    double lp[GAPS_N_FLAVOURS + 1], lm[GAPS_N_FLAVOURS + 1];
+    double a_sum = 0.0, b_sum = 0.0;
+    for (int f = 1; f <= GAPS_N_FLAVOURS; ++f) {
+        A[f] = ll->a0[f] + ll->a1[f] * chi1 + ll->a2[f] * chi2;
+        B[f] = ll->b1[f] * chi1 + ll->b2[f] * chi2;
+        lp[f] = fa[6 + f] * fb[6 - f];
+        lm[f] = fa[6 - f] * fb[6 + f];
+        a_sum += (lp[f] + lm[f]) * A[f];
+        b_sum += (lp[f] - lm[f]) * B[f];
+    }
+
+    /* the l- direction in the pair's rest frame: c = cos theta along +z from the density
+     * (3/8)[(1 + c^2) + beta c], beta = b_sum / a_sum (that of the channels' sum, so that the
+     * weight does not depend on c), |beta| kept below 1.9; it is the mixture of (3/8)(1 + c^2)
+     * (probability 1 - q) and (3/8)(1 + s c)^2, s the sign of beta (probability q = |beta| / 2),
+     * both sampled by inverting their distribution functions: c^3 + 3c = 4v (v uniform in
+     * (-1, 1)) is c = 2 sinh(asinh(2v) / 3), and (1 + s c)^3 = 8r is s c = 2 r^(1/3) - 1.
+     * phi is uniform. */
+    const double beta = a_sum > 0.0 ? fmin(fmax(b_sum / a_sum, -1.9), 1.9) : 0.0;
+    const double q = 0.5 * fabs(beta);
+    double c;
+    if (rc < q) {
+        const double r = rc / q;   /* uniform in (0, 1) */
+        const double sc = 2.0 * gaps_exp(gaps_log(r) / 3.0) - 1.0;
+        c = fmin(fmax(beta < 0.0 ? -sc : sc, -1.0), 1.0);
+    } else {
+        const double v = 2.0 * (rc - q) / (1.0 - q) - 1.0, av = fabs(2.0 * v);
+        const double ex = gaps_exp(gaps_log(av + sqrt(av * av + 1.0)) / 3.0);
+        c = fmin(ex - 1.0 / ex, 1.0) * (v < 0.0 ? -1.0 : 1.0);
+    }
+    /* the uniform density over the sampled one: (1/2) / ((3/8)[(1 + c^2) + beta c]) */
+    const double c_density = (1.0 + c * c) + beta * c;
+    const double c_weight = c_density > 0.0 ? 4.0 / (3.0 * c_density) : 0.0;
     const double st = sqrt(fmax(0.0, 1.0 - c * c));
     double sphi, cphi;
     gaps_sincos(2.0 * GAPS_PI * rphi, &sphi, &cphi);
 
-    /* |M|^2 coefficients at this m^2 */
-    const double km2 = ll->kappa * m2;
-    const double chi1 = km2 * dm / den;
-    const double chi2 = km2 * km2 / den;
-
-    double fa[GAPS_PDF_NPARTONS], fb[GAPS_PDF_NPARTONS];
-    gaps_pdf_xfxq2_all(pdf, xa, m2, fa);
-    gaps_pdf_xfxq2_all(pdf, xb, m2, fb);
     /* channel 2(f-1) + o: quark from the proton along +z (o = 0: the angle to the quark is
      * theta, c_q = c) or along -z (o = 1: c_q = -c) */
     double ch[2 * GAPS_N_FLAVOURS];
     for (int f = 1; f <= GAPS_N_FLAVOURS; ++f) {
-        const double A = ll->a0[f] + ll->a1[f] * chi1 + ll->a2[f] * chi2;
-        const double B = ll->b1[f] * chi1 + ll->b2[f] * chi2;
-        const double even = A * (1.0 + c * c);
-        ch[2 * (f - 1)] = (fa[6 + f] * fb[6 - f]) * (even + B * c);
-        ch[2 * (f - 1) + 1] = (fa[6 - f] * fb[6 + f]) * (even - B * c);
+        const double even = A[f] * (1.0 + c * c);
+        ch[2 * (f - 1)] = lp[f] * (even + B[f] * c);
+        ch[2 * (f - 1) + 1] = lm[f] * (even - B[f] * c);
     }
     double sum, sign;
     const int k = gaps_choose_channel(ch, 2 * GAPS_N_FLAVOURS, rch, &sum, &sign);
@@ -165,7 +265,7 @@ void gaps_pp_ll_generate(const gaps_pp_ll *ll, const gaps_pdf *pdf, gaps_rng *rn
     ev->n_in = 2;
     ev->n = 4;
     ev->next_tag = 2;
-    ev->weight = sign * sum * ll->norm * jac_m * y_range / (m2 * m2);
+    ev->weight = sign * sum * ll->norm * jac_m * y_range / (m2 * m2) * cell_weight * c_weight;
     ev->t_start = m2;   /* the mass^2 of the colour-connected q qbar pair */
 }
 

@@ -6,7 +6,8 @@
  * with the spin- and colour-averaged |M_f|^2 = 4 sqrt(2) G_F M_Z^4 (a_f^2 + v_f^2) / (4 N_c),
  * 4 sqrt(2) G_F = 4 pi alpha / (M_Z^2 sin^2 theta_W cos^2 theta_W).
  *
- * Sampling: y uniform in [-Y, Y], Y = ln(sqrt s / M_Z) (Jacobian 2Y).  The ten channels
+ * Sampling: y in [-Y, Y], Y = ln(sqrt s / M_Z), from a table of GAPS_PP_Y_BINS bins that
+ * follows d sigma/dy (gaps_pp_z_prepare; without it uniform, Jacobian 2Y).  The ten channels
  * (flavour, which proton gives the quark) are then chosen with probability proportional to
  * the magnitude of their contribution at that y, and the event carries the sum of all ten:
  * an importance sampling of the discrete sum that is exact for it, so the weight varies with
@@ -71,28 +72,34 @@ static double channel_sum(const gaps_pp_z *pz, const gaps_pdf *pdf, double y)
     return sum;
 }
 
+int gaps_sampling_table_fill(double *prob, double *cum, int n)
+{
+    double total = 0.0;
+    for (int i = 0; i < n; ++i) total += prob[i];
+    if (!(total > 0.0 && isfinite(total))) return 0;
+    double sum = 0.0;
+    for (int i = 0; i < n; ++i) {
+        prob[i] = (prob[i] / total + 1e-4 / n) / (1.0 + 1e-4);
+        cum[i] = sum;
+        sum += prob[i];
+    }
+    cum[n] = 1.0;
+    return n;
+}
+
 /* Bin probabilities proportional to the largest of d sigma/dy at the bin's edges and centre,
  * with a floor of 1e-4 of the average so that no rapidity is left out. */
 void gaps_pp_z_prepare(gaps_pp_z *pz, const gaps_pdf *pdf)
 {
     const int n = GAPS_PP_Y_BINS;
     const double dy = 2.0 * pz->y_max / n;
-    double total = 0.0;
     for (int i = 0; i < n; ++i) {
         const double lo = -pz->y_max + i * dy;
         double m = 0.0;
         for (int k = 0; k <= 2; ++k) m = fmax(m, channel_sum(pz, pdf, lo + 0.5 * k * dy));
         pz->y_prob[i] = m;
-        total += m;
     }
-    double cum = 0.0;
-    for (int i = 0; i < n; ++i) {
-        pz->y_prob[i] = (pz->y_prob[i] / total + 1e-4 / n) / (1.0 + 1e-4);
-        pz->y_cum[i] = cum;
-        cum += pz->y_prob[i];
-    }
-    pz->y_cum[n] = 1.0;
-    pz->y_bins = total > 0.0 ? n : 0;
+    pz->y_bins = gaps_sampling_table_fill(pz->y_prob, pz->y_cum, n);
 }
 
 GAPS_DEVICE_BEGIN
@@ -123,6 +130,20 @@ int gaps_choose_channel(const double *c, int n, double u, double *sum_abs, doubl
     return chosen;
 }
 
+int gaps_sampling_table_pick(const double *prob, const double *cum, int n, double u,
+                             double *frac, double *w)
+{
+    int lo = 0, hi = n - 1;
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (u < cum[mid + 1]) hi = mid;
+        else lo = mid + 1;
+    }
+    *frac = fmin(fmax((u - cum[lo]) / prob[lo], 0.0), 1.0);
+    *w = 1.0 / (n * prob[lo]);
+    return lo;
+}
+
 void gaps_pp_z_generate(const gaps_pp_z *pz, const gaps_pdf *pdf, gaps_rng *rng,
                         gaps_hard_event *ev)
 {
@@ -130,16 +151,11 @@ void gaps_pp_z_generate(const gaps_pp_z *pz, const gaps_pdf *pdf, gaps_rng *rng,
     gaps_rng_uniform2(rng, &ry, &rc);
     double y, y_weight = 1.0;   /* y_weight: uniform density / sampled density */
     if (pz->y_bins > 0) {
-        int lo = 0, hi = pz->y_bins - 1;
-        while (lo < hi) {
-            const int mid = (lo + hi) / 2;
-            if (ry < pz->y_cum[mid + 1]) hi = mid;
-            else lo = mid + 1;
-        }
-        const double frac = (ry - pz->y_cum[lo]) / pz->y_prob[lo];
+        double frac;
+        const int bin = gaps_sampling_table_pick(pz->y_prob, pz->y_cum, pz->y_bins, ry, &frac,
+                                                 &y_weight);
         const double dy = 2.0 * pz->y_max / pz->y_bins;
-        y = -pz->y_max + (lo + fmin(fmax(frac, 0.0), 1.0)) * dy;
-        y_weight = 1.0 / (pz->y_bins * pz->y_prob[lo]);
+        y = -pz->y_max + (bin + frac) * dy;
     } else {
         y = pz->y_max * (2.0 * ry - 1.0);
     }

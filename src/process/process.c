@@ -71,6 +71,7 @@ void gaps_process_prepare(gaps_process *proc, const gaps_pdf *pdf)
 {
     switch (proc->id) {
     case GAPS_PROCESS_PP_Z: gaps_pp_z_prepare(&proc->pp_z, pdf); break;
+    case GAPS_PROCESS_PP_LL: gaps_pp_ll_prepare(&proc->pp_ll, pdf); break;
     default: break;
     }
 }

@@ -16,8 +16,17 @@ double gaps_pp_z_weight_unit(const gaps_pp_z *pz);
 void gaps_pp_ll_init(gaps_pp_ll *ll, double ecm);
 double gaps_pp_ll_weight_unit(const gaps_pp_ll *ll);
 
-/* Host: the rapidity table of pp-z (pp_z.c). */
+/* Host: the importance-sampling tables of pp-z (rapidity, pp_z.c) and pp-ll (mass and
+ * rapidity, pp_ll.c). */
 void gaps_pp_z_prepare(gaps_pp_z *pz, const gaps_pdf *pdf);
+void gaps_pp_ll_prepare(gaps_pp_ll *ll, const gaps_pdf *pdf);
+
+/* Host: a sampling table of n cells (pp_z.c), shared by the hadronic processes.  On entry
+ * prob[i] holds a value >= 0 that the density of cell i should follow (e.g. the largest of
+ * d sigma over the cell); on return prob[i] = (value_i / sum + 1e-4 / n) / (1 + 1e-4) (a floor,
+ * so that no cell is left out) and cum[i] = prob[0] + ... + prob[i-1], cum[n] = 1.  Returns n,
+ * or 0 (no table: sample uniformly) where the sum is not finite and positive. */
+int gaps_sampling_table_fill(double *prob, double *cum, int n);
 
 GAPS_DEVICE_BEGIN
 /* e+ e- -> Z/gamma* -> q qbar (ee_qq.c): the quark and antiquark back to back. */
@@ -32,6 +41,12 @@ void gaps_pp_ll_generate(const gaps_pp_ll *ll, const gaps_pdf *pdf, gaps_rng *rn
  * its index, *sum_abs = sum_k |c_k| and *sign = the sign of c_k, so that sign * sum_abs is an
  * unbiased estimate of sum_k c_k.  All c_k = 0: index 0, sum 0. */
 int gaps_choose_channel(const double *c, int n, double u, double *sum_abs, double *sign);
+/* The cell of a table of gaps_sampling_table_fill() for u uniform in (0, 1) (pp_z.c): its
+ * index k (cum[k] <= u < cum[k + 1]), *frac = (u - cum[k]) / prob[k] in [0, 1] (uniform within
+ * the cell: the cell's own coordinate) and *w = 1 / (n prob[k]), the uniform density over the
+ * sampled one. */
+int gaps_sampling_table_pick(const double *prob, const double *cum, int n, double u,
+                             double *frac, double *w);
 GAPS_DEVICE_END
 
 #endif
