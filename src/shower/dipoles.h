@@ -139,21 +139,46 @@ GAPS_ALWAYS_INLINE int gaps_dipole_kernel(int flav, int incoming, int j, int *ne
     return GAPS_KERNEL_I_QG;
 }
 
-/* The trial rate of kernel j of a dipole of type `type` with range [zm, zp]. */
-GAPS_ALWAYS_INLINE double gaps_dipole_kernel_rate(const gaps_physics *phys, int tbin, int type,
-                                                  int flav, int spec_flav, int incoming, int j,
-                                                  double eta, double zm, double zp, int *kernel,
-                                                  int *new_flav)
+/* What the kernel rates of one dipole share, computed once for all of its kernels: the
+ * coupling prefactor, the shape integrals over [z-, z+] and the eta bin of the PDF-ratio
+ * bounds (an incoming gluon has eleven kernels: one logarithm each instead of three). */
+typedef struct gaps_dipole_rate_inputs {
+    int tbin, type, flav, spec_flav, incoming, shifted, eta_bin;
+    double eta, pref;
+    double I[4];
+} gaps_dipole_rate_inputs;
+
+GAPS_ALWAYS_INLINE gaps_dipole_rate_inputs
+gaps_dipole_rate_inputs_make(const gaps_physics *phys, int tbin, int type, int flav,
+                             int spec_flav, int incoming, double eta, double zm, double zp)
+{
+    gaps_dipole_rate_inputs in;
+    in.tbin = tbin;
+    in.type = type;
+    in.flav = flav;
+    in.spec_flav = spec_flav;
+    in.incoming = incoming;
+    in.shifted = incoming && gaps_isr_shifted(&phys->isr, flav);
+    in.eta = eta;
+    in.eta_bin = type == GAPS_DIPOLE_FF ? 0 : gaps_isr_eta_bin(&phys->isr, eta);
+    in.pref = gaps_kernel_prefactor(
+        gaps_isr_coupling_max(&phys->isr, in.shifted ? (flav < 0 ? -flav : flav) : 0,
+                              phys->a_max));
+    gaps_shape_integrals(zm, zp, in.I);
+    return in;
+}
+
+/* The trial rate of kernel j of a dipole. */
+GAPS_ALWAYS_INLINE double gaps_dipole_kernel_rate(const gaps_physics *phys,
+                                                  const gaps_dipole_rate_inputs *in, int j,
+                                                  int *kernel, int *new_flav)
 {
     const int compat = phys->isr.compat == GAPS_COMPAT_GAPS21;
-    *kernel = gaps_dipole_kernel(flav, incoming, j, new_flav);
-    const gaps_overestimate o = gaps_isr_overestimate(*kernel, type, compat);
-    const int shifted = incoming && gaps_isr_shifted(&phys->isr, flav);
-    const double a_max = gaps_isr_coupling_max(&phys->isr, shifted ? (flav < 0 ? -flav : flav) : 0,
-                                               phys->a_max);
-    return gaps_kernel_prefactor(a_max) * gaps_shape_integral(o.shape, zm, zp)
-           * gaps_isr_rate_factor(&phys->isr, tbin, *kernel, type, flav, spec_flav, *new_flav,
-                                  shifted, eta,
+    *kernel = gaps_dipole_kernel(in->flav, in->incoming, j, new_flav);
+    const gaps_overestimate o = gaps_isr_overestimate(*kernel, in->type, compat);
+    return in->pref * in->I[o.shape]
+           * gaps_isr_rate_factor(&phys->isr, in->tbin, *kernel, in->type, in->flav,
+                                  in->spec_flav, *new_flav, in->shifted, in->eta, in->eta_bin,
                                   o.coeff);
 }
 
@@ -193,11 +218,11 @@ GAPS_ALWAYS_INLINE void gaps_dipoles_update_hadronic(gaps_pool *pool, const gaps
                 const int off = type != GAPS_DIPOLE_FF && tbin < 0;
                 if (!skip && !off && s > 0.0 && gaps_isr_zrange(type, s, eta, tmin, &zm, &zp)) {
                     const int nk = gaps_dipole_kernel_count(flav, incoming);
+                    const gaps_dipole_rate_inputs in = gaps_dipole_rate_inputs_make(
+                        phys, tbin, type, flav, kflav, incoming, eta, zm, zp);
                     for (int j = 0; j < nk; ++j) {
                         int kernel, nf;
-                        r += gaps_dipole_kernel_rate(phys, tbin, type, flav, kflav, incoming, j,
-                                                     eta, zm, zp,
-                                                     &kernel, &nf);
+                        r += gaps_dipole_kernel_rate(phys, &in, j, &kernel, &nf);
                     }
                     pool->dip_m2[at] = s;
                     pool->dip_zm[at] = zm;

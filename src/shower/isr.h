@@ -84,15 +84,14 @@ GAPS_ALWAYS_INLINE gaps_overestimate gaps_isr_overestimate(int kernel, int type,
     return o;
 }
 
-/* The integral of shape over [zm, zp]. */
-GAPS_ALWAYS_INLINE double gaps_shape_integral(int shape, double zm, double zp)
+/* The integrals of all four shapes over [zm, zp] from two logarithms (1/(z0(1-z0)) is the sum
+ * of the other two), for the kernels of one dipole at once. */
+GAPS_ALWAYS_INLINE void gaps_shape_integrals(double zm, double zp, double I[4])
 {
-    switch (shape) {
-    case GAPS_SHAPE_SOFT: return gaps_log((1.0 - zm) / (1.0 - zp));
-    case GAPS_SHAPE_INV: return gaps_log(zp / zm);
-    case GAPS_SHAPE_BOTH: return gaps_log(zp * (1.0 - zm) / (zm * (1.0 - zp)));
-    default: return zp - zm;
-    }
+    I[GAPS_SHAPE_SOFT] = gaps_log((1.0 - zm) / (1.0 - zp));
+    I[GAPS_SHAPE_INV] = gaps_log(zp / zm);
+    I[GAPS_SHAPE_BOTH] = I[GAPS_SHAPE_SOFT] + I[GAPS_SHAPE_INV];
+    I[GAPS_SHAPE_FLAT] = zp - zm;
 }
 
 /* The shape at z0 (omz = 1 - z0). */
@@ -278,12 +277,18 @@ GAPS_ALWAYS_INLINE int gaps_isr_tbin(const gaps_isr *isr, double t)
 /* Upper bound of xf_new(y, t)/xf_old(eta, t) over y >= eta and the scales t of bin tbin
  * (times gaps_isr_heavy_factor when `shifted`: an incoming c or b emitter, see
  * isr_bounds.c). */
-GAPS_ALWAYS_INLINE double gaps_isr_pdf_bound(const gaps_isr *isr, int tbin, int shifted,
-                                             int old_pid, int new_pid, double eta)
+GAPS_ALWAYS_INLINE int gaps_isr_eta_bin(const gaps_isr *isr, double eta)
 {
     int bin = (int)((gaps_log(eta) - isr->ln_eta_min) * isr->inv_dln_eta);
     if (bin < 0) bin = 0;
     if (bin >= GAPS_ISR_ETA_BINS) bin = GAPS_ISR_ETA_BINS - 1;
+    return bin;
+}
+
+/* ... with eta given by its bin (gaps_isr_eta_bin). */
+GAPS_ALWAYS_INLINE double gaps_isr_pdf_bound(const gaps_isr *isr, int tbin, int shifted,
+                                             int old_pid, int new_pid, int bin)
+{
     const int row = ((tbin * 2 + shifted) * GAPS_ISR_PIDS + gaps_isr_pid_row(old_pid))
                     * GAPS_ISR_PIDS + gaps_isr_pid_row(new_pid);
     return isr->bound[(long)row * GAPS_ISR_ETA_BINS + bin];
@@ -365,16 +370,17 @@ GAPS_ALWAYS_INLINE double gaps_isr_coupling_ratio(const gaps_isr *isr, const gap
  * changes). */
 GAPS_ALWAYS_INLINE double gaps_isr_rate_factor(const gaps_isr *isr, int tbin, int kernel, int type,
                                                int flav, int spec_flav, int new_flav,
-                                               int shifted, double eta, double coeff)
+                                               int shifted, double eta, int eta_bin,
+                                               double coeff)
 {
     if (type == GAPS_DIPOLE_FF) return coeff;
     const int compat = isr->compat == GAPS_COMPAT_GAPS21;
     if (type == GAPS_DIPOLE_FI)   /* the spectator's density, its own flavour */
         return coeff * (compat ? 2.0
-                               : gaps_isr_pdf_bound(isr, tbin, 0, spec_flav, spec_flav, eta));
+                               : gaps_isr_pdf_bound(isr, tbin, 0, spec_flav, spec_flav, eta_bin));
     const int nf = gaps_isr_new_incoming(kernel, flav, new_flav);
     return coeff * (compat ? 2.0 * gaps_gaps21_pdf_max(kernel, flav, new_flav, eta)
-                           : gaps_isr_pdf_bound(isr, tbin, shifted, flav, nf, eta));
+                           : gaps_isr_pdf_bound(isr, tbin, shifted, flav, nf, eta_bin));
 }
 
 GAPS_DEVICE_END

@@ -96,12 +96,12 @@ static void choose_kernel(gaps_pool *pool, const gaps_physics *phys, int e, int 
     const double eta = gaps_dipole_eta(pool, e, p, k, n_in);
     const double zm = pool->dip_zm[gaps_at(pool, d, e)], zp = pool->dip_zp[gaps_at(pool, d, e)];
     const int nk = gaps_dipole_kernel_count(flav, incoming);
+    const gaps_dipole_rate_inputs in = gaps_dipole_rate_inputs_make(
+        phys, pool->rate_tbin[e], type, flav, pool->flav[gaps_at(pool, k, e)], incoming, eta,
+        zm, zp);
     int kernel = GAPS_KERNEL_NONE, nf = 0;
     for (int j = 0; j < nk; ++j) {
-        const double r = gaps_dipole_kernel_rate(phys, pool->rate_tbin[e], type, flav,
-                                                 pool->flav[gaps_at(pool, k, e)], incoming,
-                                                 j, eta, zm, zp,
-                                                 &kernel, &nf);
+        const double r = gaps_dipole_kernel_rate(phys, &in, j, &kernel, &nf);
         if (u < r) break;   /* rounding: past the end the last kernel takes it */
         u -= r;
     }
@@ -241,6 +241,7 @@ static void accept_or_reject_hadronic(gaps_pool *pool, const gaps_physics *phys,
     const double g = gaps_shape_value(o.shape, zz.z, zz.omz)
                      * gaps_isr_rate_factor(isr, pool->rate_tbin[e], kernel, type, flav,
                                             pool->flav[gaps_at(pool, k, e)], nf, shifted, eta,
+                                            type == GAPS_DIPOLE_FF ? 0 : gaps_isr_eta_bin(isr, eta),
                                             o.coeff);
     double ratio = f / g;
 
