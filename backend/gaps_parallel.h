@@ -78,17 +78,24 @@
  * at 128 and 12 (10^6 events: 19.2, 18.8 and 17.8 ms).  Splitting at once in launches of 16
  * took 3.35 s before round four (doc/benchmarks.md).  On a CPU nothing waits for a
  * neighbouring lane: 1.
+ * Hadron collisions accept a fifth of their trials (emissions and moves to the next scale bin
+ * of the bounds, doc/physics.md 15.3), so a slot that waits for a splitting round idles
+ * through many cycles of its warp: on an H200, 10^7 pp-z events took 12.5 s with a round
+ * every cycle, 13.1 s every 2, 14.1 s every 3 and 22.5 s every 12 (128 cycles per launch; 64:
+ * 12.6, 13.6, 14.9 s).
  * Checkpoint interval: each checkpoint drains the pool (the tail of a run) and writes a
  * small file; the interval makes that cost well under 1 % (doc/benchmarks.md). */
 #if defined(GAPS_BACKEND_OFFLOAD)
 #  define GAPS_DEFAULT_SLOTS_PER_PARTITION (1 << 20)
 #  define GAPS_DEFAULT_CYCLES_PER_LAUNCH 128
 #  define GAPS_DEFAULT_SPLIT_EVERY 12
+#  define GAPS_DEFAULT_SPLIT_EVERY_HADRONIC 1
 #  define GAPS_DEFAULT_CHECKPOINT_EVENTS 100000000LL
 #else
 #  define GAPS_DEFAULT_SLOTS_PER_PARTITION 128
 #  define GAPS_DEFAULT_CYCLES_PER_LAUNCH 1
 #  define GAPS_DEFAULT_SPLIT_EVERY 1
+#  define GAPS_DEFAULT_SPLIT_EVERY_HADRONIC 1
 #  define GAPS_DEFAULT_CHECKPOINT_EVENTS 2000000LL
 #endif
 

@@ -23,7 +23,7 @@ const char *gaps_runtime_backend_name(void);
  * cycles per fused launch, veto cycles per splitting round, events between checkpoints. */
 int gaps_runtime_default_slots_per_partition(void);
 int gaps_runtime_default_cycles_per_launch(void);
-int gaps_runtime_default_split_every(void);
+int gaps_runtime_default_split_every(int hadronic);
 long long gaps_runtime_default_checkpoint_events(void);
 
 /* Select the number of host threads (openmp backend; ignored elsewhere). */

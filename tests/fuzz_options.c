@@ -119,8 +119,8 @@ static void check_options(const gaps_options *o)
         fuzz_fail("max_partons %d", c->max_partons);
     if (c->cycles_per_launch < 1 || c->cycles_per_launch > GAPS_MAX_CYCLES_PER_LAUNCH)
         fuzz_fail("cycles_per_launch %d", c->cycles_per_launch);
-    if (c->split_every < 1 || c->split_every > GAPS_MAX_CYCLES_PER_LAUNCH)
-        fuzz_fail("split_every %d", c->split_every);
+    if (c->split_every < 0 || c->split_every > GAPS_MAX_CYCLES_PER_LAUNCH)
+        fuzz_fail("split_every %d", c->split_every);   /* 0: the process default */
     if (c->loop_mode != GAPS_LOOPS_STEPS && c->loop_mode != GAPS_LOOPS_FUSED)
         fuzz_fail("loop_mode %d", c->loop_mode);
     if (c->refill != 0 && c->refill != 1) fuzz_fail("refill %d", c->refill);

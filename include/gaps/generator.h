@@ -61,7 +61,9 @@ typedef struct gaps_config {
     int refill;              /* 1: refill finished slots at once; 0: whole batches */
     int loop_mode;           /* enum gaps_loop_mode */
     int cycles_per_launch;   /* fused mode: veto cycles per launch */
-    int split_every;         /* fused mode: every split_every-th veto cycle is a splitting round */
+    int split_every;         /* fused mode: every split_every-th veto cycle is a splitting round;
+                                0: the backend's default for the process
+                                (gaps_config_split_every) */
     int threads;             /* openmp: 0 = OpenMP's default */
     int allow_host;          /* offload build without GPU: run on the host instead of failing */
     int keep_rows;           /* hand each event's observables to hooks->events */
@@ -130,6 +132,10 @@ typedef struct gaps_run {
 
 /* Defaults of doc/physics.md and of the backend (process ee-qq). */
 void gaps_config_defaults(gaps_config *cfg);
+
+/* The splitting-round interval a run uses: cfg->split_every, or where that is 0 the backend's
+ * default for the process (hadron collisions split at once, gaps_parallel.h says why). */
+int gaps_config_split_every(const gaps_config *cfg);
 
 /* Choose the process (enum gaps_process_id) and give the parameters whose default depends on
  * it (ecm, pdf: GAPS_PF_PROCESS_DEFAULT) that process's defaults. */

@@ -35,7 +35,15 @@ void gaps_config_defaults(gaps_config *cfg)
     cfg->refill = 1;
     cfg->loop_mode = GAPS_LOOPS_FUSED;
     cfg->cycles_per_launch = gaps_runtime_default_cycles_per_launch();
-    cfg->split_every = gaps_runtime_default_split_every();
+    cfg->split_every = 0;   /* the backend's default for the process (gaps_config_split_every) */
+}
+
+int gaps_config_split_every(const gaps_config *cfg)
+{
+    if (cfg->split_every > 0) return cfg->split_every;
+    const int hadronic = cfg->process >= 0 && cfg->process < GAPS_N_PROCESSES
+                         && gaps_process_table[cfg->process].hadronic;
+    return gaps_runtime_default_split_every(hadronic);
 }
 
 /* The range of each parameter of the list (gaps/parameters.h), and that those only for
@@ -143,7 +151,7 @@ static int config_check(const gaps_config *cfg, char *msg, size_t len)
     if (cfg->cycles_per_launch < 1 || cfg->cycles_per_launch > GAPS_MAX_CYCLES_PER_LAUNCH)
         return snprintf(msg, len, "--cycles-per-launch must be from 1 to %d",
                         GAPS_MAX_CYCLES_PER_LAUNCH), -1;
-    if (cfg->split_every < 1 || cfg->split_every > GAPS_MAX_CYCLES_PER_LAUNCH)
+    if (cfg->split_every < 0 || cfg->split_every > GAPS_MAX_CYCLES_PER_LAUNCH)
         return snprintf(msg, len, "--split-every must be from 1 to %d",
                         GAPS_MAX_CYCLES_PER_LAUNCH), -1;
     if (cfg->threads < 0 || cfg->threads > GAPS_MAX_THREADS)
@@ -417,7 +425,7 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
         t0 = now();
         if (cfg->loop_mode == GAPS_LOOPS_FUSED) {
             gaps_shower_launch_cycles(pool, phys, nslots, cfg->cycles_per_launch,
-                                      cfg->split_every);
+                                      gaps_config_split_every(cfg));
             part->launches++;
         } else {
             for (int step = 0; step < GAPS_N_VETO_STEPS; ++step)

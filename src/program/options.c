@@ -979,14 +979,16 @@ void gaps_options_usage(FILE *f)
         "                           in this build)\n"
         "      --split-every M      fused launches: accepted trials wait and are split\n"
         "                           together every M-th veto cycle, 1..%lld (default %d in\n"
-        "                           this build; 1 = at once; the events do not change)\n"
+        "                           this build, %d for hadron collisions; 1 = at once; the\n"
+        "                           events do not change)\n"
         "      --no-refill          run the pool in batches instead of refilling free slots\n"
         "      --allow-host         offload build: run on the host if no GPU is usable\n"
         "      --energy             measure the GPU's energy during the run\n",
         (long long)GAPS_MAX_SLOTS, GAPS_MAX_THREADS,
         d.loop_mode == GAPS_LOOPS_FUSED ? "fused" : "steps",
         (long long)GAPS_MAX_CYCLES_PER_LAUNCH, d.cycles_per_launch,
-        (long long)GAPS_MAX_CYCLES_PER_LAUNCH, d.split_every);
+        (long long)GAPS_MAX_CYCLES_PER_LAUNCH, gaps_runtime_default_split_every(0),
+        gaps_runtime_default_split_every(1));
     fprintf(f,
         "Other:\n"
         "  -c, --card FILE          read options from a run card: one 'key = value' a line,\n"

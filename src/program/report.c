@@ -118,7 +118,7 @@ void gaps_report_json(FILE *f, const gaps_config *cfg, const gaps_run *run, int6
     fprintf(f, "  \"loops\": \"%s\",\n  \"cycles_per_launch\": %d,\n  \"split_every\": %d,\n"
                "  \"refill\": %s,\n",
             cfg->loop_mode == GAPS_LOOPS_FUSED ? "fused" : "steps", cfg->cycles_per_launch,
-            cfg->split_every, cfg->refill ? "true" : "false");
+            gaps_config_split_every(cfg), cfg->refill ? "true" : "false");
     /* shower trials whose acceptance exceeded 1: rare outside --compat gaps21 (this process's) */
     fprintf(f, "  \"overestimate_violations\": %" PRId64 ",\n", run->overestimates);
     fprintf(f, "  \"launches\": %ld,\n  \"veto_cycles\": %ld,\n", run->launches,
@@ -187,8 +187,8 @@ void gaps_report_summary(FILE *out, const gaps_config *cfg, const gaps_run *run,
         fprintf(out, " (%d veto cycle%s per launch", cfg->cycles_per_launch,
                 cfg->cycles_per_launch == 1 ? "" : "s");
         /* splitting rounds only matter when some cycle of a launch is not one */
-        if (cfg->split_every > 1 && cfg->cycles_per_launch > 1)
-            fprintf(out, ", a splitting round every %d", cfg->split_every);
+        if (gaps_config_split_every(cfg) > 1 && cfg->cycles_per_launch > 1)
+            fprintf(out, ", a splitting round every %d", gaps_config_split_every(cfg));
         fprintf(out, ")");
     }
     fprintf(out, "   %s\n", cfg->refill ? "refill" : "batches");
