@@ -290,10 +290,13 @@ static int hook_checkpoint(void *ctx, const gaps_state *state, const gaps_resume
 static void write_json_physics(FILE *f, const gaps_state *st)
 {
     gaps_hist_result *r = malloc(sizeof *r);
-    double sigma = 0.0, err = 0.0;
+    double sigma = 0.0, err = 0.0, n_eff = 0.0, neg_fraction = 0.0;
+    uint64_t n_neg = 0;
     if (r) {
         gaps_state_result(st, r);
         gaps_histograms_sigma(r, &sigma, &err);
+        gaps_histograms_weight_summary(r, &n_eff, &neg_fraction);
+        n_neg = r->n_negative;
         free(r);
     }
     fprintf(f, "  \"program\": \"gaps\",\n  \"version\": \"%s\",\n", st->version);
@@ -316,6 +319,9 @@ static void write_json_physics(FILE *f, const gaps_state *st)
     fprintf(f, "],\n");
     fprintf(f, "  \"events\": %" PRIu64 ",\n", st->events);
     fprintf(f, "  \"sigma_pb\": %.17g,\n  \"sigma_err_pb\": %.17g,\n", sigma, err);
+    /* signed weights (NLO): the effective number of events and the negative ones */
+    fprintf(f, "  \"effective_events\": %.17g,\n  \"negative_weights\": %" PRIu64 ",\n"
+               "  \"negative_weight_fraction\": %.17g,\n", n_eff, n_neg, neg_fraction);
     fprintf(f, "  \"capacity_hits\": %" PRIu64 ",\n  \"invalid_events\": %" PRIu64 ",\n"
                "  \"bad_weights\": %" PRIu64, st->capacity_hits, st->invalid_events,
             st->bad_weights);
@@ -434,10 +440,15 @@ static void print_summary_parameters(FILE *out, const gaps_state *st)
 {
     const int hadronic = st->process >= 0 && st->process < GAPS_N_PROCESSES
                          && gaps_process_table[st->process].hadronic;
+    gaps_config def;
+    gaps_config_defaults(&def);
     int col = 0;
     for (int id = 0; id < GAPS_N_PARAMS; ++id) {
         const gaps_param *p = &gaps_params[id];
         if (!p->in_state || !p->summary || ((p->flags & GAPS_PF_HADRONIC_ONLY) && !hadronic))
+            continue;
+        if ((p->flags & GAPS_PF_OMIT_DEFAULT)
+            && memcmp(gaps_param_in_state(p, st), gaps_param_in_config(p, &def), p->size) == 0)
             continue;
         char value[200], item[300];
         gaps_param_format(p, gaps_param_in_state(p, st), GAPS_STYLE_SHORT, value, sizeof value);
@@ -480,6 +491,9 @@ static void print_summary(FILE *out, const gaps_config *cfg, const gaps_run *run
         fprintf(out, "   (event numbers %" PRId64 " to %" PRId64 ")", cfg->first_event,
                 run->next_event - 1);
     fprintf(out, "\n  cross section     %.10g +- %.3g pb\n", run->sigma, run->sigma_err);
+    fprintf(out, "  weights           %.6g effective events ((sum w)^2 / sum w^2), %" PRId64
+                 " negative (%.3g %%)\n", run->effective_events, run->negative_weights,
+            100.0 * run->negative_fraction);
     fprintf(out, "  hit capacity      %" PRId64 " events\n", run->capacity_hits);
     fprintf(out, "  failed checks     %" PRId64 " events\n", run->invalid_events);
     if (run->overestimates > 0)
