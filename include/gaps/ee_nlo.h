@@ -52,8 +52,11 @@ double gaps_ee_nlo_sigma_exact(const gaps_me *me, double alphas);
 GAPS_DEVICE_BEGIN
 
 /* The shower's final-final q -> q g splitting function, C_F [2/(1 - z(1 - y)) - (1 + z)]
- * (doc/physics.md section 3.5), which is Catani and Seymour's V_{qg,k}/(8 pi alpha_s). */
-double gaps_ff_qqg_kernel(double y, double z);
+ * (doc/physics.md section 3.5), which is Catani and Seymour's V_{qg,k}/(8 pi alpha_s).  omz is
+ * 1 - z, given in the form in which it is accurate (near z = 1 the difference 1 - z of a
+ * rounded z is not), as the shower's gaps_kernel_ratio() takes it; 1 - z(1 - y) is evaluated
+ * as omz + z y. */
+double gaps_ff_qqg_kernel(double y, double z, double omz);
 
 /* The Catani-Seymour final-final 3 -> 2 map: emitter i, emitted j and spectator k (massless,
  * their invariants s_ij, s_ik, s_jk given) to the dipole variables

@@ -29,16 +29,10 @@ double gaps_ee_nlo_sigma_exact(const gaps_me *me, double alphas)
 
 GAPS_DEVICE_BEGIN
 
-/* C_F [2/(1 - z(1 - y)) - (1 + z)], with 1 - z(1 - y) = (1 - z) + z y and 1 - z passed in the
- * form in which it is accurate (as the shower's gaps_kernel_ratio() does). */
-static double kernel_qqg(double y, double z, double omz)
+/* C_F [2/(1 - z(1 - y)) - (1 + z)], with 1 - z(1 - y) = (1 - z) + z y */
+double gaps_ff_qqg_kernel(double y, double z, double omz)
 {
     return GAPS_CF * (2.0 / (omz + z * y) - (1.0 + z));
-}
-
-double gaps_ff_qqg_kernel(double y, double z)
-{
-    return kernel_qqg(y, z, 1.0 - z);
 }
 
 void gaps_ff_map_32(const double pi[4], const double pj[4], const double pk[4], double s_ij,
@@ -92,7 +86,7 @@ double gaps_ee_qqg_dipole(const gaps_me *me, int f, double alphas, const double 
     gaps_ff_map_32(pi, pj, pk, s_ij, s_ik, s_jk, &y, &z, pij, pkt);
     const double omz = s_jk / (s_ik + s_jk);
     const double born = born_at(me, f, emitter_is_quark ? pij : pkt);
-    return 8.0 * GAPS_PI * alphas / s_ij * kernel_qqg(y, z, omz) * born;
+    return 8.0 * GAPS_PI * alphas / s_ij * gaps_ff_qqg_kernel(y, z, omz) * born;
 }
 
 double gaps_ee_qqg_subtracted(const gaps_me *me, int f, double alphas, const double p[3][4],
