@@ -414,8 +414,37 @@ static void test_events(long n, uint32_t seed)
     }
 }
 
+/* --print-real: 200 random q qbar g points, one line each: flavour, alpha_s, A_f, B_f, the
+ * momenta p1, p2, p3 (E px py pz) and gaps_ee_qqg_real(), all %.17g; tests/test_nlo_real.py
+ * recomputes R there from Dirac traces. */
+static int print_real(const gaps_me *me, double alphas)
+{
+    gaps_rng r = gaps_rng_make(14, 0, 0);
+    for (int k = 0; k < 200; ++k) {
+        double u[4], q[4], qb[4], p[3][4];
+        gaps_rng_uniform2(&r, &u[0], &u[1]);
+        gaps_rng_uniform2(&r, &u[2], &u[3]);
+        const int f = 1 + k % 5;
+        born_pair(me->ecm, 2.0 * u[0] - 1.0, 2.0 * GAPS_PI * u[1], q, qb);
+        const int emitter = k % 2;
+        gaps_map_ff(emitter ? qb : q, emitter ? q : qb, 0.02 + 0.96 * u[3], 0.02 + 0.96 * u[2],
+                    0.7 * k, p[emitter], p[2], p[1 - emitter]);
+        const double s13 = 2.0 * mdot(p[0], p[2]), s23 = 2.0 * mdot(p[1], p[2]);
+        printf("%d %.17g %.17g %.17g", f, alphas, me->A[f], me->B[f]);
+        for (int a = 0; a < 3; ++a)
+            for (int m = 0; m < 4; ++m) printf(" %.17g", p[a][m]);
+        printf(" %.17g\n", gaps_ee_qqg_real(me, f, alphas, p[0], p[1], s13, s23));
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "--print-real")) {
+        gaps_me me;
+        gaps_me_init(&me, GAPS_DEFAULT_ECM);
+        return print_real(&me, 0.118);
+    }
     const long n = argc > 1 ? atol(argv[1]) : 1000000;
     const uint32_t seed = argc > 2 ? (uint32_t)atol(argv[2]) : 7;
     gaps_me me;
