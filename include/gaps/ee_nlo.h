@@ -82,7 +82,7 @@ double gaps_ee_qqg_real_averaged(double born, double alphas, double s, double s1
                                  double s23);
 
 /* The dipole D_{ij,k} for the quark or antiquark i, the gluon j and the spectator k:
- *   8 pi alphas / s_ij * gaps_ff_qqg_kernel(y, z) * |M_Born|^2(reduced momenta)
+ *   8 pi alphas / s_ij * gaps_ff_qqg_kernel(y, z, 1 - z) * |M_Born|^2(reduced momenta)
  * with (y, z) and the reduced momenta from gaps_ff_map_32(); the Born angle is that of the
  * reduced quark (pij if the emitter is the quark, pkt if it is the antiquark). */
 double gaps_ee_qqg_dipole(const gaps_me *me, int f, double alphas, const double pi[4],

@@ -88,7 +88,9 @@ static void write_run_annotations(FILE *f, const gaps_state *st, const char *bac
             GAPS_GIT_REVISION);
     if (backend) fprintf(f, "Backend: %s\n", backend);
     const int process = st->process >= 0 && st->process < GAPS_N_PROCESSES ? st->process : 0;
-    fprintf(f, "Process: %s\n", gaps_process_table[process].title);
+    /* the table's title names the leading order; an NLO run says so after it */
+    fprintf(f, "Process: %s%s\n", gaps_process_table[process].title,
+            st->nlo ? " (--nlo 1: NLO matched with MC@NLO, doc/nlo.md)" : "");
     /* every parameter the state records (gaps/parameters.h), in the list's order; one marked
      * GAPS_PF_OMIT_DEFAULT only when it differs from its default */
     gaps_config def;
