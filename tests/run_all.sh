@@ -85,5 +85,7 @@ fi
 echo "=== the builds against each other"
 # shellcheck disable=SC2086
 sh tests/test_determinism.sh build-test-determinism $bins || status=1
+# shellcheck disable=SC2086
+N=100000 sh tests/test_nlo_runs.sh build-test-nlo $bins || status=1
 [ $status -eq 0 ] && echo "ALL TESTS PASSED" || echo "SOME TESTS FAILED"
 exit $status

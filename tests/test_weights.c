@@ -295,6 +295,7 @@ static void expect_event(expect *e, const gaps_histograms *h, const event *ev)
     expect_fill(e, h, GAPS_LEP_H_C, o->C, r);
     expect_fill(e, h, GAPS_LEP_H_NPARTONS, (double)o->n_partons, r);
     expect_fill(e, h, GAPS_LEP_N_HISTS, 0.5, r);
+    if (r < 0.0) expect_fill(e, h, GAPS_LEP_N_HISTS, -0.5, r);   /* negative: the underflow */
 }
 
 /* Compare one copy of accumulators with the expectation; returns the number of sums that
@@ -480,14 +481,20 @@ static void test_stream(void)
     if (res) {
         gaps_state_result(merged, res);
         long double ref = 0;
+        uint64_t negative = 0;
         for (int i = 0; i < N_EVENTS; ++i) {
             const double r = ev[i].weight * h.inv_w_unit;
-            if (fabs(r) <= GAPS_WEIGHT_MAX_UNITS) ref += (long double)ref_fixed(r);
+            if (fabs(r) <= GAPS_WEIGHT_MAX_UNITS) {
+                ref += (long double)ref_fixed(r);
+                negative += r < 0.0;
+            }
         }
         const double want = (double)(ref * (long double)(w_unit / 0x1.0p40));
         CHECK(fabs(res->sum_w - want) <= 1e-12 * fabs(want), "sum w %.17g, expected %.17g",
               res->sum_w, want);
         CHECK(res->n_events == N_EVENTS, "N = %llu", (unsigned long long)res->n_events);
+        CHECK(negative > 0 && res->n_negative == negative, "%llu negative weights, expected %llu",
+              (unsigned long long)res->n_negative, (unsigned long long)negative);
         free(res);
     }
     free(sum);

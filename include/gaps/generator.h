@@ -40,7 +40,7 @@ enum gaps_loop_mode {
 #define GAPS_MAX_CYCLES_PER_LAUNCH (1 << 20)  /* --cycles-per-launch, also --split-every */
 
 /* The physics parameters (process, compat, ecm, pdf, pdf_path, alphas_mz, alphas_order, t_cut,
- * seed, max_partons) are listed, with their options, defaults, ranges and metadata, in
+ * seed, max_partons, nlo) are listed, with their options, defaults, ranges and metadata, in
  * gaps/parameters.h; each field here has the C type of its parameter's TYPE there. */
 typedef struct gaps_config {
     int64_t events;          /* N */
@@ -58,6 +58,7 @@ typedef struct gaps_config {
     uint32_t seed;
     int slots;               /* pool size; 0 = backend default */
     int max_partons;         /* event record capacity */
+    int nlo;                 /* 1: next-to-leading order with MC@NLO matching (ee-qq only) */
     int refill;              /* 1: refill finished slots at once; 0: whole batches */
     int loop_mode;           /* enum gaps_loop_mode */
     int cycles_per_launch;   /* fused mode: veto cycles per launch */
@@ -107,7 +108,11 @@ typedef struct gaps_hooks {
 typedef struct gaps_run {
     gaps_state *state;       /* exact accumulators, counts and ranges (heap) */
     gaps_hist_result *hist;  /* the same histograms as doubles (heap) */
-    double sigma, sigma_err; /* pb */
+    double sigma, sigma_err; /* pb; the error from the spread of the weights, std(w)/sqrt(N) */
+    double effective_events; /* (sum w)^2 / sum w^2: N for equal weights, fewer with a spread
+                                and with negative weights */
+    double negative_fraction;/* fraction of the events with weight < 0 (NLO) */
+    int64_t negative_weights;/* events with weight < 0 */
     int64_t events, capacity_hits, invalid_events;
     int64_t bad_weights;     /* events whose weight the histograms could not take (not
                                 finite, or beyond 2^43 weight units): counted, not added */

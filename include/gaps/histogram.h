@@ -31,7 +31,9 @@ GAPS_C_BEGIN
 
 /* Histograms are numbered per analysis (GAPS_LEP_H_*, GAPS_LHC_H_*); the one-bin counter of
  * all events (the cross section) follows the last of them: its id is the analysis's number
- * of histograms (gaps_histograms.n_hists). */
+ * of histograms (gaps_histograms.n_hists).  Its bin holds every event; its underflow bin
+ * holds the events of negative weight a second time (their number and sums), its overflow
+ * bin nothing. */
 
 typedef struct gaps_hist_def {
     int column;          /* the per-event column it histograms (GAPS_OBS_*, GAPS_<ID>_*) */
@@ -145,6 +147,10 @@ typedef struct gaps_hist_result {
     /* unnormalised sums of all event weights: sum w, sum w^2 (pb, pb^2) and N */
     double sum_w, sum_w2;
     uint64_t n_events;
+    /* the events of negative weight: their number and their sum of weights (pb), from the
+     * event counter's underflow bin */
+    uint64_t n_negative;
+    double sum_w_negative;
 } gaps_hist_result;
 
 /* Host: dst += src, exactly, for two single-copy accumulator arrays of nbins_total bins: the
@@ -174,6 +180,11 @@ long gaps_histograms_reduce_words(const gaps_histograms *h);
 
 /* Cross section and its statistical error from the merged sums, pb. */
 void gaps_histograms_sigma(const gaps_hist_result *r, double *sigma, double *error);
+
+/* The effective number of events (sum w)^2 / sum w^2 (0 if sum w^2 = 0) and the fraction of
+ * events whose weight is negative (0 without events). */
+void gaps_histograms_weight_summary(const gaps_hist_result *r, double *effective_events,
+                                    double *negative_fraction);
 
 GAPS_C_END
 

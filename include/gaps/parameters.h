@@ -60,6 +60,9 @@ GAPS_C_BEGIN
                                         gaps_config_defaults() (so that a LEP file keeps the
                                         bytes it had before the parameter existed) */
 #define GAPS_PF_LO_OPEN 8u           /* REAL: x > lo rather than x >= lo */
+#define GAPS_PF_OMIT_DEFAULT 16u     /* no YODA annotation and no item of the text summary while
+                                        it has the value of gaps_config_defaults() (so that runs
+                                        that do not use it keep their bytes and lines) */
 
 #define GAPS_PARAMETERS(X)                                                                     \
     X(process, "process", 0, PROCESS, STATE, GAPS_PF_HEPMC_OMIT_DEFAULT,                       \
@@ -98,7 +101,10 @@ GAPS_C_BEGIN
     X(max_partons, "max-partons", 0, INT, STATE, GAPS_PF_PROCESS_DEFAULT, 3, GAPS_MAX_PARTONS, \
       (gaps_process_table[c->process].hadronic ? GAPS_MAX_PARTONS : GAPS_DEFAULT_MAX_PARTONS),  \
       "", "N", "event record capacity, 3..64 (default 32, 64 for\nhadron beams)", "max_partons",\
-      "MaxPartons", "max_partons", NULL)
+      "MaxPartons", "max_partons", NULL)                                                       \
+    X(nlo, "nlo", 0, INT, STATE, GAPS_PF_HEPMC_OMIT_DEFAULT | GAPS_PF_OMIT_DEFAULT, 0, 1, 0,    \
+      "", "0|1", "1: next-to-leading order, MC@NLO matching\n(--process ee-qq only; doc/nlo.md)",  \
+      "nlo", "NLO", "nlo", "NLO %s")
 
 /* GAPS_P_process, GAPS_P_compat, ...: the index of each parameter in gaps_params[]. */
 enum gaps_param_id {

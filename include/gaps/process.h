@@ -16,6 +16,7 @@
 
 #include <stdint.h>
 #include "gaps/analyses.h"
+#include "gaps/ee_nlo.h"
 #include "gaps/matrix_element.h"
 #include "gaps/pdf.h"
 #include "gaps/rng.h"
@@ -131,6 +132,7 @@ typedef struct gaps_process {
     double w_unit;           /* a typical large event weight, pb: the unit in which the
                                 exact histogram sums are kept (gaps/histogram.h) */
     gaps_me ee_qq;           /* GAPS_PROCESS_EE_QQ */
+    gaps_ee_nlo ee_nlo;      /* GAPS_PROCESS_EE_QQ with --nlo 1 (ee_nlo.on), else all 0 */
     gaps_pp_z pp_z;          /* GAPS_PROCESS_PP_Z */
     gaps_pp_ll pp_ll;        /* GAPS_PROCESS_PP_LL */
 } gaps_process;
@@ -141,6 +143,11 @@ int gaps_process_lookup(const char *name);
 /* Host: set up process id at sqrt(s) = ecm (GeV).  Returns 0, or -1 with a reason in msg. */
 int gaps_process_init(gaps_process *proc, enum gaps_process_id id, double ecm, char *msg,
                       size_t len);
+
+/* Host: make the events of an initialised process next-to-leading order (--nlo 1), with the
+ * coupling alphas = alpha_s(s) of the matrix elements and compat (enum gaps_compat).  Returns
+ * 0, or -1 with a reason in msg for a process that has no NLO (only ee-qq has). */
+int gaps_process_set_nlo(gaps_process *proc, double alphas, int compat, char *msg, size_t len);
 
 /* Host: what a process computes once from the run's parton distributions (host copy), after
  * gaps_process_init(): for pp-z a rapidity distribution that follows d sigma/dy, for pp-ll
@@ -154,7 +161,7 @@ void gaps_process_prepare(gaps_process *proc, const gaps_pdf *pdf);
 void gaps_process_beams(const gaps_process *proc, double beam[2][4]);
 
 /* Host: the exact total cross section where one is known analytically (pb), else a
- * negative number. */
+ * negative number (ee-qq at NLO: sigma_LO (1 + alpha_s(s)/pi)). */
 double gaps_process_sigma_exact(const gaps_process *proc);
 
 /* Host: the s-channel boson that decayed into the outgoing particles where the process fixes

@@ -209,6 +209,8 @@ int gaps_histograms_fill_event(const gaps_histograms *h, int copy, const double 
     default: break;
     }
     hist_fill(h, copy, events, 0.5, 0.5, w);
+    /* negative weights (NLO) once more into the counter's underflow: their count and sums */
+    if (w < 0.0) hist_fill(h, copy, events, -0.5, -0.5, w);
     return 0;
 }
 
@@ -356,6 +358,8 @@ void gaps_histograms_result(const gaps_histograms *h, const uint64_t *words,
     out->sum_w = ev->sumw;
     out->sum_w2 = ev->sumw2;
     out->n_events = ev->entries;
+    out->n_negative = out->bin[h->n_hists][0].entries;
+    out->sum_w_negative = out->bin[h->n_hists][0].sumw;
 }
 
 void gaps_histograms_sigma(const gaps_hist_result *r, double *sigma, double *error)
@@ -366,4 +370,11 @@ void gaps_histograms_sigma(const gaps_hist_result *r, double *sigma, double *err
     const double var = fmax(r->sum_w2 / n - mean * mean, 0.0);
     *sigma = mean;
     *error = sqrt(var / n);   /* std(w) / sqrt(N), doc/physics.md sections 1.4 and 4.6 */
+}
+
+void gaps_histograms_weight_summary(const gaps_hist_result *r, double *effective_events,
+                                    double *negative_fraction)
+{
+    *effective_events = r->sum_w2 > 0.0 ? r->sum_w * r->sum_w / r->sum_w2 : 0.0;
+    *negative_fraction = r->n_events > 0 ? (double)r->n_negative / (double)r->n_events : 0.0;
 }

@@ -129,6 +129,10 @@ static int config_check(const gaps_config *cfg, char *msg, size_t len)
         if (gaps_process_init(&proc, (enum gaps_process_id)cfg->process, cfg->ecm, msg,
                               len) != 0)
             return -1;
+        /* --nlo 1: only a process that has an NLO calculation (ee-qq) */
+        if (cfg->nlo && gaps_process_set_nlo(&proc, GAPS_DEFAULT_ALPHAS_MZ, cfg->compat, msg,
+                                             len) != 0)
+            return -1;
     }
     if (cfg->ecm * cfg->ecm <= 4.0 * cfg->t_cut)
         return snprintf(msg, len,
@@ -210,6 +214,10 @@ static void physics_init(const gaps_config *cfg, gaps_physics *phys)
     gaps_alphas_init(&phys->as, cfg->alphas_order, cfg->alphas_mz);
     /* compat: GAPS 2.1 runs alpha_s with five flavours at every scale (spec 2.3) */
     if (cfg->compat == GAPS_COMPAT_GAPS21) phys->as.t_ref[1] = phys->as.t_ref[2] = 0.0;
+    /* --nlo 1: the matrix elements take the run's coupling at mu_R^2 = s (doc/nlo.md) */
+    if (cfg->nlo)
+        (void)gaps_process_set_nlo(&phys->proc, gaps_alphas_value(&phys->as, phys->proc.s),
+                                   cfg->compat, msg, sizeof msg);
     phys->t_cut = cfg->t_cut;
     phys->a_max = gaps_alphas_value(&phys->as, cfg->t_cut);
     phys->seed = cfg->seed;
@@ -839,6 +847,9 @@ void gaps_run_take_state(gaps_run *run)
     if (run->hist) {
         gaps_state_result(run->state, run->hist);
         gaps_histograms_sigma(run->hist, &run->sigma, &run->sigma_err);
+        gaps_histograms_weight_summary(run->hist, &run->effective_events,
+                                       &run->negative_fraction);
+        run->negative_weights = (int64_t)run->hist->n_negative;
     }
     run->events = (int64_t)run->state->events;
     run->capacity_hits = (int64_t)run->state->capacity_hits;

@@ -27,7 +27,7 @@ static long state_words(int a)
 /* header + parameters + unit + counts + layout + range table + words + checkpoint + CRC.
  * Each parameter of the list (gaps/parameters.h) takes 8 bytes (an f64 or a u64), a PDF set
  * GAPS_PDF_NAME_MAX bytes of name and 8 of member. */
-#define PARAM_BYTES (9 * 8 + GAPS_PDF_NAME_MAX)
+#define PARAM_BYTES (10 * 8 + GAPS_PDF_NAME_MAX)
 #define HEADER_BYTES (16 + 32 + PARAM_BYTES + 8 + 32 + 16)
 #define MAX_FILE_BYTES (HEADER_BYTES + 16 * GAPS_STATE_MAX_RANGES                               \
                         + 8 * GAPS_HIST_MAX_TOTAL_BINS * GAPS_ACC_WORDS + 80 + 4)
@@ -427,14 +427,17 @@ static int check_meaning(const gaps_state *s, const unsigned char *version, int 
         return snprintf(msg, len, "%" PRIu64 " events for ranges covering %" PRId64, s->events,
                         covered), -1;
     /* the sums: no bin holds more entries than events, every histogram at most one per
-     * event, the event counter exactly one per event; sums of squares are not negative and
-     * no sum exceeds what its entries can add up to (so that merges cannot overflow) */
+     * event, the event counter exactly one per event in its bin and at most one (the events
+     * of negative weight, with a sum of weights <= 0) in its underflow; sums of squares are
+     * not negative and no sum exceeds what its entries can add up to (so that merges cannot
+     * overflow) */
     gaps_histograms h;
     gaps_histograms_layout(&h, 1, s->w_unit, s->analysis);
     const gaps_analysis_info *info = &gaps_analysis_table[s->analysis];
     for (int id = 0; id <= h.n_hists; ++id) {
-        /* a histogram of two columns (leptpt) has two entries per event */
-        const uint64_t per_event = id < h.n_hists && info->hist[id].column2 != GAPS_OBS_NONE
+        /* a histogram of two columns (leptpt) has two entries per event, the event counter
+         * up to two (its bin, and its underflow for a negative weight) */
+        const uint64_t per_event = id == h.n_hists || info->hist[id].column2 != GAPS_OBS_NONE
                                    ? 2 : 1;
         uint64_t entries = 0;
         for (int b = 0; b < h.nbins[id] + 2; ++b) {
@@ -456,9 +459,14 @@ static int check_meaning(const gaps_state *s, const unsigned char *version, int 
                 if (!sum_within(a + k * GAPS_ACC_SUM_WORDS, count))
                     return snprintf(msg, len, "bin %d has a sum beyond what its %" PRIu64
                                     " entries can make", bin, count), -1;
-            if (id == h.n_hists && count != (b == 1 ? s->events : 0))
+            if (id == h.n_hists && (b == 0 ? count > s->events
+                                              : count != (b == 1 ? s->events : 0)))
                 return snprintf(msg, len, "the event counter has %" PRIu64 " entries in bin %d "
                                 "for %" PRIu64 " events", count, b, s->events), -1;
+            if (id == h.n_hists && b == 0 && !(a[GAPS_ACC_SUMW + 2] >> 63)
+                && (a[GAPS_ACC_SUMW] | a[GAPS_ACC_SUMW + 1] | a[GAPS_ACC_SUMW + 2]) != 0)
+                return snprintf(msg, len, "the events of negative weight (bin %d) have a "
+                                "positive sum of weights", bin), -1;
         }
     }
     if (kind != KIND_CHECKPOINT) return 0;

@@ -1,5 +1,6 @@
 /* yoda.c -- YODA text output (the "V2" object headers, read by YODA 1.x and 2.x). */
 #include "gaps/yoda.h"
+#include "gaps/generator.h"
 #include "gaps/parameters.h"
 #include "gaps/process.h"
 #include "gaps/analysis.h"
@@ -9,6 +10,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #ifndef GAPS_GIT_REVISION
 #define GAPS_GIT_REVISION "unknown"
@@ -86,11 +88,19 @@ static void write_run_annotations(FILE *f, const gaps_state *st, const char *bac
             GAPS_GIT_REVISION);
     if (backend) fprintf(f, "Backend: %s\n", backend);
     const int process = st->process >= 0 && st->process < GAPS_N_PROCESSES ? st->process : 0;
-    fprintf(f, "Process: %s\n", gaps_process_table[process].title);
-    /* every parameter the state records (gaps/parameters.h), in the list's order */
+    /* the table's title names the leading order; an NLO run says so after it */
+    fprintf(f, "Process: %s%s\n", gaps_process_table[process].title,
+            st->nlo ? " (--nlo 1: NLO matched with MC@NLO, doc/nlo.md)" : "");
+    /* every parameter the state records (gaps/parameters.h), in the list's order; one marked
+     * GAPS_PF_OMIT_DEFAULT only when it differs from its default */
+    gaps_config def;
+    gaps_config_defaults(&def);
     for (int id = 0; id < GAPS_N_PARAMS; ++id) {
         const gaps_param *p = &gaps_params[id];
         if (!p->in_state || !p->yoda) continue;
+        if ((p->flags & GAPS_PF_OMIT_DEFAULT)
+            && memcmp(gaps_param_in_state(p, st), gaps_param_in_config(p, &def), p->size) == 0)
+            continue;
         char value[200];
         gaps_param_format(p, gaps_param_in_state(p, st), GAPS_STYLE_EXACT, value, sizeof value);
         fprintf(f, "%s: %s\n", p->yoda, value);

@@ -68,9 +68,9 @@ gaps_me_point gaps_me_generate(const gaps_me *me, gaps_rng *rng)
 /* The quark along (theta, phi) from the e+ beam and the antiquark opposite, each with energy
  * sqrt(s)/2 (doc/physics.md section 1.3); colours quark (1, 0), antiquark (0, 1); the shower
  * starts at t = s. */
-void gaps_ee_qq_generate(const gaps_me *me, gaps_rng *rng, gaps_hard_event *ev)
+void gaps_ee_qq_born_record(const gaps_me *me, const gaps_me_point *point, gaps_hard_event *ev)
 {
-    const gaps_me_point pt = gaps_me_generate(me, rng);
+    const gaps_me_point pt = *point;
     const double E = 0.5 * me->ecm;
     const double st = sqrt(fmax(0.0, 1.0 - pt.cos_theta * pt.cos_theta));
     double sphi, cphi;
@@ -93,6 +93,12 @@ void gaps_ee_qq_generate(const gaps_me *me, gaps_rng *rng, gaps_hard_event *ev)
     ev->x[0] = ev->x[1] = 1.0;
     ev->weight = pt.weight;
     ev->t_start = me->s;
+}
+
+void gaps_ee_qq_generate(const gaps_me *me, gaps_rng *rng, gaps_hard_event *ev)
+{
+    const gaps_me_point pt = gaps_me_generate(me, rng);
+    gaps_ee_qq_born_record(me, &pt, ev);
 }
 
 GAPS_DEVICE_END

@@ -67,6 +67,19 @@ int gaps_process_init(gaps_process *proc, enum gaps_process_id id, double ecm, c
     }
 }
 
+int gaps_process_set_nlo(gaps_process *proc, double alphas, int compat, char *msg, size_t len)
+{
+    switch (proc->id) {
+    case GAPS_PROCESS_EE_QQ:
+        gaps_ee_nlo_init(&proc->ee_nlo, alphas, compat);
+        return 0;
+    default:
+        snprintf(msg, len, "--nlo 1 is implemented for --process ee-qq only, not %s",
+                 gaps_process_table[proc->id].name);
+        return -1;
+    }
+}
+
 void gaps_process_prepare(gaps_process *proc, const gaps_pdf *pdf)
 {
     switch (proc->id) {
@@ -113,7 +126,9 @@ int gaps_process_decayed_boson(const gaps_process *proc)
 double gaps_process_sigma_exact(const gaps_process *proc)
 {
     switch (proc->id) {
-    case GAPS_PROCESS_EE_QQ: return gaps_me_sigma_exact(&proc->ee_qq);
+    case GAPS_PROCESS_EE_QQ:
+        return proc->ee_nlo.on ? gaps_ee_nlo_sigma_exact(&proc->ee_qq, proc->ee_nlo.alphas)
+                               : gaps_me_sigma_exact(&proc->ee_qq);
     /* hadronic processes: the cross section is an integral over the PDFs (numerical; the
      * test tests/test_pp_processes.c computes it) */
     case GAPS_PROCESS_PP_Z:
@@ -127,7 +142,10 @@ GAPS_DEVICE_BEGIN
 void gaps_process_generate(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev)
 {
     switch (proc->id) {
-    case GAPS_PROCESS_EE_QQ: gaps_ee_qq_generate(&proc->ee_qq, rng, ev); break;
+    case GAPS_PROCESS_EE_QQ:
+        if (proc->ee_nlo.on) gaps_ee_qq_nlo_generate(&proc->ee_qq, &proc->ee_nlo, rng, ev);
+        else gaps_ee_qq_generate(&proc->ee_qq, rng, ev);
+        break;
     case GAPS_PROCESS_PP_Z: gaps_pp_z_generate(&proc->pp_z, proc->pdf, rng, ev); break;
     case GAPS_PROCESS_PP_LL: gaps_pp_ll_generate(&proc->pp_ll, proc->pdf, rng, ev); break;
     default: ev->n = ev->n_in = 0; ev->weight = 0.0; ev->t_start = 0.0; break;

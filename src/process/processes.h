@@ -31,6 +31,12 @@ int gaps_sampling_table_fill(double *prob, double *cum, int n);
 GAPS_DEVICE_BEGIN
 /* e+ e- -> Z/gamma* -> q qbar (ee_qq.c): the quark and antiquark back to back. */
 void gaps_ee_qq_generate(const gaps_me *me, gaps_rng *rng, gaps_hard_event *ev);
+/* The record of the leading-order point pt (ee_qq.c): what gaps_ee_qq_generate() hands on. */
+void gaps_ee_qq_born_record(const gaps_me *me, const gaps_me_point *pt, gaps_hard_event *ev);
+/* e+ e- -> q qbar at NLO (ee_qq_nlo.c; doc/nlo.md): an S event (the Born pair) or an H event
+ * (q qbar g), signed weight. */
+void gaps_ee_qq_nlo_generate(const gaps_me *me, const gaps_ee_nlo *nlo, gaps_rng *rng,
+                             gaps_hard_event *ev);
 /* p p -> Z (pp_z.c): incoming q, qbar, outgoing Z. */
 void gaps_pp_z_generate(const gaps_pp_z *pz, const gaps_pdf *pdf, gaps_rng *rng,
                         gaps_hard_event *ev);

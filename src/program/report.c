@@ -7,26 +7,42 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
-/* The cross section of a state and its error, as every report states it (0 +- 0 when the
- * histograms cannot be allocated). */
-static void state_sigma(const gaps_state *st, double *sigma, double *err)
+/* What every report states of a state's weights (all 0 when the histograms cannot be
+ * allocated): the cross section and its error, and for signed weights (NLO) the effective
+ * number of events (sum w)^2 / sum w^2 and the negative ones. */
+typedef struct state_weights {
+    double sigma, err, n_eff, neg_fraction;
+    uint64_t n_neg;
+} state_weights;
+
+static state_weights state_weights_of(const gaps_state *st)
 {
+    state_weights w = { 0.0, 0.0, 0.0, 0.0, 0 };
     gaps_hist_result *r = malloc(sizeof *r);
-    *sigma = *err = 0.0;
     if (r) {
         gaps_state_result(st, r);
-        gaps_histograms_sigma(r, sigma, err);
+        gaps_histograms_sigma(r, &w.sigma, &w.err);
+        gaps_histograms_weight_summary(r, &w.n_eff, &w.neg_fraction);
+        w.n_neg = r->n_negative;
         free(r);
     }
+    return w;
+}
+
+static void state_sigma(const gaps_state *st, double *sigma, double *err)
+{
+    const state_weights w = state_weights_of(st);
+    *sigma = w.sigma;
+    *err = w.err;
 }
 
 /* The physics part of the JSON: a function of the exact state alone, so that a merged run
  * and one run over the same events write the same lines. */
 static void write_json_physics(FILE *f, const gaps_state *st)
 {
-    double sigma, err;
-    state_sigma(st, &sigma, &err);
+    const state_weights w = state_weights_of(st);
     fprintf(f, "  \"program\": \"gaps\",\n  \"version\": \"%s\",\n", st->version);
     /* every parameter the state records (gaps/parameters.h) */
     fprintf(f, "  \"parameters\": {");
@@ -46,7 +62,10 @@ static void write_json_physics(FILE *f, const gaps_state *st)
                 st->range[i].end);
     fprintf(f, "],\n");
     fprintf(f, "  \"events\": %" PRIu64 ",\n", st->events);
-    fprintf(f, "  \"sigma_pb\": %.17g,\n  \"sigma_err_pb\": %.17g,\n", sigma, err);
+    fprintf(f, "  \"sigma_pb\": %.17g,\n  \"sigma_err_pb\": %.17g,\n", w.sigma, w.err);
+    /* signed weights (NLO): the effective number of events and the negative ones */
+    fprintf(f, "  \"effective_events\": %.17g,\n  \"negative_weights\": %" PRIu64 ",\n"
+               "  \"negative_weight_fraction\": %.17g,\n", w.n_eff, w.n_neg, w.neg_fraction);
     fprintf(f, "  \"capacity_hits\": %" PRIu64 ",\n  \"invalid_events\": %" PRIu64 ",\n"
                "  \"bad_weights\": %" PRIu64, st->capacity_hits, st->invalid_events,
             st->bad_weights);
@@ -157,10 +176,15 @@ static void print_summary_parameters(FILE *out, const gaps_state *st)
 {
     const int hadronic = st->process >= 0 && st->process < GAPS_N_PROCESSES
                          && gaps_process_table[st->process].hadronic;
+    gaps_config def;
+    gaps_config_defaults(&def);
     int col = 0;
     for (int id = 0; id < GAPS_N_PARAMS; ++id) {
         const gaps_param *p = &gaps_params[id];
         if (!p->in_state || !p->summary || ((p->flags & GAPS_PF_HADRONIC_ONLY) && !hadronic))
+            continue;
+        if ((p->flags & GAPS_PF_OMIT_DEFAULT)
+            && memcmp(gaps_param_in_state(p, st), gaps_param_in_config(p, &def), p->size) == 0)
             continue;
         char value[200], item[300];
         gaps_param_format(p, gaps_param_in_state(p, st), GAPS_STYLE_SHORT, value, sizeof value);
@@ -203,6 +227,9 @@ void gaps_report_summary(FILE *out, const gaps_config *cfg, const gaps_run *run,
         fprintf(out, "   (event numbers %" PRId64 " to %" PRId64 ")", cfg->first_event,
                 run->next_event - 1);
     fprintf(out, "\n  cross section     %.10g +- %.3g pb\n", run->sigma, run->sigma_err);
+    fprintf(out, "  weights           %.6g effective events ((sum w)^2 / sum w^2), %" PRId64
+                 " negative (%.3g %%)\n", run->effective_events, run->negative_weights,
+            100.0 * run->negative_fraction);
     fprintf(out, "  hit capacity      %" PRId64 " events\n", run->capacity_hits);
     fprintf(out, "  failed checks     %" PRId64 " events\n", run->invalid_events);
     if (run->overestimates > 0)
