@@ -121,7 +121,8 @@ static void check_options(const gaps_options *o)
         fuzz_fail("cycles_per_launch %d", c->cycles_per_launch);
     if (c->split_every < 0 || c->split_every > GAPS_MAX_CYCLES_PER_LAUNCH)
         fuzz_fail("split_every %d", c->split_every);   /* 0: the process default */
-    if (c->loop_mode != GAPS_LOOPS_STEPS && c->loop_mode != GAPS_LOOPS_FUSED)
+    if (c->loop_mode != GAPS_LOOPS_STEPS && c->loop_mode != GAPS_LOOPS_FUSED
+        && c->loop_mode != GAPS_LOOPS_AUTO)
         fuzz_fail("loop_mode %d", c->loop_mode);
     if (c->refill != 0 && c->refill != 1) fuzz_fail("refill %d", c->refill);
     if (o->progress < -1 || o->progress > 1) fuzz_fail("progress %d", o->progress);

@@ -20,6 +20,7 @@ GAPS_C_BEGIN
 
 /* How the veto cycles are launched. */
 enum gaps_loop_mode {
+    GAPS_LOOPS_AUTO = -1,   /* the backend's choice for the process (gaps_config_loop_mode) */
     GAPS_LOOPS_STEPS = 0,   /* one data-parallel loop per veto step (the paper's structure) */
     GAPS_LOOPS_FUSED = 1    /* one loop runs whole cycles for each slot */
 };
@@ -141,6 +142,10 @@ void gaps_config_defaults(gaps_config *cfg);
 /* The splitting-round interval a run uses: cfg->split_every, or where that is 0 the backend's
  * default for the process (hadron collisions split at once, gaps_parallel.h says why). */
 int gaps_config_split_every(const gaps_config *cfg);
+
+/* The loop mode a run uses: cfg->loop_mode, or for GAPS_LOOPS_AUTO the backend's default for
+ * the process (hadron collisions run one loop per step on a GPU, gaps_parallel.h says why). */
+int gaps_config_loop_mode(const gaps_config *cfg);
 
 /* Choose the process (enum gaps_process_id) and give the parameters whose default depends on
  * it (ecm, pdf: GAPS_PF_PROCESS_DEFAULT) that process's defaults. */

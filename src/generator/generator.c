@@ -33,17 +33,28 @@ void gaps_config_defaults(gaps_config *cfg)
     for (int id = 0; id < GAPS_N_PARAMS; ++id) gaps_param_set_default(id, cfg);
     cfg->slots = 0;
     cfg->refill = 1;
-    cfg->loop_mode = GAPS_LOOPS_FUSED;
+    cfg->loop_mode = GAPS_LOOPS_AUTO;
     cfg->cycles_per_launch = gaps_runtime_default_cycles_per_launch();
     cfg->split_every = 0;   /* the backend's default for the process (gaps_config_split_every) */
+}
+
+static int config_hadronic(const gaps_config *cfg)
+{
+    return cfg->process >= 0 && cfg->process < GAPS_N_PROCESSES
+           && gaps_process_table[cfg->process].hadronic;
+}
+
+int gaps_config_loop_mode(const gaps_config *cfg)
+{
+    if (cfg->loop_mode != GAPS_LOOPS_AUTO) return cfg->loop_mode;
+    return gaps_runtime_default_loops_fused(config_hadronic(cfg)) ? GAPS_LOOPS_FUSED
+                                                                   : GAPS_LOOPS_STEPS;
 }
 
 int gaps_config_split_every(const gaps_config *cfg)
 {
     if (cfg->split_every > 0) return cfg->split_every;
-    const int hadronic = cfg->process >= 0 && cfg->process < GAPS_N_PROCESSES
-                         && gaps_process_table[cfg->process].hadronic;
-    return gaps_runtime_default_split_every(hadronic);
+    return gaps_runtime_default_split_every(config_hadronic(cfg));
 }
 
 /* The range of each parameter of the list (gaps/parameters.h), and that those only for
@@ -431,7 +442,7 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
     part->time_me += now() - t0;
     for (;;) {
         t0 = now();
-        if (cfg->loop_mode == GAPS_LOOPS_FUSED) {
+        if (gaps_config_loop_mode(cfg) == GAPS_LOOPS_FUSED) {
             gaps_shower_launch_cycles(pool, phys, nslots, cfg->cycles_per_launch,
                                       gaps_config_split_every(cfg));
             part->launches++;
@@ -715,7 +726,8 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
         run->launches = (long)resume->launches;
         run->veto_cycles = (long)resume->veto_cycles;
     }
-    const int per_pass = cfg->loop_mode == GAPS_LOOPS_FUSED ? cfg->cycles_per_launch : 1;
+    const int per_pass = gaps_config_loop_mode(cfg) == GAPS_LOOPS_FUSED ? cfg->cycles_per_launch
+                                                                        : 1;
     const int64_t every = cfg->checkpoint_every > 0 ? cfg->checkpoint_every : cfg->events;
     int64_t segment_start = start, done_end = start;
     run->energy_j = -1.0;

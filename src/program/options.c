@@ -974,7 +974,7 @@ void gaps_options_usage(FILE *f)
         "                           CPU thread, 2^20 on a GPU)\n"
         "  -t, --threads N          OpenMP threads, 1..%d (openmp build; default: OpenMP's)\n"
         "      --loops steps|fused  one loop per veto step (the paper's structure) or whole\n"
-        "                           cycles per loop (default %s)\n"
+        "                           cycles per loop (default %s, %s for hadron collisions)\n"
         "      --cycles-per-launch K  veto cycles per fused launch, 1..%lld (2^20) (default %d\n"
         "                           in this build)\n"
         "      --split-every M      fused launches: accepted trials wait and are split\n"
@@ -985,7 +985,8 @@ void gaps_options_usage(FILE *f)
         "      --allow-host         offload build: run on the host if no GPU is usable\n"
         "      --energy             measure the GPU's energy during the run\n",
         (long long)GAPS_MAX_SLOTS, GAPS_MAX_THREADS,
-        d.loop_mode == GAPS_LOOPS_FUSED ? "fused" : "steps",
+        gaps_runtime_default_loops_fused(0) ? "fused" : "steps",
+        gaps_runtime_default_loops_fused(1) ? "fused" : "steps",
         (long long)GAPS_MAX_CYCLES_PER_LAUNCH, d.cycles_per_launch,
         (long long)GAPS_MAX_CYCLES_PER_LAUNCH, gaps_runtime_default_split_every(0),
         gaps_runtime_default_split_every(1));

@@ -136,7 +136,7 @@ void gaps_report_json(FILE *f, const gaps_config *cfg, const gaps_run *run, int6
     }
     fprintf(f, "  \"loops\": \"%s\",\n  \"cycles_per_launch\": %d,\n  \"split_every\": %d,\n"
                "  \"refill\": %s,\n",
-            cfg->loop_mode == GAPS_LOOPS_FUSED ? "fused" : "steps", cfg->cycles_per_launch,
+            gaps_config_loop_mode(cfg) == GAPS_LOOPS_FUSED ? "fused" : "steps", cfg->cycles_per_launch,
             gaps_config_split_every(cfg), cfg->refill ? "true" : "false");
     /* shower trials whose acceptance exceeded 1: rare outside --compat gaps21 (this process's) */
     fprintf(f, "  \"overestimate_violations\": %" PRId64 ",\n", run->overestimates);
@@ -206,8 +206,8 @@ void gaps_report_summary(FILE *out, const gaps_config *cfg, const gaps_run *run,
     fprintf(out, "gaps %s  backend %s  on %s\n", GAPS_VERSION, run->backend, run->device);
     print_summary_parameters(out, run->state);
     fprintf(out, "  pool %d slots x %d partons   loops %s", run->slots, cfg->max_partons,
-            cfg->loop_mode == GAPS_LOOPS_FUSED ? "fused" : "steps");
-    if (cfg->loop_mode == GAPS_LOOPS_FUSED) {
+            gaps_config_loop_mode(cfg) == GAPS_LOOPS_FUSED ? "fused" : "steps");
+    if (gaps_config_loop_mode(cfg) == GAPS_LOOPS_FUSED) {
         fprintf(out, " (%d veto cycle%s per launch", cfg->cycles_per_launch,
                 cfg->cycles_per_launch == 1 ? "" : "s");
         /* splitting rounds only matter when some cycle of a launch is not one */
