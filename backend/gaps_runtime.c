@@ -10,6 +10,11 @@
 const char *gaps_runtime_backend_name(void) { return GAPS_BACKEND_NAME; }
 int gaps_runtime_default_slots_per_partition(void) { return GAPS_DEFAULT_SLOTS_PER_PARTITION; }
 int gaps_runtime_default_cycles_per_launch(void) { return GAPS_DEFAULT_CYCLES_PER_LAUNCH; }
+int gaps_runtime_default_step_cycles(int hadronic)
+{
+    return hadronic ? GAPS_DEFAULT_STEP_CYCLES_HADRONIC : 1;
+}
+
 int gaps_runtime_default_loops_fused(int hadronic)
 {
     return hadronic ? GAPS_DEFAULT_LOOPS_FUSED_HADRONIC : 1;

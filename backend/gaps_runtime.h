@@ -26,6 +26,8 @@ int gaps_runtime_default_cycles_per_launch(void);
 int gaps_runtime_default_split_every(int hadronic);
 /* 1: whole veto cycles per launch (fused), 0: one launch per veto step. */
 int gaps_runtime_default_loops_fused(int hadronic);
+/* One launch per step: veto cycles between analysis and refill. */
+int gaps_runtime_default_step_cycles(int hadronic);
 long long gaps_runtime_default_checkpoint_events(void);
 
 /* Select the number of host threads (openmp backend; ignored elsewhere). */

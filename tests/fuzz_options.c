@@ -117,7 +117,7 @@ static void check_options(const gaps_options *o)
     if (c->threads < 0 || c->threads > GAPS_MAX_THREADS) fuzz_fail("threads %d", c->threads);
     if (c->max_partons < 3 || c->max_partons > GAPS_MAX_PARTONS)
         fuzz_fail("max_partons %d", c->max_partons);
-    if (c->cycles_per_launch < 1 || c->cycles_per_launch > GAPS_MAX_CYCLES_PER_LAUNCH)
+    if (c->cycles_per_launch < 0 || c->cycles_per_launch > GAPS_MAX_CYCLES_PER_LAUNCH)
         fuzz_fail("cycles_per_launch %d", c->cycles_per_launch);
     if (c->split_every < 0 || c->split_every > GAPS_MAX_CYCLES_PER_LAUNCH)
         fuzz_fail("split_every %d", c->split_every);   /* 0: the process default */

@@ -62,7 +62,9 @@ typedef struct gaps_config {
     int nlo;                 /* 1: next-to-leading order with MC@NLO matching (ee-qq only) */
     int refill;              /* 1: refill finished slots at once; 0: whole batches */
     int loop_mode;           /* enum gaps_loop_mode */
-    int cycles_per_launch;   /* fused mode: veto cycles per launch */
+    int cycles_per_launch;   /* fused mode: veto cycles per launch; steps mode: veto cycles
+                                (of one launch per step) between analysis and refill; 0: the
+                                backend's default (gaps_config_cycles_per_launch) */
     int split_every;         /* fused mode: every split_every-th veto cycle is a splitting round;
                                 0: the backend's default for the process
                                 (gaps_config_split_every) */
@@ -128,7 +130,7 @@ typedef struct gaps_run {
     long cycle_log_length;   /* entries of completed_per_cycle (if keep_cycle_log) */
     int64_t *completed_per_cycle; /* events completed in the whole run after veto cycle
                                      (i + 1) * cycle_log_stride (heap) */
-    int cycle_log_stride;    /* veto cycles per entry: cycles_per_launch when fused, else 1 */
+    int cycle_log_stride;    /* veto cycles per entry: gaps_config_cycles_per_launch() */
     double energy_j;         /* energy of the device over the run (J), < 0 if unknown */
     char energy_source[96];  /* what the energy was read from, or why it is unknown */
     int slots, threads;
@@ -146,6 +148,11 @@ int gaps_config_split_every(const gaps_config *cfg);
 /* The loop mode a run uses: cfg->loop_mode, or for GAPS_LOOPS_AUTO the backend's default for
  * the process (hadron collisions run one loop per step on a GPU, gaps_parallel.h says why). */
 int gaps_config_loop_mode(const gaps_config *cfg);
+
+/* The veto cycles per launch (fused) or between analysis and refill (steps) a run uses:
+ * cfg->cycles_per_launch, or where that is 0 the backend's default for the loop mode and the
+ * process. */
+int gaps_config_cycles_per_launch(const gaps_config *cfg);
 
 /* Choose the process (enum gaps_process_id) and give the parameters whose default depends on
  * it (ecm, pdf: GAPS_PF_PROCESS_DEFAULT) that process's defaults. */

@@ -34,7 +34,7 @@ void gaps_config_defaults(gaps_config *cfg)
     cfg->slots = 0;
     cfg->refill = 1;
     cfg->loop_mode = GAPS_LOOPS_AUTO;
-    cfg->cycles_per_launch = gaps_runtime_default_cycles_per_launch();
+    cfg->cycles_per_launch = 0;   /* the backend's default (gaps_config_cycles_per_launch) */
     cfg->split_every = 0;   /* the backend's default for the process (gaps_config_split_every) */
 }
 
@@ -49,6 +49,14 @@ int gaps_config_loop_mode(const gaps_config *cfg)
     if (cfg->loop_mode != GAPS_LOOPS_AUTO) return cfg->loop_mode;
     return gaps_runtime_default_loops_fused(config_hadronic(cfg)) ? GAPS_LOOPS_FUSED
                                                                    : GAPS_LOOPS_STEPS;
+}
+
+int gaps_config_cycles_per_launch(const gaps_config *cfg)
+{
+    if (cfg->cycles_per_launch > 0) return cfg->cycles_per_launch;
+    if (gaps_config_loop_mode(cfg) == GAPS_LOOPS_FUSED)
+        return gaps_runtime_default_cycles_per_launch();
+    return gaps_runtime_default_step_cycles(config_hadronic(cfg));
 }
 
 int gaps_config_split_every(const gaps_config *cfg)
@@ -163,7 +171,7 @@ static int config_check(const gaps_config *cfg, char *msg, size_t len)
                         cfg->t_cut), -1;
     if (cfg->slots < 0 || cfg->slots > GAPS_MAX_SLOTS)
         return snprintf(msg, len, "--pool must be from 1 to %d", GAPS_MAX_SLOTS), -1;
-    if (cfg->cycles_per_launch < 1 || cfg->cycles_per_launch > GAPS_MAX_CYCLES_PER_LAUNCH)
+    if (cfg->cycles_per_launch < 0 || cfg->cycles_per_launch > GAPS_MAX_CYCLES_PER_LAUNCH)
         return snprintf(msg, len, "--cycles-per-launch must be from 1 to %d",
                         GAPS_MAX_CYCLES_PER_LAUNCH), -1;
     if (cfg->split_every < 0 || cfg->split_every > GAPS_MAX_CYCLES_PER_LAUNCH)
@@ -443,13 +451,14 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
     for (;;) {
         t0 = now();
         if (gaps_config_loop_mode(cfg) == GAPS_LOOPS_FUSED) {
-            gaps_shower_launch_cycles(pool, phys, nslots, cfg->cycles_per_launch,
+            gaps_shower_launch_cycles(pool, phys, nslots, gaps_config_cycles_per_launch(cfg),
                                       gaps_config_split_every(cfg));
             part->launches++;
-        } else {
-            for (int step = 0; step < GAPS_N_VETO_STEPS; ++step)
-                gaps_shower_launch_step(pool, phys, nslots, (enum gaps_veto_step)step);
-            part->launches += GAPS_N_VETO_STEPS;
+        } else {   /* cycles_per_launch cycles of one launch per step, then analysis and refill */
+            for (int k = 0; k < gaps_config_cycles_per_launch(cfg); ++k)
+                for (int step = 0; step < GAPS_N_VETO_STEPS; ++step)
+                    gaps_shower_launch_step(pool, phys, nslots, (enum gaps_veto_step)step);
+            part->launches += (long)GAPS_N_VETO_STEPS * gaps_config_cycles_per_launch(cfg);
         }
         gaps_pool_read_counters(&part->pool, c);
         const double t1 = now();
@@ -726,8 +735,7 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
         run->launches = (long)resume->launches;
         run->veto_cycles = (long)resume->veto_cycles;
     }
-    const int per_pass = gaps_config_loop_mode(cfg) == GAPS_LOOPS_FUSED ? cfg->cycles_per_launch
-                                                                        : 1;
+    const int per_pass = gaps_config_cycles_per_launch(cfg);
     const int64_t every = cfg->checkpoint_every > 0 ? cfg->checkpoint_every : cfg->events;
     int64_t segment_start = start, done_end = start;
     run->energy_j = -1.0;

@@ -975,8 +975,9 @@ void gaps_options_usage(FILE *f)
         "  -t, --threads N          OpenMP threads, 1..%d (openmp build; default: OpenMP's)\n"
         "      --loops steps|fused  one loop per veto step (the paper's structure) or whole\n"
         "                           cycles per loop (default %s, %s for hadron collisions)\n"
-        "      --cycles-per-launch K  veto cycles per fused launch, 1..%lld (2^20) (default %d\n"
-        "                           in this build)\n"
+        "      --cycles-per-launch K  veto cycles per fused launch, or with --loops steps\n"
+        "                           between refills, 1..%lld (2^20) (default %d in this\n"
+        "                           build; steps: %d for hadron collisions, else 1)\n"
         "      --split-every M      fused launches: accepted trials wait and are split\n"
         "                           together every M-th veto cycle, 1..%lld (default %d in\n"
         "                           this build, %d for hadron collisions; 1 = at once; the\n"
@@ -987,7 +988,8 @@ void gaps_options_usage(FILE *f)
         (long long)GAPS_MAX_SLOTS, GAPS_MAX_THREADS,
         gaps_runtime_default_loops_fused(0) ? "fused" : "steps",
         gaps_runtime_default_loops_fused(1) ? "fused" : "steps",
-        (long long)GAPS_MAX_CYCLES_PER_LAUNCH, d.cycles_per_launch,
+        (long long)GAPS_MAX_CYCLES_PER_LAUNCH, gaps_runtime_default_cycles_per_launch(),
+        gaps_runtime_default_step_cycles(1),
         (long long)GAPS_MAX_CYCLES_PER_LAUNCH, gaps_runtime_default_split_every(0),
         gaps_runtime_default_split_every(1));
     fprintf(f,

@@ -136,7 +136,8 @@ void gaps_report_json(FILE *f, const gaps_config *cfg, const gaps_run *run, int6
     }
     fprintf(f, "  \"loops\": \"%s\",\n  \"cycles_per_launch\": %d,\n  \"split_every\": %d,\n"
                "  \"refill\": %s,\n",
-            gaps_config_loop_mode(cfg) == GAPS_LOOPS_FUSED ? "fused" : "steps", cfg->cycles_per_launch,
+            gaps_config_loop_mode(cfg) == GAPS_LOOPS_FUSED ? "fused" : "steps",
+            gaps_config_cycles_per_launch(cfg),
             gaps_config_split_every(cfg), cfg->refill ? "true" : "false");
     /* shower trials whose acceptance exceeded 1: rare outside --compat gaps21 (this process's) */
     fprintf(f, "  \"overestimate_violations\": %" PRId64 ",\n", run->overestimates);
@@ -208,12 +209,14 @@ void gaps_report_summary(FILE *out, const gaps_config *cfg, const gaps_run *run,
     fprintf(out, "  pool %d slots x %d partons   loops %s", run->slots, cfg->max_partons,
             gaps_config_loop_mode(cfg) == GAPS_LOOPS_FUSED ? "fused" : "steps");
     if (gaps_config_loop_mode(cfg) == GAPS_LOOPS_FUSED) {
-        fprintf(out, " (%d veto cycle%s per launch", cfg->cycles_per_launch,
-                cfg->cycles_per_launch == 1 ? "" : "s");
+        fprintf(out, " (%d veto cycle%s per launch", gaps_config_cycles_per_launch(cfg),
+                gaps_config_cycles_per_launch(cfg) == 1 ? "" : "s");
         /* splitting rounds only matter when some cycle of a launch is not one */
-        if (gaps_config_split_every(cfg) > 1 && cfg->cycles_per_launch > 1)
+        if (gaps_config_split_every(cfg) > 1 && gaps_config_cycles_per_launch(cfg) > 1)
             fprintf(out, ", a splitting round every %d", gaps_config_split_every(cfg));
         fprintf(out, ")");
+    } else if (gaps_config_cycles_per_launch(cfg) > 1) {
+        fprintf(out, " (%d veto cycles between refills)", gaps_config_cycles_per_launch(cfg));
     }
     fprintf(out, "   %s\n", cfg->refill ? "refill" : "batches");
     char pool_note[160], threads_note[160];
