@@ -97,52 +97,7 @@ static const config configs[] = {
 };
 #define N_CONFIGS ((int)(sizeof configs / sizeof configs[0]))
 
-static int failures = 0;
-#define CHECK(cond, ...)                                                                      \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            printf("FAIL: " __VA_ARGS__);                                                      \
-            printf("\n");                                                                      \
-            ++failures;                                                                        \
-        }                                                                                      \
-    } while (0)
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
-/* =========================================================================================
- * Gauss-Legendre rules on [-1, 1], by Newton's method on the Legendre polynomial P_n.
- * ========================================================================================= */
-#define GL_MAX 16
-typedef struct gl_rule { int n; double x[GL_MAX], w[GL_MAX]; } gl_rule;
-
-static gl_rule gl_make(int n)
-{
-    gl_rule r;
-    r.n = n;
-    for (int i = 0; i < n; ++i) {
-        double x = cos(PI * (i + 0.75) / (n + 0.5)), dp = 1.0;
-        for (int it = 0; it < 100; ++it) {
-            double p0 = 1.0, p1 = x;
-            for (int k = 2; k <= n; ++k) {
-                const double p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
-                p0 = p1;
-                p1 = p2;
-            }
-            dp = n * (x * p1 - p0) / (x * x - 1.0);
-            const double dx = p1 / dp;
-            x -= dx;
-            if (fabs(dx) < 1e-16) break;
-        }
-        r.x[i] = x;
-        r.w[i] = 2.0 / ((1.0 - x * x) * dp * dp);
-    }
-    return r;
-}
+#include "check.h"
 
 /* =========================================================================================
  * The density.  A variant changes one ingredient (the negative controls).
@@ -606,7 +561,7 @@ static int generate(const gaps_pdf *host_pdf, const config *cf, double *first_t,
     int rc = (pool_dev && phys_dev && n && status && flav && t && xin && E && pz && recorded) ? 0 : -1;
     if (rc) printf("FAIL: out of memory\n");
 
-    const double t0 = now();
+    const double t0 = test_now();
     long remaining = N, bad = 0;
     int cycles = 0;
     if (rc == 0) {
@@ -667,7 +622,7 @@ static int generate(const gaps_pdf *host_pdf, const config *cf, double *first_t,
             }
         }
     }
-    res->seconds = now() - t0;
+    res->seconds = test_now() - t0;
     res->cycles = cycles;
     unsigned long long c[GAPS_N_COUNTERS];
     gaps_pool_read_counters(&pool, c);
@@ -719,7 +674,7 @@ static void run_config(const gaps_pdf *pdf, const gaps_alphas *as, const config 
            gr.cycles, gr.overestimate);
 
     /* ---- 1. F, and checks of its integration ---- */
-    const double ti = now();
+    const double ti = test_now();
     static sudakov sd[N_VARIANTS], fine;
     for (int v = 0; v < N_VARIANTS; ++v) {
         density d = { pdf, as, *b, v, gl_make(8), 0.25 };
@@ -752,7 +707,7 @@ static void run_config(const gaps_pdf *pdf, const gaps_alphas *as, const config 
                exp(-sudakov_S(&sd[V_TRUE], 1000.0)));
         printf("  integration: refined rules change F by %.2e (at 996 scales and the "
                "breakpoints), method B differs by %.2e (at %d breakpoints), %.2f s\n",
-               worst_fine, worst_direct, nb, now() - ti);
+               worst_fine, worst_direct, nb, test_now() - ti);
     }
     CHECK(worst_fine < 1e-6, "%s: the integration has not converged (%.2e)", cf->name, worst_fine);
     CHECK(worst_direct < 1e-5, "%s: the two integrations disagree (%.2e)", cf->name, worst_direct);
@@ -793,7 +748,7 @@ static void run_config(const gaps_pdf *pdf, const gaps_alphas *as, const config 
 
 int main(int argc, char **argv)
 {
-    const double t_start = now();
+    const double t_start = test_now();
     char err[512];
     static char path[GAPS_PDF_SEARCH_PATH_MAX];
     if (argc > 1) snprintf(path, sizeof path, "%s", argv[1]);
@@ -819,7 +774,7 @@ int main(int argc, char **argv)
         run_config(&pdf, &as, &cf);
     }
     gaps_pdf_free(&pdf);
-    printf("\ntotal time %.2f s\n", now() - t_start);
+    printf("\ntotal time %.2f s\n", test_now() - t_start);
     if (!failures) printf("isr_sudakov: first initial-state emissions follow the Sudakov form factor\n");
     return failures != 0;
 }

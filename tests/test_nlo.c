@@ -16,6 +16,7 @@
  *      sigma_LO (1 + alpha_s(s)/pi) within 4 standard errors, for the default and for
  *      --compat gaps21.
  * Usage: test_nlo [N [SEED]]   (N hard events for 6, default 10^6; seed 7) */
+#define _POSIX_C_SOURCE 200809L   /* clock_gettime (check.h) */
 #include "gaps/alphas.h"
 #include "gaps/compat.h"
 #include "gaps/constants.h"
@@ -29,16 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-#define CHECK(cond, ...)                                                                       \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            printf("FAIL: ");                                                                  \
-            printf(__VA_ARGS__);                                                               \
-            printf("\n");                                                                      \
-            ++failures;                                                                        \
-        }                                                                                      \
-    } while (0)
+#include "check.h"
 
 static double mdot(const double a[4], const double b[4]) { return gaps_mdot(a, b); }
 
@@ -277,28 +269,6 @@ static void test_limits(const gaps_me *me, double alphas)
 
 /* ---- 5: the integral of R - D ---- */
 
-/* Gauss-Legendre nodes and weights on [-1, 1] (Newton on P_n). */
-static void gauss_legendre(int n, double *x, double *w)
-{
-    for (int i = 0; i < n; ++i) {
-        double t = cos(GAPS_PI * (i + 0.75) / (n + 0.5)), dp = 0.0;
-        for (int it = 0; it < 100; ++it) {
-            double p0 = 1.0, p1 = t;
-            for (int k = 2; k <= n; ++k) {
-                const double p2 = ((2.0 * k - 1.0) * t * p1 - (k - 1.0) * p0) / k;
-                p0 = p1;
-                p1 = p2;
-            }
-            dp = n * (t * p1 - p0) / (t * t - 1.0);
-            const double dt = p1 / dp;
-            t -= dt;
-            if (fabs(dt) < 1e-16) break;
-        }
-        x[i] = t;
-        w[i] = 2.0 / ((1.0 - t * t) * dp * dp);
-    }
-}
-
 /* (1 - y)(R - D) / (8 pi alpha_s C_F Born / s) in the orientation average at (y, z) of the
  * quark's map, s = 1: the functions under test with alphas = 1 / (8 pi C_F), born = 1. */
 static double averaged_integrand(double y, double omz)
@@ -317,8 +287,8 @@ static double averaged_integrand(double y, double omz)
 static void test_integral(void)
 {
     enum { NG = 48, NP = 16 };
-    double x[NG], w[NG];
-    gauss_legendre(NG, x, w);
+    const gl_rule gl = gl_make(NG);
+    const double *x = gl.x, *w = gl.w;
     /* panels [10^-(k+1), 10^-k] in y and in 1 - z (and the last down to 0) */
     double sum = 0.0;
     for (int a = 0; a < NP; ++a) {

@@ -2,6 +2,7 @@
  * pieces, in any order and to any number of partitions, accumulates exactly what the plain
  * run accumulates; a stop finishes the pieces already given and nothing more; a failing giver
  * ends the run with an error; checkpoints are refused. */
+#define _POSIX_C_SOURCE 200809L   /* clock_gettime (check.h) */
 #include "gaps/generator.h"
 
 #include <pthread.h>
@@ -9,15 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-#define CHECK(cond, ...)                                                                       \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            printf("FAIL: " __VA_ARGS__);                                                      \
-            printf("\n");                                                                      \
-            failures++;                                                                        \
-        }                                                                                      \
-    } while (0)
+#include "check.h"
 
 #define MAX_PIECES 4096
 

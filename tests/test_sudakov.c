@@ -58,52 +58,7 @@
 #define KS_99 1.63          /* sqrt(N) D exceeds 1.63 with probability 1 % (Kolmogorov) */
 #define MAX_CYCLES 100000   /* guard against a shower that never ends */
 
-static int failures = 0;
-#define CHECK(cond, ...)                                                                      \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            printf("FAIL: " __VA_ARGS__);                                                      \
-            printf("\n");                                                                      \
-            ++failures;                                                                        \
-        }                                                                                      \
-    } while (0)
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
-/* =========================================================================================
- * Gauss-Legendre rules on [-1, 1], by Newton's method on the Legendre polynomial P_n.
- * ========================================================================================= */
-#define GL_MAX 16
-typedef struct gl_rule { int n; double x[GL_MAX], w[GL_MAX]; } gl_rule;
-
-static gl_rule gl_make(int n)
-{
-    gl_rule r;
-    r.n = n;
-    for (int i = 0; i < n; ++i) {
-        double x = cos(GAPS_PI * (i + 0.75) / (n + 0.5)), dp = 1.0;
-        for (int it = 0; it < 100; ++it) {
-            double p0 = 1.0, p1 = x;   /* P_0, P_1, then the recurrence up to P_n */
-            for (int k = 2; k <= n; ++k) {
-                const double p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
-                p0 = p1;
-                p1 = p2;
-            }
-            dp = n * (x * p1 - p0) / (x * x - 1.0);   /* P_n'(x) */
-            const double dx = p1 / dp;
-            x -= dx;
-            if (fabs(dx) < 1e-16) break;
-        }
-        r.x[i] = x;
-        r.w[i] = 2.0 / ((1.0 - x * x) * dp * dp);
-    }
-    return r;
-}
+#include "check.h"
 
 /* =========================================================================================
  * Method A (used for the comparison): logistic variables.
@@ -352,7 +307,7 @@ static int generate(double *first_t, double *seconds)
     int rc = (pool_dev && phys_dev && n && status && t && recorded) ? 0 : -1;
     if (rc) printf("FAIL: out of memory\n");
 
-    const double t0 = now();
+    const double t0 = test_now();
     long remaining = N_EVENTS, bad = 0;
     int cycles = 0;
     if (rc == 0) {
@@ -390,7 +345,7 @@ static int generate(double *first_t, double *seconds)
             }
         }
     }
-    *seconds = now() - t0;
+    *seconds = test_now() - t0;
     if (rc == 0) {
         CHECK(remaining == 0, "%ld events still without a first emission after %d cycles",
               remaining, cycles);
@@ -410,7 +365,7 @@ static int generate(double *first_t, double *seconds)
 
 int main(void)
 {
-    const double t_start = now();
+    const double t_start = test_now();
     gaps_me me;
     gaps_me_init(&me, ECM);
     const double s = me.s;
@@ -502,7 +457,7 @@ int main(void)
     free(x);
     free(S);
     free(S_norecoil);
-    printf("total time %.2f s (generation %.2f s)\n", now() - t_start, gen_seconds);
+    printf("total time %.2f s (generation %.2f s)\n", test_now() - t_start, gen_seconds);
     if (!failures) printf("sudakov: first emissions follow the Sudakov form factor\n");
     return failures != 0;
 }

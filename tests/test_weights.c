@@ -46,15 +46,7 @@ static int fill_event(const gaps_histograms *h, int copy, const gaps_observables
     return gaps_histograms_fill_event(h, copy, row);
 }
 
-static int failures = 0;
-#define CHECK(cond, ...)                                                                       \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            printf("FAIL: " __VA_ARGS__);                                                      \
-            printf("\n");                                                                      \
-            failures++;                                                                        \
-        }                                                                                      \
-    } while (0)
+#include "check.h"
 
 typedef __int128 i128;
 typedef unsigned __int128 u128;
