@@ -191,8 +191,11 @@ GAPS_ALWAYS_INLINE double gaps_dipole_eta(const gaps_pool *pool, int e, int p, i
     return 0.0;
 }
 
+/* Every dipole's rate as above; keep_ff: only the scale bin of the bounds changed, which
+ * leaves the final-final dipoles' rates as they are (no bound enters them), so only the
+ * dipoles with an incoming leg are recomputed, and the sums. */
 GAPS_ALWAYS_INLINE void gaps_dipoles_update_hadronic(gaps_pool *pool, const gaps_physics *phys,
-                                                     int e)
+                                                     int e, int keep_ff)
 {
     const int n = pool->n[e], n_in = pool->n_in[e], tbin = pool->rate_tbin[e];
     const int compat = phys->isr.compat == GAPS_COMPAT_GAPS21;
@@ -204,7 +207,9 @@ GAPS_ALWAYS_INLINE void gaps_dipoles_update_hadronic(gaps_pool *pool, const gaps
             const long at = gaps_at(pool, 2 * p + side, e);
             const int k = is_parton ? gaps_dipole_spectator_x(pool, e, p, side, n_in) : -1;
             double r = 0.0, zm, zp;
-            if (k >= 0) {
+            if (k >= 0 && keep_ff && !incoming && k >= n_in) {
+                r = pool->rate[at];
+            } else if (k >= 0) {
                 const int type = gaps_dipole_type_of(incoming, k < n_in);
                 /* both momenta physical, one of them possibly incoming: 2 p.k all the same */
                 const double s = gaps_dipole_mass2(pool, e, p, k);

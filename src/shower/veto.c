@@ -65,7 +65,7 @@ void gaps_shower_start(gaps_pool *pool, const gaps_physics *phys, int e, int64_t
     pool->trial_kernel[e] = GAPS_KERNEL_NONE;
     if (phys->proc.hadronic) {
         pool->rate_tbin[e] = gaps_isr_tbin(&phys->isr, ev.t_start);
-        gaps_dipoles_update_hadronic(pool, phys, e);
+        gaps_dipoles_update_hadronic(pool, phys, e, 0);
     } else {
         gaps_dipoles_update(pool, phys, e);
     }
@@ -266,7 +266,7 @@ static void accept_or_reject_hadronic(gaps_pool *pool, const gaps_physics *phys,
 static void rates_to_next_bin(gaps_pool *pool, const gaps_physics *phys, int e)
 {
     pool->trial_kernel[e] = GAPS_KERNEL_NONE;
-    gaps_dipoles_update_hadronic(pool, phys, e);
+    gaps_dipoles_update_hadronic(pool, phys, e, 1);
 }
 
 /* Step 4: momenta (the Catani-Seymour map of the dipole type; after an II emission the whole
@@ -338,7 +338,7 @@ static void do_splitting_hadronic(gaps_pool *pool, const gaps_physics *phys, int
     }
     pool->n[e] = j + 1;
     pool->trial_kernel[e] = GAPS_KERNEL_NONE;
-    gaps_dipoles_update_hadronic(pool, phys, e);
+    gaps_dipoles_update_hadronic(pool, phys, e, 0);
 }
 
 /* Veto step 1, select the winner (the paper's select_winner_split_func).  One trial scale from
