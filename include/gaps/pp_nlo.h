@@ -1,0 +1,137 @@
+/* gaps/pp_nlo.h -- the pieces of p p -> Z (on shell) at next-to-leading order with
+ * Catani-Seymour subtraction (doc/nlo.md, section "p p -> Z"; src/process/pp_z_nlo.c).
+ *
+ * This is the first step of pp-z at NLO: pure functions of momenta, invariants and momentum
+ * fractions, usable on every backend (no allocation, no recursion, no global state), not yet
+ * wired into the event pool.  The pieces:
+ *   real matrix elements   q qbar -> Z g, q g -> Z q (the same function serves qbar g and g q);
+ *   the initial-initial Catani-Seymour map and the II dipoles of both real processes;
+ *   the subtracted reals R - sum D, and their integrals over the dipole variable v;
+ *   the finite part of virtual + insertion operator I;
+ *   the collinear P and K terms: integrands of the x-convolution and the endpoint (delta and
+ *   plus-distribution remainder) parts;
+ *   the dilogarithm (correct by default; GAPS 2.1's truncated series under --compat gaps21).
+ *
+ * Conventions: four-vectors double[4] = (E, px, py, pz), GeV.  Incoming partons carry their
+ * physical (positive-energy) momenta pa, pb; the outgoing parton is k.  Invariants
+ *   s = (pa + pb)^2,  t = (pa - k)^2,  u = (pb - k)^2,  s + t + u = M_Z^2.
+ * "born" is the spin- and colour-averaged Born |M|^2 of q qbar -> Z for the flavour (GeV^2;
+ * gaps_pp_z_born()), which for an on-shell Z does not depend on the momenta: the Born of every
+ * mapped configuration is this same number.  All |M|^2 here are averaged over the incoming
+ * spins and colours and summed over the outgoing ones; times dPhi / (2 s) they are cross
+ * sections.  mu_F = mu_R = M_Z is the run's choice; the P term keeps mu_F general.
+ * The collinear terms are returned per unit of the Born weight: they multiply the LO weight
+ * w_LO of the Born point whose incoming leg has momentum fraction eta, with
+ *   rho = [x f](eta / x, mu_F^2) / [x f_born](eta, mu_F^2)
+ * ([x f] = the PDF library's x f(x), so rho = f(eta/x) / (x f_born(eta))), and are to be
+ * integrated over x in [eta, 1) (the endpoint part is added once per leg). */
+#ifndef GAPS_PP_NLO_H
+#define GAPS_PP_NLO_H
+
+#include "gaps/decl.h"
+
+GAPS_C_BEGIN
+
+GAPS_DEVICE_BEGIN
+
+/* Spin- and colour-averaged |M|^2 of q qbar -> Z for flavour f = 1..5 (d u s c b), GeV^2:
+ * 4 sqrt(2) G_F M_Z^4 (a_f^2 + v_f^2) / (4 N_c), the same number as pp_z.c's. */
+double gaps_pp_z_born(int f);
+
+/* Real |M|^2 of q(pa) qbar(pb) -> Z g(k) (or qbar(pa) q(pb) -> Z g, the same function):
+ *   8 pi alphas C_F (born / M_Z^2) (t^2 + u^2 + 2 s M_Z^2) / (t u). */
+double gaps_pp_qqbar_zg_real(double born, double alphas, double mz2, const double pa[4],
+                             const double pb[4], const double k[4]);
+
+/* Real |M|^2 of q(pa) g(pb) -> Z q(k) (also qbar g -> Z qbar; the gluon is ALWAYS pb; swap
+ * the arguments for g q): crossing of the above with the colour/spin average of a q g pair,
+ *   8 pi alphas T_R (born / M_Z^2) (-(s^2 + u^2 + 2 t M_Z^2) / (s u)),  u = (pb - k)^2. */
+double gaps_pp_qg_zq_real(double born, double alphas, double mz2, const double pa[4],
+                          const double pb[4], const double k[4]);
+
+/* The Catani-Seymour initial-initial map, emitter a, emitted i, spectator b (massless):
+ *   x = (pa.pb - pi.pa - pi.pb) / pa.pb,   v = pa.pi / pa.pb,
+ *   pat = x pa,  pbt = pb,
+ *   every final-state momentum q (here the Z) -> q - 2 q.(K + Kt) / (K + Kt)^2 (K + Kt)
+ *                                                 + 2 q.K / K^2 Kt,
+ *   K = pa + pb - pi,  Kt = pat + pbt.
+ * *x, *v and pat, pbt are filled; q and qt may be NULL (no final-state momentum to map). */
+void gaps_ii_map_32(const double pa[4], const double pb[4], const double pi[4], double *x,
+                    double *v, double pat[4], double pbt[4], const double q[4], double qt[4]);
+
+/* The initial-initial splitting functions V / (8 pi alphas), four dimensions:
+ *   q -> q (gluon emitted):       C_F [2/(1 - x) - (1 + x)];
+ *   g -> q (antiquark emitted):   T_R [1 - 2 x (1 - x)]. */
+double gaps_ii_qq_kernel(double x);
+double gaps_ii_gq_kernel(double x);
+
+/* The dipole D^{ai,b} = 1/(2 pa.pi) (1/x) 8 pi alphas kernel(x) born, with the colour factor
+ * -T_b.T_ai / T_ai^2 = 1 of a colour-singlet Born; gluon_initial selects the kernel
+ * (0: q -> q g, 1: g -> q qbar).  If pat, pbt, zt are not NULL they receive the mapped Born
+ * momenta (z the real Z momentum; may be NULL). */
+double gaps_pp_ii_dipole(double born, double alphas, int gluon_initial, const double pa[4],
+                         const double pb[4], const double pi[4], const double z[4],
+                         double pat[4], double pbt[4], double zt[4]);
+
+/* R - D^{a,b} - D^{b,a} for q(pa) qbar(pb) -> Z g(k); the parts in *real and d[0] (emitter
+ * a), d[1] (emitter b) if not NULL.  Exactly -2 * 8 pi alphas C_F born / M_Z^2. */
+double gaps_pp_qqbar_zg_subtracted(double born, double alphas, double mz2, const double pa[4],
+                                   const double pb[4], const double k[4], double *real,
+                                   double *d);
+
+/* R - D^{b,a} for q(pa) g(pb) -> Z q(k) (the one singular dipole: the gluon pb splits, the
+ * quark k is emitted).  Exactly 8 pi alphas T_R born / M_Z^2 (2 M_Z^2 - u) / s. */
+double gaps_pp_qg_zq_subtracted(double born, double alphas, double mz2, const double pa[4],
+                                const double pb[4], const double k[4], double *real,
+                                double *d);
+
+/* The subtracted reals integrated over the dipole variable v in [0, 1 - x) at fixed x, in the
+ * units of the collinear terms (per unit of the Born weight, times rho of the emitter leg):
+ *   q qbar -> Z g, ONE emitter's map (either map covers the whole real phase space):
+ *     alphas/(2 pi) C_F (-2 (1 - x));
+ *   g qbar -> Z qbar / g q -> Z q (the gluon leg's map):
+ *     alphas/(2 pi) T_R (2 x (1 - x) + (1 - x)^2 / 2).
+ * From sigma_R = integral dy dx dv [xf]_a(eta_a/x) [xf]_b(eta_b) (R - D) / (16 pi M_Z^2). */
+double gaps_pp_qq_subtracted_vint(double alphas, double x);
+double gaps_pp_gq_subtracted_vint(double alphas, double x);
+
+/* Finite part of (V + I) / Born for q qbar -> Z, mu_R^2 = mu^2 arbitrary (the poles and the
+ * logarithms of mu^2 / M_Z^2 cancel between V and I): alphas/(2 pi) C_F * 2. */
+double gaps_pp_z_virtual_i(double alphas);
+
+/* The dilogarithm Li2(y) for y <= 1 (reflection to y <= 1/2 and a 60-term power series;
+ * relative error about 1e-16). */
+double gaps_li2(double y);
+/* GAPS 2.1's Li2: the power series sum y^n / n^2 stopped at n = 99 or at the first term
+ * below 1e-12 (spec section 11 item 8), about 0.01 low as y -> 1.  --compat gaps21 only. */
+double gaps_li2_gaps21(double y);
+
+/* K term of a quark (or antiquark) leg, mu_F = M_Z, MSbar, K-bar + K-tilde with the
+ * colour-singlet Born: x-integrand of the q -> q part given rho at x,
+ *   alphas/(2 pi) C_F { g(x) (rho - 1) + [-(1 + x) L + (1 - x)] rho },
+ *   g(x) = 2 L / (1 - x),  L = ln((1 - x)/x) + ln(1 - x). */
+double gaps_pp_k_qq_integrand(double alphas, double x, double rho);
+/* ... of the g -> q part (rho of the gluon at eta/x over the Born quark at eta):
+ *   alphas/(2 pi) T_R { 2 x (1 - x) + [x^2 + (1 - x)^2] L } rho. */
+double gaps_pp_k_gq_integrand(double alphas, double x, double rho);
+/* ... endpoint of one leg at Born fraction eta: the delta(1 - x) part minus the integral of
+ * the plus-distribution's function g over [0, eta]:
+ *   alphas/(2 pi) C_F { -(5 - 2 pi^2/3) - 2 [pi^2/6 - ln^2(1 - eta) - Li2(1 - eta)] },
+ * with gaps_li2() (gaps21 = 0) or gaps_li2_gaps21() (gaps21 = 1). */
+double gaps_pp_k_qq_endpoint(double alphas, double eta, int gaps21);
+
+/* P term of one leg: alphas/(2 pi) P^{aa'}(x) ln(M_Z^2 / mu_F^2) (for the colour-singlet Born
+ * 2 x pa.pb = M_Z^2), zero at mu_F = M_Z.  lf = ln(M_Z^2 / mu_F^2).
+ *   q -> q integrand:   alphas/(2 pi) lf C_F (1 + x^2)/(1 - x) (rho - 1);
+ *   q -> q endpoint:    alphas/(2 pi) lf C_F [2 ln(1 - eta) + eta + eta^2 / 2]  (minus the
+ *                       integral over [0, eta] of (1 + x^2)/(1 - x): P^qq = C_F [(1 + x^2)/(1 - x)]_+);
+ *   g -> q integrand:   alphas/(2 pi) lf T_R [x^2 + (1 - x)^2] rho. */
+double gaps_pp_p_qq_integrand(double alphas, double lf, double x, double rho);
+double gaps_pp_p_qq_endpoint(double alphas, double lf, double eta);
+double gaps_pp_p_gq_integrand(double alphas, double lf, double x, double rho);
+
+GAPS_DEVICE_END
+
+GAPS_C_END
+
+#endif
