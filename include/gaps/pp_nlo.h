@@ -32,6 +32,23 @@
 
 GAPS_C_BEGIN
 
+/* Run constants of --nlo 1 --process pp-z (plain data, copied to the device inside
+ * gaps_process; doc/nlo.md section 11.8). */
+typedef struct gaps_pp_nlo {
+    int on;              /* 1: events are S and H events; 0: leading order */
+    int gaps21;          /* --compat gaps21: GAPS 2.1's Li2 and shower start (t = s) */
+    double alphas;       /* alpha_s(mu_R^2 = M_Z^2) of the run's coupling */
+    double lf;           /* ln(M_Z^2 / mu_F^2): 0 (mu_F = M_Z) */
+    double born[6];      /* gaps_pp_z_born(f), f = 1..5 (index 0 unused) */
+} gaps_pp_nlo;
+
+/* An H event whose |t| or |u| lies below this fraction of s_hat gets weight 0 (R - D is finite
+ * there and the region has measure ~1e-12; R and D are each beyond 1e12 / s_hat). */
+#define GAPS_PP_NLO_MIN_TU 1e-12
+
+/* Host: the constants for alphas = alpha_s(M_Z^2) and compat (enum gaps_compat). */
+void gaps_pp_nlo_init(gaps_pp_nlo *nlo, double alphas, int compat);
+
 GAPS_DEVICE_BEGIN
 
 /* Spin- and colour-averaged |M|^2 of q qbar -> Z for flavour f = 1..5 (d u s c b), GeV^2:

@@ -67,14 +67,25 @@ int gaps_process_init(gaps_process *proc, enum gaps_process_id id, double ecm, c
     }
 }
 
+double gaps_process_nlo_mu_r2(const gaps_process *proc)
+{
+    switch (proc->id) {
+    case GAPS_PROCESS_PP_Z: return proc->pp_z.mz2;
+    default: return proc->s;
+    }
+}
+
 int gaps_process_set_nlo(gaps_process *proc, double alphas, int compat, char *msg, size_t len)
 {
     switch (proc->id) {
     case GAPS_PROCESS_EE_QQ:
         gaps_ee_nlo_init(&proc->ee_nlo, alphas, compat);
         return 0;
+    case GAPS_PROCESS_PP_Z:
+        gaps_pp_nlo_init(&proc->pp_nlo, alphas, compat);
+        return 0;
     default:
-        snprintf(msg, len, "--nlo 1 is implemented for --process ee-qq only, not %s",
+        snprintf(msg, len, "--nlo 1 is implemented for --process ee-qq and pp-z only, not %s",
                  gaps_process_table[proc->id].name);
         return -1;
     }
@@ -146,7 +157,10 @@ void gaps_process_generate(const gaps_process *proc, gaps_rng *rng, gaps_hard_ev
         if (proc->ee_nlo.on) gaps_ee_qq_nlo_generate(&proc->ee_qq, &proc->ee_nlo, rng, ev);
         else gaps_ee_qq_generate(&proc->ee_qq, rng, ev);
         break;
-    case GAPS_PROCESS_PP_Z: gaps_pp_z_generate(&proc->pp_z, proc->pdf, rng, ev); break;
+    case GAPS_PROCESS_PP_Z:
+        if (proc->pp_nlo.on) gaps_pp_z_nlo_generate(&proc->pp_z, &proc->pp_nlo, proc->pdf, rng, ev);
+        else gaps_pp_z_generate(&proc->pp_z, proc->pdf, rng, ev);
+        break;
     case GAPS_PROCESS_PP_LL: gaps_pp_ll_generate(&proc->pp_ll, proc->pdf, rng, ev); break;
     default: ev->n = ev->n_in = 0; ev->weight = 0.0; ev->t_start = 0.0; break;
     }

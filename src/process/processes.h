@@ -37,6 +37,10 @@ void gaps_ee_qq_born_record(const gaps_me *me, const gaps_me_point *pt, gaps_har
  * (q qbar g), signed weight. */
 void gaps_ee_qq_nlo_generate(const gaps_me *me, const gaps_ee_nlo *nlo, gaps_rng *rng,
                              gaps_hard_event *ev);
+/* p p -> Z at NLO (pp_z_nlo_events.c; doc/nlo.md section 11.8): an S event (the Born record of
+ * pp_z.c) or an H event (incoming partons, Z, outgoing parton), signed weight. */
+void gaps_pp_z_nlo_generate(const gaps_pp_z *pz, const gaps_pp_nlo *nlo, const gaps_pdf *pdf,
+                            gaps_rng *rng, gaps_hard_event *ev);
 /* p p -> Z (pp_z.c): incoming q, qbar, outgoing Z. */
 void gaps_pp_z_generate(const gaps_pp_z *pz, const gaps_pdf *pdf, gaps_rng *rng,
                         gaps_hard_event *ev);

@@ -1,0 +1,253 @@
+/* pp_z_nlo_events.c -- the events of p p -> Z at NLO (--nlo 1 --process pp-z): MC@NLO with
+ * Catani-Seymour subtraction, S and H events in the same lock-step pool as every other event
+ * (doc/nlo.md section 11.8; the pieces are the pure functions of pp_z_nlo.c, gaps/pp_nlo.h).
+ *
+ * Every event computes both an S weight and an H weight from its own random stream, with a
+ * fixed number of draws whatever the outcome (5 blocks of two uniforms):
+ *   S: the Born point of pp_z.c (rapidity table, the same two draws), times
+ *      1 + (V + I)/B + K_end + P_end of both legs, plus the K and P x-integrals of both legs,
+ *      each sampled with one uniform per leg (x = eta^u, Jacobian x ln(1/eta)): an unbiased
+ *      estimate of the S integrand at that Born point; per channel (flavour, orientation),
+ *      one channel chosen by |contribution| as at leading order;
+ *   H: a point of the 2 -> 2 phase space (ln tau' uniform in [ln tau, 0], the parton-frame
+ *      rapidity uniform in [ln tau'/2, -ln tau'/2], cos theta and phi uniform in the parton
+ *      frame), weight sum over the 30 channels of [xf][xf] (R - sum D) times the Jacobian
+ *      ln(1/tau) ln(1/tau') (1/(2 s_hat)) beta/(8 pi); one channel chosen by |contribution|.
+ * The event is S or H with probability |w_S| / (|w_S| + |w_H|), weight sign * (|w_S| + |w_H|):
+ * the mean weight is sigma_NLO. */
+#include "gaps/compat.h"
+#include "gaps/constants.h"
+#include "gaps/fpmath.h"
+#include "gaps/pp_nlo.h"
+#include "process/processes.h"
+
+#include <math.h>
+
+void gaps_pp_nlo_init(gaps_pp_nlo *nlo, double alphas, int compat)
+{
+    nlo->on = 1;
+    nlo->gaps21 = compat == GAPS_COMPAT_GAPS21;
+    nlo->alphas = alphas;
+    nlo->lf = 0.0;   /* mu_F = M_Z */
+    nlo->born[0] = 0.0;
+    for (int f = 1; f <= GAPS_N_FLAVOURS; ++f) nlo->born[f] = gaps_pp_z_born(f);
+}
+
+GAPS_DEVICE_BEGIN
+
+/* The collinear coefficients of one leg at x: the x-integrand (K + P) per unit of the LO
+ * density is c0 + c1 rho_q + cg rho_g; returned times the Jacobian jac. */
+static void leg_coefficients(const gaps_pp_nlo *nlo, double x, double jac, double c[3])
+{
+    const double as = nlo->alphas, lf = nlo->lf;
+    const double k0 = gaps_pp_k_qq_integrand(as, x, 0.0);
+    const double k1 = gaps_pp_k_qq_integrand(as, x, 1.0) - k0;
+    const double p0 = gaps_pp_p_qq_integrand(as, lf, x, 0.0);
+    const double p1 = gaps_pp_p_qq_integrand(as, lf, x, 1.0) - p0;
+    c[0] = jac * (k0 + p0);
+    c[1] = jac * (k1 + p1);
+    c[2] = jac * (gaps_pp_k_gq_integrand(as, x, 1.0) + gaps_pp_p_gq_integrand(as, lf, x, 1.0));
+}
+
+void gaps_pp_z_nlo_generate(const gaps_pp_z *pz, const gaps_pp_nlo *nlo, const gaps_pdf *pdf,
+                            gaps_rng *rng, gaps_hard_event *ev)
+{
+    double ry, rc, ua, ub, r1, r2, r3, r4, rch, rsh;
+    gaps_rng_uniform2(rng, &ry, &rc);     /* Born: rapidity, channel (as at leading order) */
+    gaps_rng_uniform2(rng, &ua, &ub);     /* S: x of leg a (+z) and of leg b (-z) */
+    gaps_rng_uniform2(rng, &r1, &r2);     /* H: ln tau', rapidity */
+    gaps_rng_uniform2(rng, &r3, &r4);     /* H: cos theta, phi */
+    gaps_rng_uniform2(rng, &rch, &rsh);   /* H: channel; S or H */
+    const double mz2 = pz->mz2, as = nlo->alphas;
+
+    /* ---- S: the Born point ---- */
+    double y, y_weight = 1.0;
+    if (pz->y_bins > 0) {
+        double frac;
+        const int bin = gaps_sampling_table_pick(pz->y_prob, pz->y_cum, pz->y_bins, ry, &frac,
+                                                 &y_weight);
+        const double dy = 2.0 * pz->y_max / pz->y_bins;
+        y = -pz->y_max + (bin + frac) * dy;
+    } else {
+        y = pz->y_max * (2.0 * ry - 1.0);
+    }
+    const double ea = pz->sqrt_tau * gaps_exp(y), eb = pz->sqrt_tau * gaps_exp(-y);
+    double fa[GAPS_PDF_NPARTONS], fb[GAPS_PDF_NPARTONS];
+    double ga[GAPS_PDF_NPARTONS], gb[GAPS_PDF_NPARTONS];
+    gaps_pdf_xfxq2_all(pdf, ea, mz2, fa);
+    gaps_pdf_xfxq2_all(pdf, eb, mz2, fb);
+    /* the x of each leg: x = eta^u in [eta, 1), |dx/du| = x ln(1/eta); a leg whose x rounds
+     * to 1 (measure ~1e-16) contributes 0 */
+    const double la = gaps_log(ea), lb = gaps_log(eb);
+    const double xa = gaps_exp(ua * la), xb = gaps_exp(ub * lb);
+    double ca[3] = { 0.0, 0.0, 0.0 }, cb[3] = { 0.0, 0.0, 0.0 };
+    for (int m = 0; m < GAPS_PDF_NPARTONS; ++m) ga[m] = gb[m] = 0.0;
+    if (xa < 1.0) {
+        gaps_pdf_xfxq2_all(pdf, ea / xa, mz2, ga);
+        leg_coefficients(nlo, xa, -xa * la, ca);
+    }
+    if (xb < 1.0) {
+        gaps_pdf_xfxq2_all(pdf, eb / xb, mz2, gb);
+        leg_coefficients(nlo, xb, -xb * lb, cb);
+    }
+    const double one = 1.0 + gaps_pp_z_virtual_i(as)
+                       + gaps_pp_k_qq_endpoint(as, ea, nlo->gaps21)
+                       + gaps_pp_k_qq_endpoint(as, eb, nlo->gaps21)
+                       + gaps_pp_p_qq_endpoint(as, nlo->lf, ea)
+                       + gaps_pp_p_qq_endpoint(as, nlo->lf, eb);
+    /* channel 2(f-1) + o: flavour f, quark from the proton along +z (o = 0) or -z (o = 1) */
+    double cs[2 * GAPS_N_FLAVOURS];
+    for (int f = 1; f <= GAPS_N_FLAVOURS; ++f)
+        for (int o = 0; o < 2; ++o) {
+            const int ia = o == 0 ? 6 + f : 6 - f, ib = 12 - ia;   /* partons of legs a, b */
+            const double lo = fa[ia] * fb[ib];
+            const double leg_a = fb[ib] * (ca[0] * fa[ia] + ca[1] * ga[ia] + ca[2] * ga[6]);
+            const double leg_b = fa[ia] * (cb[0] * fb[ib] + cb[1] * gb[ib] + cb[2] * gb[6]);
+            cs[2 * (f - 1) + o] = pz->norm[f] * (lo * one + leg_a + leg_b);
+        }
+    double sum_s, sign_s;
+    const int ks = gaps_choose_channel(cs, 2 * GAPS_N_FLAVOURS, rc, &sum_s, &sign_s);
+    double w_s = sum_s * y_weight;   /* |S weight| */
+    if (!isfinite(w_s)) w_s = 0.0;
+
+    /* ---- H: a point of the 2 -> 2 phase space ---- */
+    const double ltau = -2.0 * pz->y_max;          /* ln(M_Z^2 / S) */
+    const double lt = ltau * r1;                   /* ln tau' */
+    const double yh = -lt * (r2 - 0.5);            /* parton-frame rapidity */
+    const double big_s = 4.0 * pz->half_ecm * pz->half_ecm;
+    const double sh = gaps_exp(lt) * big_s, rs = sqrt(sh);
+    const double xi1 = gaps_exp(0.5 * lt + yh), xi2 = gaps_exp(0.5 * lt - yh);
+    const double beta = 1.0 - mz2 / sh, ek = 0.5 * rs * beta;
+    const double omc = 2.0 * (1.0 - r3), opc = 2.0 * r3;   /* 1 - cos theta, 1 + cos theta */
+    const double sn = sqrt(omc * opc), c = r3 - (1.0 - r3);
+    double sphi, cphi;
+    gaps_sincos(2.0 * GAPS_PI * r4, &sphi, &cphi);
+    /* parton frame (for the matrix elements: invariant) */
+    const double qa[4] = { 0.5 * rs, 0.0, 0.0, 0.5 * rs }, qb[4] = { 0.5 * rs, 0.0, 0.0, -0.5 * rs };
+    const double qk[4] = { ek, ek * sn * cphi, ek * sn * sphi, ek * c };
+    const double t = -rs * ek * omc, u = -rs * ek * opc;
+    double ch[6 * GAPS_N_FLAVOURS];
+    double sum_h = 0.0, sign_h = 1.0;
+    int kh = 0;
+    const int ok = xi1 < 1.0 && xi2 < 1.0 && fabs(t) >= GAPS_PP_NLO_MIN_TU * sh
+                   && fabs(u) >= GAPS_PP_NLO_MIN_TU * sh;
+    if (ok) {
+        double f1[GAPS_PDF_NPARTONS], f2[GAPS_PDF_NPARTONS];
+        gaps_pdf_xfxq2_all(pdf, xi1, mz2, f1);
+        gaps_pdf_xfxq2_all(pdf, xi2, mz2, f2);
+        /* dxi1 dxi2 f f = [xf][xf] d ln tau' dy; sigma_hat = (1/(2 s)) (beta/(8 pi)) |M|^2 */
+        const double jac = ltau * lt / (2.0 * sh) * beta / (8.0 * GAPS_PI) * GAPS_GEV2_TO_PB;
+        for (int f = 1; f <= GAPS_N_FLAVOURS; ++f) {
+            const double b = nlo->born[f];
+            const double qq = gaps_pp_qqbar_zg_subtracted(b, as, mz2, qa, qb, qk, NULL, NULL);
+            const double qg = gaps_pp_qg_zq_subtracted(b, as, mz2, qa, qb, qk, NULL, NULL);
+            const double gq = gaps_pp_qg_zq_subtracted(b, as, mz2, qb, qa, qk, NULL, NULL);
+            double *h = ch + 6 * (f - 1);
+            h[0] = jac * qq * f1[6 + f] * f2[6 - f];   /* q  qbar -> Z g */
+            h[1] = jac * qq * f1[6 - f] * f2[6 + f];   /* qbar q  -> Z g */
+            h[2] = jac * qg * f1[6 + f] * f2[6];       /* q  g -> Z q */
+            h[3] = jac * qg * f1[6 - f] * f2[6];       /* qbar g -> Z qbar */
+            h[4] = jac * gq * f1[6] * f2[6 + f];       /* g q -> Z q */
+            h[5] = jac * gq * f1[6] * f2[6 - f];       /* g qbar -> Z qbar */
+        }
+        kh = gaps_choose_channel(ch, 6 * GAPS_N_FLAVOURS, rch, &sum_h, &sign_h);
+        if (!isfinite(sum_h)) sum_h = 0.0;
+    }
+
+    /* ---- S or H by |weight| ---- */
+    const double total = w_s + sum_h;
+    const int hard = rsh * total < sum_h;
+    ev->weight = (hard ? sign_h : sign_s) * total;
+    ev->n_in = 2;
+    ev->x[0] = ev->x[1] = 0.0;
+    if (!hard) {
+        /* the Born record of channel ks, as pp_z.c writes it */
+        const int f = 1 + ks / 2, minus = ks % 2;
+        const double xq = minus ? eb : ea, xqb = minus ? ea : eb, zq = minus ? -1.0 : 1.0;
+        ev->p[0][0] = xq * pz->half_ecm;
+        ev->p[0][1] = ev->p[0][2] = 0.0;
+        ev->p[0][3] = zq * ev->p[0][0];
+        ev->p[1][0] = xqb * pz->half_ecm;
+        ev->p[1][1] = ev->p[1][2] = 0.0;
+        ev->p[1][3] = -zq * ev->p[1][0];
+        for (int m = 0; m < 4; ++m) ev->p[2][m] = ev->p[0][m] + ev->p[1][m];
+        ev->flav[0] = f;
+        ev->col[0] = 1;
+        ev->acol[0] = 0;
+        ev->flav[1] = -f;
+        ev->col[1] = 0;
+        ev->acol[1] = 1;
+        ev->flav[2] = GAPS_PDG_Z;
+        ev->col[2] = ev->acol[2] = 0;
+        ev->x[0] = xq;
+        ev->x[1] = xqb;
+        ev->n = 3;
+        ev->next_tag = 2;
+        ev->t_start = nlo->gaps21 ? big_s : mz2;
+        return;
+    }
+
+    /* H event: rows 0 (along +z, x = xi1) and 1 (along -z, x = xi2), 2 the Z, 3 the parton;
+     * the parton boosted from the parton frame by the rapidity yh */
+    const double e1 = gaps_exp(yh), cy = 0.5 * (e1 + 1.0 / e1), sy = 0.5 * (e1 - 1.0 / e1);
+    ev->p[0][0] = xi1 * pz->half_ecm;
+    ev->p[0][1] = ev->p[0][2] = 0.0;
+    ev->p[0][3] = ev->p[0][0];
+    ev->p[1][0] = xi2 * pz->half_ecm;
+    ev->p[1][1] = ev->p[1][2] = 0.0;
+    ev->p[1][3] = -ev->p[1][0];
+    ev->p[3][0] = cy * qk[0] + sy * qk[3];
+    ev->p[3][1] = qk[1];
+    ev->p[3][2] = qk[2];
+    ev->p[3][3] = sy * qk[0] + cy * qk[3];
+    for (int m = 0; m < 4; ++m) ev->p[2][m] = ev->p[0][m] + ev->p[1][m] - ev->p[3][m];
+    ev->x[0] = xi1;
+    ev->x[1] = xi2;
+    ev->flav[2] = GAPS_PDG_Z;
+    ev->col[2] = ev->acol[2] = 0;
+    const int f = 1 + kh / 6, type = kh % 6;
+    /* colours (physical for the incoming partons, as in pp_z.c): tags 1 and 2 */
+    for (int r = 0; r < 4; ++r) ev->col[r] = ev->acol[r] = 0;
+    switch (type) {
+    case 0:   /* q qbar -> Z g: q (1, 0), qbar (0, 2), g (1, 2) */
+    case 1:   /* qbar q -> Z g */
+        ev->flav[type] = f;
+        ev->col[type] = 1;
+        ev->flav[1 - type] = -f;
+        ev->acol[1 - type] = 2;
+        ev->flav[3] = GAPS_GLUON;
+        ev->col[3] = 1;
+        ev->acol[3] = 2;
+        break;
+    case 2:   /* q g -> Z q: q (1, 0), g (2, 1), q out (2, 0): the gluon's colour goes on */
+    case 4: { /* g q -> Z q */
+        const int q = type == 2 ? 0 : 1;
+        ev->flav[q] = f;
+        ev->col[q] = 1;
+        ev->flav[1 - q] = GAPS_GLUON;
+        ev->col[1 - q] = 2;
+        ev->acol[1 - q] = 1;
+        ev->flav[3] = f;
+        ev->col[3] = 2;
+        break;
+    }
+    default: { /* 3: qbar g -> Z qbar, 5: g qbar -> Z qbar: qbar (0, 1), g (1, 2), qbar out (0, 2) */
+        const int q = type == 3 ? 0 : 1;
+        ev->flav[q] = -f;
+        ev->acol[q] = 1;
+        ev->flav[1 - q] = GAPS_GLUON;
+        ev->col[1 - q] = 1;
+        ev->acol[1 - q] = 2;
+        ev->flav[3] = -f;
+        ev->acol[3] = 2;
+        break;
+    }
+    }
+    ev->n = 4;
+    ev->next_tag = 3;
+    /* the emission's k_T^2 = t u / s_hat (the parton's transverse momentum squared); GAPS 2.1:
+     * the power shower from the hadronic s */
+    ev->t_start = nlo->gaps21 ? big_s : t * u / sh;
+}
+
+GAPS_DEVICE_END
