@@ -59,7 +59,7 @@ typedef struct gaps_config {
     uint32_t seed;
     int slots;               /* pool size; 0 = backend default */
     int max_partons;         /* event record capacity */
-    int nlo;                 /* 1: next-to-leading order with MC@NLO matching (ee-qq only) */
+    int nlo;                 /* 1: next-to-leading order with MC@NLO matching (ee-qq, pp-z) */
     int refill;              /* 1: refill finished slots at once; 0: whole batches */
     int loop_mode;           /* enum gaps_loop_mode */
     int cycles_per_launch;   /* fused mode: veto cycles per launch; steps mode: veto cycles

@@ -1,9 +1,10 @@
 /* gaps/pp_nlo.h -- the pieces of p p -> Z (on shell) at next-to-leading order with
  * Catani-Seymour subtraction (doc/nlo.md, section "p p -> Z"; src/process/pp_z_nlo.c).
  *
- * This is the first step of pp-z at NLO: pure functions of momenta, invariants and momentum
- * fractions, usable on every backend (no allocation, no recursion, no global state), not yet
- * wired into the event pool.  The pieces:
+ * Pure functions of momenta, invariants and momentum fractions, usable on every backend (no
+ * allocation, no recursion, no global state); gaps_pp_z_nlo_generate() (pp_z_nlo_events.c,
+ * doc/nlo.md section 11.8) makes the S and H events of --nlo 1 --process pp-z from them.
+ * The pieces:
  *   real matrix elements   q qbar -> Z g, q g -> Z q (the same function serves qbar g and g q);
  *   the initial-initial Catani-Seymour map and the II dipoles of both real processes;
  *   the subtracted reals R - sum D, and their integrals over the dipole variable v;
