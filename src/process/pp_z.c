@@ -174,8 +174,17 @@ void gaps_pp_z_generate(const gaps_pp_z *pz, const gaps_pdf *pdf, gaps_rng *rng,
     }
     double sum, sign;
     const int k = gaps_choose_channel(c, 2 * GAPS_N_FLAVOURS, rc, &sum, &sign);
-    const int f = 1 + k / 2;
-    const int quark_along_minus_z = k % 2;
+    gaps_pp_z_born_record(pz, k, xa, xb, ev);
+    ev->weight = sign * sum * y_weight;
+    /* the smallest mass^2 of a colour-connected pair: the q qbar pair, M_Z^2 */
+    ev->t_start = pz->mz2;
+}
+
+void gaps_pp_z_born_record(const gaps_pp_z *pz, int channel, double xa, double xb,
+                           gaps_hard_event *ev)
+{
+    const int f = 1 + channel / 2;
+    const int quark_along_minus_z = channel % 2;
 
     /* rows 0 (quark) and 1 (antiquark): physical incoming momenta along +z or -z */
     const double xq = quark_along_minus_z ? xb : xa;
@@ -204,9 +213,6 @@ void gaps_pp_z_generate(const gaps_pp_z *pz, const gaps_pdf *pdf, gaps_rng *rng,
     ev->n_in = 2;
     ev->n = 3;
     ev->next_tag = 2;
-    ev->weight = sign * sum * y_weight;
-    /* the smallest mass^2 of a colour-connected pair: the q qbar pair, M_Z^2 */
-    ev->t_start = pz->mz2;
 }
 
 GAPS_DEVICE_END

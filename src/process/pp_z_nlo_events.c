@@ -161,28 +161,7 @@ void gaps_pp_z_nlo_generate(const gaps_pp_z *pz, const gaps_pp_nlo *nlo, const g
     ev->n_in = 2;
     ev->x[0] = ev->x[1] = 0.0;
     if (!hard) {
-        /* the Born record of channel ks, as pp_z.c writes it */
-        const int f = 1 + ks / 2, minus = ks % 2;
-        const double xq = minus ? eb : ea, xqb = minus ? ea : eb, zq = minus ? -1.0 : 1.0;
-        ev->p[0][0] = xq * pz->half_ecm;
-        ev->p[0][1] = ev->p[0][2] = 0.0;
-        ev->p[0][3] = zq * ev->p[0][0];
-        ev->p[1][0] = xqb * pz->half_ecm;
-        ev->p[1][1] = ev->p[1][2] = 0.0;
-        ev->p[1][3] = -zq * ev->p[1][0];
-        for (int m = 0; m < 4; ++m) ev->p[2][m] = ev->p[0][m] + ev->p[1][m];
-        ev->flav[0] = f;
-        ev->col[0] = 1;
-        ev->acol[0] = 0;
-        ev->flav[1] = -f;
-        ev->col[1] = 0;
-        ev->acol[1] = 1;
-        ev->flav[2] = GAPS_PDG_Z;
-        ev->col[2] = ev->acol[2] = 0;
-        ev->x[0] = xq;
-        ev->x[1] = xqb;
-        ev->n = 3;
-        ev->next_tag = 2;
+        gaps_pp_z_born_record(pz, ks, ea, eb, ev);
         ev->t_start = nlo->gaps21 ? big_s : mz2;
         return;
     }

@@ -29,6 +29,11 @@ void gaps_pp_ll_prepare(gaps_pp_ll *ll, const gaps_pdf *pdf);
 int gaps_sampling_table_fill(double *prob, double *cum, int n);
 
 GAPS_DEVICE_BEGIN
+/* The Born record of p p -> Z (pp_z.c) for channel k of gaps_pp_z_generate (flavour 1 + k/2,
+ * the quark along -z when k is odd) at momentum fractions xa (+z beam), xb (-z beam): the
+ * incoming quark and antiquark, the Z, colours, x; weight and t_start are the caller's. */
+void gaps_pp_z_born_record(const gaps_pp_z *pz, int channel, double xa, double xb,
+                           gaps_hard_event *ev);
 /* e+ e- -> Z/gamma* -> q qbar (ee_qq.c): the quark and antiquark back to back. */
 void gaps_ee_qq_generate(const gaps_me *me, gaps_rng *rng, gaps_hard_event *ev);
 /* The record of the leading-order point pt (ee_qq.c): what gaps_ee_qq_generate() hands on. */
