@@ -4,7 +4,7 @@
 # trial ever finds its overestimate below the true density (the bounds of src/shower/isr.h),
 # the cross section is the exactly integrated one (tests/test_pp_processes.c: 43142.28 pb for
 # pp-z with CT14lo at 13 TeV) within 4 standard errors, split and merge give the bytes of one
-# run, and two thread counts give the same per-event CSV.
+# run, and two thread counts and the step loops give the same per-event CSV.
 # Usage: test_hadron_runs.sh GAPS_BINARY WORKDIR
 gaps=$1
 work=$2
@@ -41,6 +41,12 @@ for proc in pp-z pp-ll; do
     run --process $proc --events $N --output none --observables-out t2.csv --threads 2 \
         || bad "$proc threads 2"
     cmp -s t2.csv $proc.csv && ok "$proc: same CSV with 2 threads" || bad "$proc: CSV differs"
+    # nor on the loops: one launch per step splits from the gathered list of slots
+    # (gaps_shower_launch_step), a GPU's default for hadron collisions
+    run --process $proc --events $N --output none --observables-out st.csv --loops steps \
+        --pool 500 --cycles-per-launch 3 || bad "$proc steps"
+    cmp -s st.csv $proc.csv && ok "$proc: same CSV with --loops steps" \
+        || bad "$proc: CSV differs with --loops steps"
 done
 
 python3 - pp-z.json <<'PY' || fail=1

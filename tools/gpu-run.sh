@@ -24,6 +24,14 @@
 #       the multicore build on the node's CPU with 1, 2, 4, 8 and 16 threads (default 2x10^6
 #       events), with and without OMP_PROC_BIND=close OMP_PLACES=cores; a table of medians,
 #       speed-ups and efficiencies (GAPS_SCALING_BINARIES, _REPEATS, _BINDS: see below).
+#   tools/gpu-run.sh processes DIR OUT   (GPU node)
+#       every process on the GPU: the per-event CSV of GAPS_IDENTITY_EVENTS (default 20000)
+#       events of ee-qq, pp-z, pp-ll, pp-z --compat gaps21, ee-qq --nlo 1 and pp-z --nlo 1
+#       against the serial build on the node's CPU (sha256), then tools/bench_processes.py
+#       over GAPS_BENCH_CASES (LABEL:ARGS:EVENTS, ';'-separated) with DIR/gaps-offload and,
+#       where present, DIR/gaps-offload-before (medians of GAPS_BENCH_REPEATS, default 3),
+#       and the veto cycles of the last 0.1 % of events (--cycles-out) for the hadronic and
+#       NLO cases.
 #   tools/gpu-run.sh compare DIR OUT   (build machine)
 #       compares the GPU's per-event observables and histograms with the serial build's
 #       (OUT holds the files of `run`, or their archive gpu-results.tar).
@@ -215,6 +223,45 @@ for (b, bind, t), v in sorted(runs.items()):
     print("%-28s %-6s %7d %9.3f %8.2f %9.0f %% %s" % (b[-28:], bind, t, m, one / m, 100 * one / m / t,
                                                     " ".join("%.3f" % x for x in v)))
 PY
+    ;;
+processes)
+    dir=$2; out=$3
+    use_runtime "$dir" "$out"
+    gpu=$dir/gaps-offload
+    n=${GAPS_IDENTITY_EVENTS:-20000}
+    export LHAPDF_DATA_PATH="$here/share/pdfsets"   # the binaries travel without the installed sets
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$out/gpu.txt" || true
+    for p in "ee-qq" "pp-z" "pp-ll" "pp-z --compat gaps21" "ee-qq --nlo 1" "pp-z --nlo 1"; do
+        "$gpu" --process $p --events "$n" --output none --quiet --observables-out /tmp/g.csv
+        "$dir/gaps-serial" --process $p --events "$n" --output none --quiet --observables-out /tmp/s.csv
+        g=$(sha256sum </tmp/g.csv | cut -c1-16); s=$(sha256sum </tmp/s.csv | cut -c1-16)
+        verdict=DIFFERENT; [ "$g" = "$s" ] && verdict=identical
+        echo "csv $n events --process $p: gpu $g serial $s $verdict" | tee -a "$out/identity.txt"
+    done
+    bins="--binary after=$gpu"
+    [ -x "$dir/gaps-offload-before" ] && bins="--binary before=$dir/gaps-offload-before $bins"
+    cases=${GAPS_BENCH_CASES:-"pp-z:--process pp-z:1e6;pp-z:--process pp-z:1e7;pp-z-nlo:--process pp-z --nlo 1:1e7;pp-ll:--process pp-ll:1e6;lep:--process ee-qq:1e8"}
+    set --
+    oldifs=$IFS; IFS=';'
+    for c in $cases; do set -- "$@" --case "$c"; done
+    IFS=$oldifs
+    python3 "$here/tools/bench_processes.py" $bins "$@" --repeats "${GAPS_BENCH_REPEATS:-3}" \
+        --out "$out/bench.csv" | tee "$out/bench.txt"
+    # the tail: veto cycles spent on the last 0.1 % of the events
+    for p in "pp-z" "pp-z --nlo 1" "ee-qq --nlo 1"; do
+        "$gpu" --process $p --events "${GAPS_TAIL_EVENTS:-10000000}" --output none --quiet \
+            --cycles-out /tmp/cycles.csv --json /tmp/tail.json
+        python3 - "$p" /tmp/cycles.csv /tmp/tail.json <<'PY' | tee -a "$out/tail.txt"
+import csv, json, sys
+rows = [(int(r[0]), int(r[1])) for r in list(csv.reader(open(sys.argv[2])))[1:]]
+n = rows[-1][1]
+first = next(c for c, done in rows if done >= 0.999 * n)
+t = json.load(open(sys.argv[3]))["time_s"]["total"]
+print("tail %-14s %d events: %d veto cycles, 99.9 %% done after %d, the last 0.1 %% took %d "
+      "cycles (%.1f %%); run %.3f s" % (sys.argv[1], n, rows[-1][0], first, rows[-1][0] - first,
+                                        100.0 * (rows[-1][0] - first) / rows[-1][0], t))
+PY
+    done
     ;;
 compare)
     dir=$2; out=$3

@@ -47,6 +47,9 @@ enum gaps_counter {
     GAPS_COUNT_NEXT,          /* the next event number (used in the first pool of a run) */
     GAPS_COUNT_OVERESTIMATE,  /* trials whose acceptance f/g exceeded 1 (an overestimate that
                                  was not a bound): rare outside --compat gaps21 */
+    GAPS_COUNT_SPLIT_EMIT,    /* entries at the front of split_list: emissions to do */
+    GAPS_COUNT_SPLIT_MOVE,    /* entries at the back of split_list: moves to the next scale
+                                 bin of the hadronic rates */
     GAPS_COUNT_BY_N,          /* GAPS_MAX_PARTONS + 1 counters from here: entries of the done
                                  list with n = 0, 1, ... partons (the rows of done_by_n) */
     GAPS_N_COUNTERS = GAPS_COUNT_BY_N + GAPS_MAX_PARTONS + 1
@@ -147,6 +150,9 @@ typedef struct gaps_physics {
     X(int, trial_dipole, 1, "trial emission: dipole row 2 p + s")                              \
     X(int, trial_kernel, 1, "trial emission: enum gaps_kernel")                                \
     X(int, trial_flav, 1, "trial emission: the new incoming flavour of GAPS_KERNEL_I_QG")      \
+    /* the splitting list of the step loops (gaps_shower_launch_step): the slots with an     \
+     * accepted trial, gathered so that the splitting launch runs on dense GPU lanes */       \
+    X(int, split_list, 1, "slots to split (from the front) or to move a bin (from the back)") \
     /* the done list: slots whose shower ended since the last analysis, in rows by          \
      * multiplicity (row n: counter GAPS_COUNT_BY_N + n of them, in no set order);            \
      * the analysis runs over this list only, with every GPU lane busy */                     \

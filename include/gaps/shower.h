@@ -57,7 +57,9 @@ void gaps_veto_cycle(gaps_pool *pool, const gaps_physics *phys, int e, int split
 GAPS_DEVICE_END
 
 /* Launches over the nslots slots of a pool.  pool and phys point to copies where the loops
- * run (device memory in the offload build). */
+ * run (device memory in the offload build).  gaps_shower_launch_step must be called for the
+ * steps of a cycle in their order: the launch of GAPS_STEP_ACCEPT_OR_REJECT gathers the slots
+ * that the launch of GAPS_STEP_DO_SPLITTING then splits (the splitting list, veto.c). */
 void gaps_shower_launch_step(gaps_pool *pool, const gaps_physics *phys, int nslots,
                              enum gaps_veto_step step);
 /* cycles veto cycles per slot; every split_every-th of them, and the last, is a splitting

@@ -545,11 +545,76 @@ static void refill(gaps_pool *pool, const gaps_physics *phys, int e)
 
 GAPS_DEVICE_END
 
+/* The step loops: one launch per veto step, each a kernel of its own on a GPU (so that each
+ * gets the registers it needs, not the most that any step needs).
+ *
+ * The splitting list.  A fifth of the hadronic trials end in an emission or a move to the
+ * next scale bin of the rates, and either recomputes the rates of all dipoles of the event:
+ * run over all slots, the splitting launch kept 2.3 of 32 lanes of a GPU warp busy and took
+ * three quarters of a cycle (doc/benchmarks.md).  So the launch of accept_or_reject puts the
+ * slots with work for the splitting step on a list (emissions from the front, moves from the
+ * back: a warp then does one kind of work), and the splitting launch runs over the list, with
+ * every lane busy.  Each slot's splitting depends on that slot alone (its random numbers are
+ * its event's own), so the order of the list, which the atomic counters make differ from run
+ * to run, does not change the events.  The counters are set to zero in the launch of
+ * select_winner, which adds nothing to the list. */
+GAPS_DEVICE_BEGIN
+static void split_list_add(gaps_pool *pool, int e)
+{
+    if (pool->status[e] != GAPS_SLOT_SHOWERING || pool->trial_kernel[e] == GAPS_KERNEL_NONE)
+        return;
+    const int move = pool->trial_kernel[e] == GAPS_KERNEL_NEW_BIN;
+    unsigned long long i, *cnt = pool->counters + (move ? GAPS_COUNT_SPLIT_MOVE
+                                                        : GAPS_COUNT_SPLIT_EMIT);
+    GAPS_ATOMIC_CAPTURE
+    i = (*cnt)++;
+    pool->split_list[move ? pool->nslots - 1 - (long)i : (long)i] = e;
+}
+
+/* Entry i of the splitting list (its emissions first, then its moves), or -1 past its end. */
+static int split_list_entry(const gaps_pool *pool, int i)
+{
+    const long n_emit = (long)pool->counters[GAPS_COUNT_SPLIT_EMIT];
+    const long n_move = (long)pool->counters[GAPS_COUNT_SPLIT_MOVE];
+    if (i < n_emit) return pool->split_list[i];
+    if (i - n_emit < n_move) return pool->split_list[pool->nslots - 1 - (i - n_emit)];
+    return -1;
+}
+GAPS_DEVICE_END
+
 void gaps_shower_launch_step(gaps_pool *pool, const gaps_physics *phys, int nslots,
                              enum gaps_veto_step step)
 {
-    GAPS_PARALLEL_FOR(nslots)
-    for (int e = 0; e < nslots; ++e) gaps_veto_step(pool, phys, e, step);
+    switch (step) {
+    case GAPS_STEP_SELECT_WINNER:
+        GAPS_PARALLEL_FOR(nslots)
+        for (int e = 0; e < nslots; ++e) {
+            if (e == 0)
+                pool->counters[GAPS_COUNT_SPLIT_EMIT] = pool->counters[GAPS_COUNT_SPLIT_MOVE] = 0;
+            gaps_veto_select_winner(pool, phys, e);
+        }
+        break;
+    case GAPS_STEP_CHECK_CUTOFF:
+        GAPS_PARALLEL_FOR(nslots)
+        for (int e = 0; e < nslots; ++e) gaps_veto_check_cutoff(pool, phys, e);
+        break;
+    case GAPS_STEP_ACCEPT_OR_REJECT:
+        GAPS_PARALLEL_FOR(nslots)
+        for (int e = 0; e < nslots; ++e) {
+            gaps_veto_accept_or_reject(pool, phys, e);
+            split_list_add(pool, e);
+        }
+        break;
+    case GAPS_STEP_DO_SPLITTING:
+        GAPS_PARALLEL_FOR(nslots)
+        for (int i = 0; i < nslots; ++i) {
+            const int e = split_list_entry(pool, i);
+            if (e >= 0) gaps_veto_do_splitting(pool, phys, e);
+        }
+        break;
+    default:
+        break;
+    }
 }
 
 void gaps_shower_launch_cycles(gaps_pool *pool, const gaps_physics *phys, int nslots,
