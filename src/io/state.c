@@ -550,8 +550,9 @@ int gaps_state_read(const char *path, gaps_state *s, gaps_resume_point *rp, char
             snprintf(msg, len, "'%s' is corrupt (%s)", path, pwhy);
             goto done;
         }
-        /* the analysis is the process's (the parameters were checked: the process exists) */
-        s->analysis = gaps_process_table[s->process].analysis;
+        /* the analysis follows from the process and compat (the parameters were checked: the
+         * process exists) */
+        s->analysis = gaps_process_analysis(s->process, s->compat);
         const uint32_t analysis = (uint32_t)s->analysis;
         s->w_unit = get_f64(&b);
         s->events = get_u64(&b);
