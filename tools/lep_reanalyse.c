@@ -85,6 +85,7 @@ int main(int argc, char **argv)
     char msg[512];
     if (gaps_config_check(&cfg, msg, sizeof msg) != 0) return usage(msg);
     cfg.keep_records = 1;
+    cfg.allow_host = 1;   /* an offload build without a GPU runs on the host */
 
     gaps_process proc;
     if (gaps_process_init(&proc, GAPS_PROCESS_EE_QQ, cfg.ecm, msg, sizeof msg) != 0)
