@@ -37,6 +37,11 @@ static int on_events(void *c, const double *rows, const gaps_records *rec, int n
 {
     (void)rows;
     ctx *x = c;
+    /* partitions (the threads of the multicore build) call this at the same time, and the
+     * fill's updates are atomic only where copies are shared: one partition at a time */
+#ifdef _OPENMP
+#pragma omp critical(lep_reanalyse_fill)
+#endif
     for (int i = 0; i < n; ++i) {
         const long base = (long)i * rec->maxp;
         const int np = rec->n[i];

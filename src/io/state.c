@@ -83,7 +83,7 @@ int gaps_state_merge(gaps_state *dst, const gaps_state *src, char *msg, size_t l
     /* the words of different analyses are different histograms: nothing to add */
     if (dst->analysis != src->analysis)
         return snprintf(msg, len, "histograms of different analyses (%s, not %s): states of "
-                        "different processes do not merge",
+                        "different processes or --compat do not merge",
                         gaps_analysis_table[src->analysis].name,
                         gaps_analysis_table[dst->analysis].name), -1;
     /* parameters compared bit for bit: a state is only the same run if they are identical */
