@@ -123,9 +123,11 @@ int main(int argc, char **argv)
     if (!f) return fprintf(stderr, "lep_reanalyse: cannot write '%s'\n", out), 1;
     const int rc = gaps_yoda_write(f, st, run.backend);
     if (fclose(f) != 0 || rc != 0) return fprintf(stderr, "lep_reanalyse: writing '%s' failed\n", out), 1;
-    fprintf(stderr, "lep_reanalyse: %lld events (%s physics%s) -> %s\n", (long long)run.events,
-            cfg.compat == GAPS_COMPAT_GAPS21 ? "--compat gaps21" : "default",
-            cfg.nlo ? ", NLO" : "", out);
+    fprintf(stderr, "lep_reanalyse: %lld events (%s physics%s), sigma %.6g +- %.3g pb, %lld "
+            "invalid, %lld at the record capacity, %lld trials with f > g -> %s\n",
+            (long long)run.events, cfg.compat == GAPS_COMPAT_GAPS21 ? "--compat gaps21" : "default",
+            cfg.nlo ? ", NLO" : "", run.sigma, run.sigma_err, (long long)run.invalid_events,
+            (long long)run.capacity_hits, (long long)run.overestimates, out);
     free(st);
     free(x.h.acc);
     gaps_run_free(&run);
