@@ -17,7 +17,7 @@
 # closest control.
 # Also: tools/lep_reanalyse with --compat gaps21 writes the very file of gaps --compat gaps21
 # (apart from the GitRevision line), so that the default-physics control uses the analysis
-# the program uses.
+# the program uses; and two merged state files of such runs give the whole run's histograms.
 # Usage: test_lep_reference.sh GAPS_BINARY LEP_REANALYSE_BINARY WORKDIR [PYTHON]
 # Exits 77 (SKIPPED) without numpy, unless GAPS_STRICT=1.
 gaps=$1
@@ -93,6 +93,20 @@ if cmp -s tool.nogit prog.nogit; then
     echo "ok: lep_reanalyse --compat gaps21 writes gaps's file"
 else
     echo "FAIL: lep_reanalyse --compat gaps21 and gaps --compat gaps21 differ"; fail=1
+fi
+
+# states of this analysis: a run split in two and merged gives the whole run's histograms
+"$gaps" $extra --compat gaps21 --nlo 1 --events 10000 --seed $SEED --quiet --output none \
+    --state-out part1.state && "$gaps" $extra --compat gaps21 --nlo 1 --events 10000 \
+    --first-event 10000 --seed $SEED --quiet --output none --state-out part2.state \
+    && "$gaps" $extra --compat gaps21 --nlo 1 --events 20000 --seed $SEED --quiet \
+    --output whole.yoda && "$gaps" merge -o merged.yoda part1.state part2.state 2>/dev/null \
+    || { echo "FAIL: split and merged --compat gaps21 --nlo 1 runs"; exit 1; }
+grep -v '^GitRevision\|^Backend' merged.yoda >merged.nogit
+if grep -v '^GitRevision\|^Backend' whole.yoda | cmp -s - merged.nogit; then
+    echo "ok: two merged states of GAPS 2.1's LEP histograms equal the whole run"
+else
+    echo "FAIL: merged states differ from the whole run"; fail=1
 fi
 
 "$reanalyse" --events $N --seed $SEED --output default-lo.yoda 2>/dev/null \

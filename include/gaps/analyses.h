@@ -3,8 +3,9 @@
  * A run's analysis follows from its process and --compat: gaps_process_analysis()
  * (gaps/process.h) is the one place that decides it (the process's own, from
  * gaps_process_table, except GAPS 2.1's LEP histograms for ee-qq under --compat gaps21);
- * gaps_process.analysis holds it for the event loop.  Each analysis is one X-list header (gaps/analysis_lep.h,
- * gaps/analysis_lhc.h) of its per-event columns and its histograms, and one source file with
+ * gaps_process.analysis holds it for the event loop.  Each analysis is one X-list header
+ * (gaps/analysis_lep.h, gaps/analysis_lhc.h, gaps/analysis_lep_gaps21.h) of its per-event
+ * columns and its histograms, and one source file with
  * its row function gaps_<name>_row() (src/analysis/).  Everything else is generated from the
  * list below: the enum, the declarations of the row functions, the dispatch of the device
  * code (a switch on the run-uniform analysis id), the host table of columns, CSV header,
