@@ -1,8 +1,11 @@
 /* gaps/analyses.h -- the list of analyses and what all of them share.
  *
- * A run's analysis is a property of its process (gaps_process_table, gaps/process.h):
- * gaps_process.analysis.  Each analysis is one X-list header (gaps/analysis_lep.h,
- * gaps/analysis_lhc.h) of its per-event columns and its histograms, and one source file with
+ * A run's analysis follows from its process and --compat: gaps_process_analysis()
+ * (gaps/process.h) is the one place that decides it (the process's own, from
+ * gaps_process_table, except GAPS 2.1's LEP histograms for ee-qq under --compat gaps21);
+ * gaps_process.analysis holds it for the event loop.  Each analysis is one X-list header
+ * (gaps/analysis_lep.h, gaps/analysis_lhc.h, gaps/analysis_lep_gaps21.h) of its per-event
+ * columns and its histograms, and one source file with
  * its row function gaps_<name>_row() (src/analysis/).  Everything else is generated from the
  * list below: the enum, the declarations of the row functions, the dispatch of the device
  * code (a switch on the run-uniform analysis id), the host table of columns, CSV header,
@@ -20,7 +23,9 @@
  * file stores (doc/formats.md): append, never reorder. */
 #define GAPS_ANALYSES(X)                                                                       \
     X(LEP, lep, GAPS_LEP_COLUMNS, GAPS_LEP_HISTOGRAMS) /* e+ e- event shapes, Durham rates */  \
-    X(LHC, lhc, GAPS_LHC_COLUMNS, GAPS_LHC_HISTOGRAMS) /* Z observables and anti-k_T jets */
+    X(LHC, lhc, GAPS_LHC_COLUMNS, GAPS_LHC_HISTOGRAMS) /* Z observables and anti-k_T jets */   \
+    X(LEP_GAPS21, lep_gaps21, GAPS_LEP_GAPS21_COLUMNS,                                         \
+      GAPS_LEP_GAPS21_HISTOGRAMS) /* GAPS 2.1's LEP histograms (--compat gaps21, ee-qq) */
 
 enum gaps_analysis_id {
 #define GAPS_ANALYSIS_ENUM_(ID, name, columns, histograms) GAPS_ANALYSIS_##ID,
@@ -58,5 +63,6 @@ enum gaps_fill_transform {
 /* The analyses' lists (after everything they use; each includes this header first). */
 #include "gaps/analysis_lep.h"
 #include "gaps/analysis_lhc.h"
+#include "gaps/analysis_lep_gaps21.h"
 
 #endif

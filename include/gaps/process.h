@@ -124,7 +124,7 @@ typedef struct gaps_pp_ll {
 /* Run parameters of the process (plain data, copied to the device). */
 typedef struct gaps_process {
     enum gaps_process_id id;
-    enum gaps_analysis_id analysis;   /* the analysis of its events (from the table) */
+    enum gaps_analysis_id analysis;   /* the analysis of its events (gaps_process_analysis) */
     int hadronic;            /* beams are protons: pdf is set */
     const gaps_pdf *pdf;     /* hadronic processes: the parton distributions, a pointer where
                                 the loops run (device memory in the offload build); set by the
@@ -142,7 +142,16 @@ typedef struct gaps_process {
 /* Host: the process of that name, or -1. */
 int gaps_process_lookup(const char *name);
 
-/* Host: set up process id at sqrt(s) = ecm (GeV).  Returns 0, or -1 with a reason in msg. */
+/* Host: the analysis (enum gaps_analysis_id) of a run of `process` under `compat` (enum
+ * gaps_compat), the one function that decides it: the process's own (gaps_process_table),
+ * except that --compat gaps21 gives ee-qq GAPS 2.1's LEP histograms
+ * (GAPS_ANALYSIS_LEP_GAPS21, gaps/analysis_lep_gaps21.h), LO and NLO alike.  An unknown
+ * process: GAPS_ANALYSIS_LEP (such a configuration is refused before any run). */
+int gaps_process_analysis(int process, int compat);
+
+/* Host: set up process id at sqrt(s) = ecm (GeV); its analysis is the one without compat
+ * (gaps_process_analysis(id, GAPS_COMPAT_NONE)): a run under --compat sets proc.analysis
+ * from gaps_process_analysis() after this.  Returns 0, or -1 with a reason in msg. */
 int gaps_process_init(gaps_process *proc, enum gaps_process_id id, double ecm, char *msg,
                       size_t len);
 

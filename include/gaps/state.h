@@ -44,8 +44,9 @@ typedef struct gaps_state {
     GAPS_STATE_FIELD_##STATE(TYPE, key)
     GAPS_PARAMETERS(GAPS_STATE_FIELD_)
 #undef GAPS_STATE_FIELD_
-    /* the analysis whose histograms the words hold (enum gaps_analysis_id): the process's
-     * (gaps_process_table), set from it when a state is made or read, not stored */
+    /* the analysis whose histograms the words hold (enum gaps_analysis_id): that of the
+     * process and compat (gaps_process_analysis()), set from them when a state is made or
+     * read, not stored */
     int analysis;
     /* the weight unit of the histogram sums, pb: a property of the process (for LEP the
      * largest leading-order weight, gaps_me.w_max); states merge only when it is equal */

@@ -218,9 +218,9 @@ void gaps_state_init(gaps_state *state, const gaps_config *cfg)
             memcpy((char *)state + p->state_offset, gaps_param_in_config(p, cfg), p->size);
     }
     gaps_config_pdf_spec(cfg, state->pdf);
-    /* the process decides the analysis (an unknown process: gaps_config_check refuses it) */
-    state->analysis = cfg->process >= 0 && cfg->process < GAPS_N_PROCESSES
-                      ? gaps_process_table[cfg->process].analysis : GAPS_ANALYSIS_LEP;
+    /* the process and compat decide the analysis (an unknown process: gaps_config_check
+     * refuses it) */
+    state->analysis = gaps_process_analysis(cfg->process, cfg->compat);
 }
 
 static void physics_init(const gaps_config *cfg, gaps_physics *phys)
@@ -230,6 +230,8 @@ static void physics_init(const gaps_config *cfg, gaps_physics *phys)
     /* the configuration was checked (gaps_config_check): the process exists */
     (void)gaps_process_init(&phys->proc, (enum gaps_process_id)cfg->process, cfg->ecm, msg,
                             sizeof msg);
+    phys->proc.analysis =
+        (enum gaps_analysis_id)gaps_process_analysis(cfg->process, cfg->compat);
     gaps_alphas_init(&phys->as, cfg->alphas_order, cfg->alphas_mz);
     /* compat: GAPS 2.1 runs alpha_s with five flavours at every scale (spec 2.3) */
     if (cfg->compat == GAPS_COMPAT_GAPS21) phys->as.t_ref[1] = phys->as.t_ref[2] = 0.0;

@@ -80,22 +80,25 @@ int gaps_state_merge(gaps_state *dst, const gaps_state *src, char *msg, size_t l
     if (strncmp(dst->version, src->version, sizeof dst->version) != 0)
         return snprintf(msg, len, "made by gaps %.31s, not %.31s", src->version, dst->version),
                -1;
-    /* the words of different analyses are different histograms: nothing to add */
-    if (dst->analysis != src->analysis)
-        return snprintf(msg, len, "histograms of different analyses (%s, not %s): states of "
-                        "different processes do not merge",
-                        gaps_analysis_table[src->analysis].name,
-                        gaps_analysis_table[dst->analysis].name), -1;
     /* parameters compared bit for bit: a state is only the same run if they are identical */
     const int differs = gaps_state_params_differ(dst, src);
-    if (differs >= 0) {
-        const gaps_param *p = &gaps_params[differs];
-        char a[160], b[160];
-        gaps_param_format(p, gaps_param_in_state(p, dst), GAPS_STYLE_EXACT, a, sizeof a);
-        gaps_param_format(p, gaps_param_in_state(p, src), GAPS_STYLE_EXACT, b, sizeof b);
-        return snprintf(msg, len, "different parameters: --%s %s and %s (states merge only "
-                        "when every physics parameter is equal)", p->option, a, b), -1;
+    char va[160] = "", vb[160] = "";
+    const gaps_param *p = differs >= 0 ? &gaps_params[differs] : NULL;
+    if (p) {
+        gaps_param_format(p, gaps_param_in_state(p, dst), GAPS_STYLE_EXACT, va, sizeof va);
+        gaps_param_format(p, gaps_param_in_state(p, src), GAPS_STYLE_EXACT, vb, sizeof vb);
     }
+    /* the words of different analyses are different histograms: nothing to add (the
+     * analysis follows from the process and compat, so a parameter differs too: named) */
+    if (dst->analysis != src->analysis)
+        return snprintf(msg, len, "histograms of different analyses (%s, not %s; different "
+                        "parameters: --%s %s and %s): states of different processes or "
+                        "--compat do not merge", gaps_analysis_table[src->analysis].name,
+                        gaps_analysis_table[dst->analysis].name, p ? p->option : "?", va, vb),
+               -1;
+    if (p)
+        return snprintf(msg, len, "different parameters: --%s %s and %s (states merge only "
+                        "when every physics parameter is equal)", p->option, va, vb), -1;
     if (memcmp(&dst->w_unit, &src->w_unit, sizeof dst->w_unit))
         return snprintf(msg, len, "different weight units (%.17g/%.17g pb): the sums cannot be "
                         "added", dst->w_unit, src->w_unit), -1;
@@ -550,8 +553,9 @@ int gaps_state_read(const char *path, gaps_state *s, gaps_resume_point *rp, char
             snprintf(msg, len, "'%s' is corrupt (%s)", path, pwhy);
             goto done;
         }
-        /* the analysis is the process's (the parameters were checked: the process exists) */
-        s->analysis = gaps_process_table[s->process].analysis;
+        /* the analysis follows from the process and compat (the parameters were checked: the
+         * process exists) */
+        s->analysis = gaps_process_analysis(s->process, s->compat);
         const uint32_t analysis = (uint32_t)s->analysis;
         s->w_unit = get_f64(&b);
         s->events = get_u64(&b);

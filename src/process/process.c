@@ -1,5 +1,6 @@
 /* process.c -- the list of hard processes and the dispatch to them (gaps/process.h). */
 #include "gaps/process.h"
+#include "gaps/compat.h"
 #include "gaps/constants.h"
 #include "process/processes.h"
 
@@ -25,6 +26,14 @@ int gaps_process_lookup(const char *name)
     return -1;
 }
 
+int gaps_process_analysis(int process, int compat)
+{
+    if (process < 0 || process >= GAPS_N_PROCESSES) return GAPS_ANALYSIS_LEP;
+    if (process == GAPS_PROCESS_EE_QQ && compat == GAPS_COMPAT_GAPS21)
+        return GAPS_ANALYSIS_LEP_GAPS21;
+    return gaps_process_table[process].analysis;
+}
+
 int gaps_process_init(gaps_process *proc, enum gaps_process_id id, double ecm, char *msg,
                       size_t len)
 {
@@ -33,7 +42,7 @@ int gaps_process_init(gaps_process *proc, enum gaps_process_id id, double ecm, c
     proc->ecm = ecm;
     proc->s = ecm * ecm;
     if (id >= 0 && id < GAPS_N_PROCESSES) {
-        proc->analysis = (enum gaps_analysis_id)gaps_process_table[id].analysis;
+        proc->analysis = (enum gaps_analysis_id)gaps_process_analysis(id, GAPS_COMPAT_NONE);
         proc->hadronic = gaps_process_table[id].hadronic;
     }
     switch (id) {

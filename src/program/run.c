@@ -357,8 +357,8 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
                 return refuse(msg, len, EXIT_RUN_FAILED, "%s", why);
             }
             const int bad = gaps_event_stream_check_resume(part, which[k] == OUT_HEPMC,
-                                                           gaps_process_table[cfg->process]
-                                                               .analysis,
+                                                           gaps_process_analysis(cfg->process,
+                                                                                 cfg->compat),
                                                            offsets[k], cfg->first_event,
                                                            pg->rp.next_event, pg->hepmc_attr,
                                                            pg->n_hepmc_attr, why, sizeof why);
@@ -398,6 +398,7 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
         if (gaps_process_init(&proc, (enum gaps_process_id)cfg->process, cfg->ecm, why,
                               sizeof why) != 0)
             return refuse(msg, len, EXIT_USAGE, "%s", why);
+        proc.analysis = (enum gaps_analysis_id)gaps_process_analysis(cfg->process, cfg->compat);
         if (gaps_event_stream_init(&pg->stream, gaps_outfile_stream(&pg->out[OUT_ROWS]),
                                    gaps_outfile_stream(&pg->out[OUT_HEPMC]), &proc,
                                    cfg->max_partons, first, o->resume != NULL, pg->hepmc_attr,
