@@ -13,7 +13,7 @@ histogram of the YODA file and the CSV column it histograms (/gaps_lhc/zpt=zpt).
   weights, population variance), effective_events = (sum w)^2 / sum w^2, negative_weights =
   the number of w < 0, negative_weight_fraction = that / N;
 - the summary's "cross section" and "weights" lines say the same;
-- HepMC3: one W line per event with the CSV's weight (bit for bit), as many negative ones; the
+- HepMC3: the run description (T line) names NLO; one W line per event with the CSV's weight (bit for bit), as many negative ones; the
   GenCrossSection of event k is the mean and std(w)/sqrt(k+1) of the first k+1 weights;
 - YODA: /_XSEC is the JSON's sigma and error, /_EVTCOUNT holds sum w and sum w^2; each named
   histogram's bins, under- and overflow hold sum w / N and sum w^2 / N^2 of the events whose
@@ -129,6 +129,9 @@ def main(argv):
           "summary: weights line '%s'" % (m.group(0) if m else "missing"))
 
     # ---- HepMC3 ----
+    tline = next((line for line in hep if line.startswith("T ")), "")
+    check("next-to-leading order" in tline or "--nlo 1" in tline,
+          "HepMC3: the run's description names NLO: '%s'" % tline)
     hw = [line[2:] for line in hep if line.startswith("W ") and line != "W Default"]
     check(len(hw) == n, "HepMC3: %d W lines for %d events" % (len(hw), n))
     check(hw == wstr, "HepMC3: every W line is the CSV's weight, digit for digit (%d negative)"
