@@ -11,7 +11,7 @@
 #     in the CSV) must each FAIL that check;
 #  3. pp-z NLO split in two ranges and merged in the other order: the state's bytes and the
 #     YODA physics of one run (ee-qq NLO: tests/test_nlo_runs.sh);
-#  4. ee-qq and pp-z NLO killed (SIGKILL) at their first checkpoint and resumed: CSV, HepMC3,
+#  4. ee-qq and pp-z NLO killed (SIGKILL) after a checkpoint that holds events, and resumed: CSV, HepMC3,
 #     YODA and JSON physics of one run; a checkpoint of an NLO run refuses to resume as LO;
 #  5. tools/gaps-plot draws negative bins: linear y axis whose range holds the most negative
 #     bin (minus its error); negative control: forcing a log axis hides them, and the check
@@ -113,9 +113,9 @@ cmp -s m.state one.state && cmp -s m.phys one.phys && same_physics_json m.json o
         "$python" -c 'import json,sys; d=json.load(sys.stdin); print(d["negative_weights"], "negative,", round(d["effective_events"]), "effective")'))" \
     || bad "pp-z NLO: merged ranges differ from one run"
 
-# ---- 4: killed at the first checkpoint and resumed == one run ----
+# ---- 4: killed after a checkpoint with events and resumed == one run ----
 for proc in ee-qq pp-z; do
-    case $proc in ee-qq) n=40000; every=2000 ;; pp-z) n=6000; every=300 ;; esac
+    case $proc in ee-qq) n=40000; every=2000 ;; pp-z) n=10000; every=500 ;; esac
     base="--process $proc --nlo 1 --seed 6 --threads 1 --events $n --quiet"
     "$gaps" $extra $base --output full.yoda --json full.json --observables-out full.csv \
         --hepmc full.hepmc || bad "$proc: uninterrupted run"
@@ -124,17 +124,22 @@ for proc in ee-qq pp-z; do
     rm -f r.*
     "$gaps" $extra $base $ck &   # $! must be gaps itself
     pid=$!
+    # the checkpoint exists from the start (0 events): wait for one that holds events (the
+    # state's event count, u64 at byte 264, doc/formats.md)
     i=0
-    while [ ! -e r.ckpt ] && [ $i -lt 3000 ] && kill -0 $pid 2>/dev/null; do
+    done_ev=0
+    while [ "${done_ev:-0}" -eq 0 ] && [ $i -lt 3000 ] && kill -0 $pid 2>/dev/null; do
         sleep 0.01; i=$((i + 1))
+        [ -e r.ckpt ] && done_ev=$(od -An -t u8 -j 264 -N 8 r.ckpt 2>/dev/null | tr -d ' ')
     done
     kill -KILL $pid 2>/dev/null
     wait $pid 2>/dev/null
     if [ -e r.yoda ]; then
-        bad "$proc: the run ended before its first checkpoint was seen (nothing resumed)"
+        bad "$proc: the run ended before a checkpoint with events was seen (nothing resumed)"
         continue
     fi
     [ -e r.ckpt ] || { bad "$proc: no checkpoint written"; continue; }
+    done_ev=$(od -An -t u8 -j 264 -N 8 r.ckpt | tr -d ' ')
     # the checkpoint belongs to an NLO run: resuming it as leading order is refused
     "$gaps" $extra --process $proc --seed 6 --threads 1 --events $n --quiet $ck --resume r.ckpt \
         2>lo.err
@@ -144,7 +149,7 @@ for proc in ee-qq pp-z; do
     "$gaps" $extra $base $ck --resume r.ckpt || bad "$proc: resume"
     cmp -s r.csv full.csv && cmp -s r.hepmc full.hepmc && cmp -s r.yoda full.yoda \
         && same_physics_json r.json full.json && [ ! -e r.ckpt ] \
-        && ok "$proc NLO: SIGKILL at the first checkpoint + resume == one run (CSV, HepMC3, YODA, JSON; $(grep -c '^W -' full.hepmc) negative weights)" \
+        && ok "$proc NLO: SIGKILL after a checkpoint of $done_ev of $n events + resume == one run (CSV, HepMC3, YODA, JSON; $(grep -c '^W -' full.hepmc) negative weights)" \
         || bad "$proc NLO: resumed run differs from one run"
 done
 
