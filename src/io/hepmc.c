@@ -74,6 +74,14 @@ static int header_process(const char *const *attributes, int n_attributes)
     return GAPS_PROCESS_EE_QQ;
 }
 
+/* 1 when the run attributes say "nlo" with a value other than 0 (an NLO run) */
+static int header_nlo(const char *const *attributes, int n_attributes)
+{
+    for (int i = 0; i + 1 < 2 * n_attributes; i += 2)
+        if (strcmp(attributes[i], "nlo") == 0) return strcmp(attributes[i + 1], "0") != 0;
+    return 0;
+}
+
 static void write_header(FILE *f, const char *const *attributes, int n_attributes)
 {
     /* The version of the format written, i.e. of the WriterAscii this layout follows; readers
@@ -85,12 +93,17 @@ static void write_header(FILE *f, const char *const *attributes, int n_attribute
      * of the "process" attribute) and the shower. */
     fputs("W Default\n", f);
     const int process = header_process(attributes, n_attributes);
+    /* an NLO run says so (the process table's titles name the leading order), as the YODA
+     * file's Process line does */
+    const int nlo = header_nlo(attributes, n_attributes);
     if (process == GAPS_PROCESS_EE_QQ)
-        fputs("T gaps\\|" GAPS_VERSION "\\|e+e- -> Z/gamma* -> q qbar at leading order with a "
-              "Catani-Seymour dipole shower (parallel veto algorithm)\n", f);
+        fprintf(f, "T gaps\\|" GAPS_VERSION "\\|e+e- -> Z/gamma* -> q qbar at %s with a "
+                "Catani-Seymour dipole shower (parallel veto algorithm)\n",
+                nlo ? "next-to-leading order (MC@NLO, signed weights)" : "leading order");
     else if (process >= 0 && process < GAPS_N_PROCESSES)
-        fprintf(f, "T gaps\\|" GAPS_VERSION "\\|%s; Catani-Seymour dipoles, parallel veto "
-                "algorithm\n", gaps_process_table[process].title);
+        fprintf(f, "T gaps\\|" GAPS_VERSION "\\|%s%s; Catani-Seymour dipoles, parallel veto "
+                "algorithm\n", gaps_process_table[process].title,
+                nlo ? " (--nlo 1: NLO matched with MC@NLO, signed weights)" : "");
     else
         fputs("T gaps\\|" GAPS_VERSION "\\|Catani-Seymour dipole shower (parallel veto "
               "algorithm)\n", f);
