@@ -34,6 +34,10 @@ GAPS_DEVICE_BEGIN
  * incoming quark and antiquark, the Z, colours, x; weight and t_start are the caller's. */
 void gaps_pp_z_born_record(const gaps_pp_z *pz, int channel, double xa, double xb,
                            gaps_hard_event *ev);
+/* The Born |M|^2 of q qbar -> e- e+ of flavour f at dilepton mass^2 m2 as
+ * P (1 + c)^2 + Q (1 - c)^2, c = cos(quark, e-) in the pair's rest frame, GeV^0 (pp_ll_nlo.c):
+ * P = (4 pi alpha)^2 / N_c (A_f/2 + B_f/4), Q = (4 pi alpha)^2 / N_c (A_f/2 - B_f/4). */
+void gaps_pp_ll_born_pq(const gaps_pp_ll *ll, int f, double m2, double *P, double *Q);
 /* e+ e- -> Z/gamma* -> q qbar (ee_qq.c): the quark and antiquark back to back. */
 void gaps_ee_qq_generate(const gaps_me *me, gaps_rng *rng, gaps_hard_event *ev);
 /* The record of the leading-order point pt (ee_qq.c): what gaps_ee_qq_generate() hands on. */
