@@ -18,6 +18,10 @@
  *      with the Drell-Yan Born (8/3) A_f(m) and mu_F = m_ll, integrated over m_ll^2 in the
  *      window; error = difference to half the points; the LO part is checked against the
  *      leading-order events of pp_ll.c;
+ *   4. N hard events of --nlo 1 (gaps_process_generate, no shower): mean weight against 3 within
+ *      4 standard errors; every record: gaps_event_check(), incoming partons along +-z with
+ *      E = x sqrt(s)/2, the dilepton mass in the window, e- and e+, quark number, t_start;
+ *      every H channel occurs.
  * Usage: test_pp_ll_nlo PDFSETS_DIR [N [SEED]]   (N hard events, default 10^6)
  *        test_pp_ll_nlo --print-real   (points for tests/test_pp_ll_nlo_real.py: f P Q alpha_s,
  *        pa pb k l- l+ (4 components each), R of q(pa) qbar(pb) -> l- l+ g(k), of q(pa) g(pb)
@@ -49,7 +53,12 @@ static int failures = 0;
 #define ECM 13000.0
 #define ALPHAS 0.118   /* alpha_s(M_Z^2) of the run: mu_R = M_Z */
 
-static gaps_process PROC;   /* pp-ll at 13 TeV */
+static gaps_process PROC;   /* pp-ll at 13 TeV with --nlo 1 */
+
+static double dot4(const double a[4], const double b[4])
+{
+    return a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
+}
 
 /* splitmix64, uniform in (0, 1) */
 static uint64_t rng_state = 12345;
@@ -399,6 +408,48 @@ static void quadrature(const gaps_pdf *pdf, int nm, int nyp, int nwp, parts *res
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* 4. hard events */
+static int is_quark(int f) { return f != 0 && abs(f) <= 5; }
+
+static void check_record(const gaps_hard_event *ev, long i)
+{
+    const double e = 0.5 * ECM;
+    const int hard = ev->n == 5;
+    CHECK(ev->n_in == 2 && (ev->n == 4 || ev->n == 5), "event %ld: n_in %d n %d", i, ev->n_in, ev->n);
+    if (ev->n_in != 2 || ev->n < 4 || ev->n > 5) return;
+    const double zero[4] = { 0, 0, 0, 0 };
+    const int flags = gaps_event_check(ev->n_in, ev->n, (const double(*)[4])ev->p, ev->flav,
+                                       ev->col, ev->acol, zero, ECM);
+    CHECK(flags == 0, "event %ld (n %d): gaps_event_check flags %d", i, ev->n, flags);
+    for (int r = 0; r < 2; ++r)
+        CHECK(ev->x[r] > 0.0 && ev->x[r] < 1.0 && fabs(ev->p[r][0] - ev->x[r] * e) <= 1e-12 * e,
+              "event %ld: incoming row %d (x %g, E %g)", i, r, ev->x[r], ev->p[r][0]);
+    CHECK(ev->p[0][3] * ev->p[1][3] < 0.0, "event %ld: incoming partons not head on", i);
+    CHECK(ev->flav[2] == GAPS_PDG_ELECTRON && ev->flav[3] == -GAPS_PDG_ELECTRON,
+          "event %ld: leptons %d %d", i, ev->flav[2], ev->flav[3]);
+    double v[4];
+    for (int m = 0; m < 4; ++m) v[m] = ev->p[2][m] + ev->p[3][m];
+    const double mll = sqrt(dot4(v, v));
+    CHECK(mll >= GAPS_PP_LL_M_LO * (1 - 1e-12) && mll <= GAPS_PP_LL_M_HI * (1 + 1e-12),
+          "event %ld: m_ll %g", i, mll);
+    int qin = 0, qout = 0;
+    for (int r = 0; r < ev->n; ++r) {
+        if (!is_quark(ev->flav[r])) continue;
+        if (r < 2) qin += ev->flav[r] > 0 ? 1 : -1;
+        else qout += ev->flav[r] > 0 ? 1 : -1;
+    }
+    CHECK(qin == qout, "event %ld: quark number %d in, %d out", i, qin, qout);
+    if (hard) {
+        const double *k = ev->p[4];
+        const double pt2 = k[1] * k[1] + k[2] * k[2];
+        CHECK(ev->t_start > 0.0 && fabs(ev->t_start - pt2) <= 1e-6 * pt2,
+              "event %ld: H t_start %g, p_T^2 %g", i, ev->t_start, pt2);
+    } else {
+        CHECK(fabs(ev->t_start - mll * mll) <= 1e-9 * mll * mll, "event %ld: S t_start %g", i,
+              ev->t_start);
+    }
+}
+
 static void mc(const gaps_process *proc, long n, uint32_t seed, double *mean, double *err,
                int nlo)
 {
@@ -413,6 +464,7 @@ static void mc(const gaps_process *proc, long n, uint32_t seed, double *mean, do
         s2 += ev.weight * ev.weight;
         n_neg += ev.weight < 0.0;
         if (!nlo) continue;
+        check_record(&ev, i);
         if (ev.n == 5) {
             ++n_h;
             const int g0 = ev.flav[0] == GAPS_GLUON;
@@ -474,6 +526,7 @@ int main(int argc, char **argv)
     }
     gaps_process lo;
     if (gaps_process_init(&PROC, GAPS_PROCESS_PP_LL, ECM, msg, sizeof msg) != 0
+        || gaps_process_set_nlo(&PROC, ALPHAS, GAPS_COMPAT_NONE, msg, sizeof msg) != 0
         || gaps_process_init(&lo, GAPS_PROCESS_PP_LL, ECM, msg, sizeof msg) != 0) {
         printf("FAIL: %s\n", msg);
         return 1;
@@ -481,6 +534,7 @@ int main(int argc, char **argv)
     PROC.pdf = lo.pdf = &pdf;
     gaps_process_prepare(&PROC, &pdf);
     gaps_process_prepare(&lo, &pdf);
+    CHECK(fabs(gaps_process_nlo_mu_r2(&PROC) / (GAPS_MZ * GAPS_MZ) - 1.0) < 1e-15, "mu_R^2 = M_Z^2");
 
     test_born_and_averages();
     test_limits();
@@ -502,6 +556,12 @@ int main(int argc, char **argv)
     printf("   LO events of pp_ll.c (%ld): %.3f +- %.3f pb, pull against the quadrature %+.2f\n",
            n / 5, mean, err, pull_lo);
     CHECK(fabs(pull_lo) < 4.0, "LO quadrature against LO events: pull %+.2f", pull_lo);
+
+    printf("4. %ld hard events of --nlo 1 --process pp-ll (seed %u):\n", n, seed);
+    mc(&PROC, n, seed, &mean, &err, 1);
+    const double pull = (mean - sig) / sqrt(err * err + qerr * qerr);
+    printf("   sigma_NLO = %.2f +- %.2f pb, pull against the quadrature %+.2f\n", mean, err, pull);
+    CHECK(fabs(pull) < 4.0, "sigma_NLO pull %+.2f", pull);
 
     gaps_pdf_free(&pdf);
     printf("%s (%d failures), %.1f s\n", failures ? "FAILED" : "passed", failures,
