@@ -18,10 +18,11 @@
  *      with the Drell-Yan Born (8/3) A_f(m) and mu_F = m_ll, integrated over m_ll^2 in the
  *      window; error = difference to half the points; the LO part is checked against the
  *      leading-order events of pp_ll.c;
- *   4. N hard events of --nlo 1 (gaps_process_generate, no shower): mean weight against 3 within
+ *   4. N hard events of --nlo 1 (gaps_process_generate, no shower): mean weight against the quadrature of 3 within
  *      4 standard errors; every record: gaps_event_check(), incoming partons along +-z with
  *      E = x sqrt(s)/2, the dilepton mass in the window, e- and e+, quark number, t_start;
- *      every H channel occurs.
+ *      every H channel occurs; the same for N/4 events of --compat gaps21 against the
+ *      quadrature with GAPS 2.1's truncated Li2 (and t_start = s).
  * Usage: test_pp_ll_nlo PDFSETS_DIR [N [SEED]]   (N hard events, default 10^6)
  *        test_pp_ll_nlo --print-real   (points for tests/test_pp_ll_nlo_real.py: f P Q alpha_s,
  *        pa pb k l- l+ (4 components each), R of q(pa) qbar(pb) -> l- l+ g(k), of q(pa) g(pb)
@@ -286,13 +287,17 @@ static void test_limits(void)
 
 /* ------------------------------------------------------------------------------------------ */
 /* 3. sigma_NLO by quadrature over (m^2, y, x) with p p -> Z's pieces at M = m */
-typedef struct { double lo, vi, kend, kx, rqq, rgq; } parts;
+typedef struct { double lo, vi, kend, kend21, kx, rqq, rgq; } parts;
 
-static double total(const parts *p) { return p->lo + p->vi + p->kend + p->kx + p->rqq + p->rgq; }
+static double total(const parts *p, int gaps21)
+{
+    return p->lo + p->vi + (gaps21 ? p->kend21 : p->kend) + p->kx + p->rqq + p->rgq;
+}
 
 static void add_scaled(parts *acc, const parts *p, double w)
 {
     acc->lo += w * p->lo; acc->vi += w * p->vi; acc->kend += w * p->kend;
+    acc->kend21 += w * p->kend21;
     acc->kx += w * p->kx; acc->rqq += w * p->rqq; acc->rgq += w * p->rgq;
 }
 
@@ -373,6 +378,7 @@ static void mass_slice(const gaps_pdf *pdf, double m2, int nyp, int nwp, parts *
             for (int f = 1; f <= 5; ++f) b.lo += nf[f] * (F1[6 + f] * F2[6 - f] + F1[6 - f] * F2[6 + f]);
             b.vi = b.lo * gaps_pp_z_virtual_i(ALPHAS);
             b.kend = b.lo * (gaps_pp_k_qq_endpoint(ALPHAS, e1, 0) + gaps_pp_k_qq_endpoint(ALPHAS, e2, 0));
+            b.kend21 = b.lo * (gaps_pp_k_qq_endpoint(ALPHAS, e1, 1) + gaps_pp_k_qq_endpoint(ALPHAS, e2, 1));
             for (int leg = 0; leg < 2; ++leg) {
                 const double eta = leg ? e2 : e1, le = log(eta);
                 const double *F = leg ? F2 : F1, *O = leg ? F1 : F2;
@@ -411,7 +417,7 @@ static void quadrature(const gaps_pdf *pdf, int nm, int nyp, int nwp, parts *res
 /* 4. hard events */
 static int is_quark(int f) { return f != 0 && abs(f) <= 5; }
 
-static void check_record(const gaps_hard_event *ev, long i)
+static void check_record(const gaps_hard_event *ev, long i, int gaps21)
 {
     const double e = 0.5 * ECM;
     const int hard = ev->n == 5;
@@ -442,10 +448,12 @@ static void check_record(const gaps_hard_event *ev, long i)
     if (hard) {
         const double *k = ev->p[4];
         const double pt2 = k[1] * k[1] + k[2] * k[2];
-        CHECK(ev->t_start > 0.0 && fabs(ev->t_start - pt2) <= 1e-6 * pt2,
-              "event %ld: H t_start %g, p_T^2 %g", i, ev->t_start, pt2);
+        const double want = gaps21 ? ECM * ECM : pt2;
+        CHECK(ev->t_start > 0.0 && fabs(ev->t_start - want) <= 1e-6 * want,
+              "event %ld: H t_start %g, want %g", i, ev->t_start, want);
     } else {
-        CHECK(fabs(ev->t_start - mll * mll) <= 1e-9 * mll * mll, "event %ld: S t_start %g", i,
+        const double want = gaps21 ? ECM * ECM : mll * mll;
+        CHECK(fabs(ev->t_start - want) <= 1e-9 * want, "event %ld: S t_start %g", i,
               ev->t_start);
     }
 }
@@ -464,7 +472,7 @@ static void mc(const gaps_process *proc, long n, uint32_t seed, double *mean, do
         s2 += ev.weight * ev.weight;
         n_neg += ev.weight < 0.0;
         if (!nlo) continue;
-        check_record(&ev, i);
+        check_record(&ev, i, proc->pp_nlo.gaps21);
         if (ev.n == 5) {
             ++n_h;
             const int g0 = ev.flav[0] == GAPS_GLUON;
@@ -543,11 +551,14 @@ int main(int argc, char **argv)
     parts qa, qb;
     quadrature(&pdf, 2, 8, 2, &qa);
     quadrature(&pdf, 4, 16, 4, &qb);
-    const double sig = total(&qb), qerr = fabs(total(&qa) - sig);
+    const double sig = total(&qb, 0), qerr = fabs(total(&qa, 0) - sig);
+    const double sig21 = total(&qb, 1), qerr21 = fabs(total(&qa, 1) - sig21);
     printf("3. quadrature (13 TeV, CT14lo, mu_F = m_ll, mu_R = M_Z, alpha_s 0.118), pb:\n"
            "   LO %.3f, V+I %.3f, K endpoints %.3f, K x-integrals %.3f, R-D q qbar %.3f, "
            "R-D q g %.3f\n   sigma_NLO = %.3f +- %.3f (half the points: %.3f), K = %.4f\n",
-           qb.lo, qb.vi, qb.kend, qb.kx, qb.rqq, qb.rgq, sig, qerr, total(&qa), sig / qb.lo);
+           qb.lo, qb.vi, qb.kend, qb.kx, qb.rqq, qb.rgq, sig, qerr, total(&qa, 0), sig / qb.lo);
+    printf("   with GAPS 2.1's truncated Li2 (--compat gaps21): K endpoints %.3f, sigma_NLO %.3f\n",
+           qb.kend21, sig21);
     CHECK(qerr < 1e-4 * sig, "quadrature not converged (%g)", qerr);
 
     double mean, err;
@@ -562,6 +573,21 @@ int main(int argc, char **argv)
     const double pull = (mean - sig) / sqrt(err * err + qerr * qerr);
     printf("   sigma_NLO = %.2f +- %.2f pb, pull against the quadrature %+.2f\n", mean, err, pull);
     CHECK(fabs(pull) < 4.0, "sigma_NLO pull %+.2f", pull);
+
+    gaps_process c21;
+    if (gaps_process_init(&c21, GAPS_PROCESS_PP_LL, ECM, msg, sizeof msg) != 0
+        || gaps_process_set_nlo(&c21, ALPHAS, GAPS_COMPAT_GAPS21, msg, sizeof msg) != 0) {
+        printf("FAIL: %s\n", msg);
+        return 1;
+    }
+    c21.pdf = &pdf;
+    gaps_process_prepare(&c21, &pdf);
+    printf("   %ld hard events with --compat gaps21 (seed %u):\n", n / 4, seed + 1);
+    mc(&c21, n / 4, seed + 1, &mean, &err, 1);
+    const double pull21 = (mean - sig21) / sqrt(err * err + qerr21 * qerr21);
+    printf("   sigma_NLO = %.2f +- %.2f pb, pull against the quadrature with GAPS's Li2 %+.2f\n",
+           mean, err, pull21);
+    CHECK(fabs(pull21) < 4.0, "gaps21 sigma_NLO pull %+.2f", pull21);
 
     gaps_pdf_free(&pdf);
     printf("%s (%d failures), %.1f s\n", failures ? "FAILED" : "passed", failures,
