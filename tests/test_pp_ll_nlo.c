@@ -18,8 +18,8 @@
  *      with the Drell-Yan Born (8/3) A_f(m) and mu_F = m_ll, integrated over m_ll^2 in the
  *      window; error = difference to half the points; the LO part is checked against the
  *      leading-order events of pp_ll.c;
- *   4. N hard events of --nlo 1 (gaps_process_generate, no shower): mean weight against the quadrature of 3 within
- *      4 standard errors; every record: gaps_event_check(), incoming partons along +-z with
+ *   4. N hard events of --nlo 1 (gaps_process_generate, no shower): mean weight against the
+ *      quadrature of 3 within 4 standard errors; every record: gaps_event_check(), incoming partons along +-z with
  *      E = x sqrt(s)/2, the dilepton mass in the window, e- and e+, quark number, t_start;
  *      every H channel occurs; the same for N/4 events of --compat gaps21 against the
  *      quadrature with GAPS 2.1's truncated Li2 (and t_start = s).
