@@ -21,7 +21,8 @@
  *   4. N hard events of --nlo 1 (gaps_process_generate, no shower): mean weight against the
  *      quadrature of 3 within 4 standard errors; every record: gaps_event_check(), incoming partons along +-z with
  *      E = x sqrt(s)/2, the dilepton mass in the window, e- and e+, quark number, t_start;
- *      every H channel occurs; the same for N/4 events of --compat gaps21 against the
+ *      every H channel occurs; d sigma/dm_ll in five bins against the quadrature's (4 standard
+ *      errors each); the same (bins excepted) for N/4 events of --compat gaps21 against the
  *      quadrature with GAPS 2.1's truncated Li2 (and t_start = s).
  * Usage: test_pp_ll_nlo PDFSETS_DIR [N [SEED]]   (N hard events, default 10^6)
  *        test_pp_ll_nlo --print-real   (points for tests/test_pp_ll_nlo_real.py: f P Q alpha_s,
@@ -413,6 +414,27 @@ static void quadrature(const gaps_pdf *pdf, int nm, int nyp, int nwp, parts *res
         }
 }
 
+/* d sigma / dm_ll in bins of m_ll: the same integrand over each bin (fewer y and x points; the
+ * bins' statistical errors in the events are 0.2 % and more) */
+#define NBINS 5
+static const double BIN_EDGE[NBINS + 1] = { 66.0, 80.0, 88.0, 94.0, 102.0, 116.0 };
+static void quadrature_bins(const gaps_pdf *pdf, double sig[NBINS])
+{
+    const gaps_pp_ll *ll = &PROC.pp_ll;
+    for (int b = 0; b < NBINS; ++b) {
+        const double r0 = atan((BIN_EDGE[b] * BIN_EDGE[b] - ll->mz2) / ll->map_w);
+        const double r1 = atan((BIN_EDGE[b + 1] * BIN_EDGE[b + 1] - ll->mz2) / ll->map_w);
+        sig[b] = 0.0;
+        for (int i = 0; i < GL; ++i) {
+            const double rho = r0 + (r1 - r0) * (0.5 + 0.5 * gl_x[i]), wr = (r1 - r0) * 0.5 * gl_w[i];
+            const double m2 = ll->mz2 + ll->map_w * tan(rho), dm = m2 - ll->mz2;
+            parts sl;
+            mass_slice(pdf, m2, 8, 2, &sl);
+            sig[b] += wr * (dm * dm + ll->map_w * ll->map_w) / ll->map_w * total(&sl, 0);
+        }
+    }
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* 4. hard events */
 static int is_quark(int f) { return f != 0 && abs(f) <= 5; }
@@ -458,10 +480,13 @@ static void check_record(const gaps_hard_event *ev, long i, int gaps21)
     }
 }
 
+static double BIN_S[NBINS], BIN_S2[NBINS];   /* sum w, sum w^2 per m_ll bin of the last mc() */
+
 static void mc(const gaps_process *proc, long n, uint32_t seed, double *mean, double *err,
                int nlo)
 {
     double s = 0.0, s2 = 0.0;
+    for (int b = 0; b < NBINS; ++b) BIN_S[b] = BIN_S2[b] = 0.0;
     long n_h = 0, n_neg = 0, chan[5] = { 0 };
     for (long i = 0; i < n; ++i) {
         gaps_rng rng = gaps_rng_make(seed, (uint64_t)i, 0);
@@ -473,6 +498,14 @@ static void mc(const gaps_process *proc, long n, uint32_t seed, double *mean, do
         n_neg += ev.weight < 0.0;
         if (!nlo) continue;
         check_record(&ev, i, proc->pp_nlo.gaps21);
+        double v[4];
+        for (int m = 0; m < 4; ++m) v[m] = ev.p[2][m] + ev.p[3][m];
+        const double mll = sqrt(fmax(dot4(v, v), 0.0));
+        for (int b = 0; b < NBINS; ++b)
+            if (mll >= BIN_EDGE[b] && mll < BIN_EDGE[b + 1]) {
+                BIN_S[b] += ev.weight;
+                BIN_S2[b] += ev.weight * ev.weight;
+            }
         if (ev.n == 5) {
             ++n_h;
             const int g0 = ev.flav[0] == GAPS_GLUON;
@@ -573,6 +606,19 @@ int main(int argc, char **argv)
     const double pull = (mean - sig) / sqrt(err * err + qerr * qerr);
     printf("   sigma_NLO = %.2f +- %.2f pb, pull against the quadrature %+.2f\n", mean, err, pull);
     CHECK(fabs(pull) < 4.0, "sigma_NLO pull %+.2f", pull);
+    double sb[NBINS], sum_bins = 0.0;
+    quadrature_bins(&pdf, sb);
+    printf("   d sigma / dm_ll, pb per bin: m_ll bin, quadrature, events, pull\n");
+    for (int b = 0; b < NBINS; ++b) {
+        const double mb = BIN_S[b] / n;
+        const double eb = sqrt(fmax(BIN_S2[b] / n - mb * mb, 0.0) / (n - 1));
+        const double pb = (mb - sb[b]) / eb;
+        sum_bins += sb[b];
+        printf("     [%5.1f, %5.1f) GeV  %9.3f  %9.3f +- %6.3f  %+.2f\n", BIN_EDGE[b],
+               BIN_EDGE[b + 1], sb[b], mb, eb, pb);
+        CHECK(fabs(pb) < 4.0, "m_ll bin %d: pull %+.2f", b, pb);
+    }
+    CHECK(fabs(sum_bins / sig - 1.0) < 1e-4, "the bins add up to %.3f, not %.3f", sum_bins, sig);
 
     gaps_process c21;
     if (gaps_process_init(&c21, GAPS_PROCESS_PP_LL, ECM, msg, sizeof msg) != 0
