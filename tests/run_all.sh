@@ -87,5 +87,7 @@ echo "=== the builds against each other"
 sh tests/test_determinism.sh build-test-determinism $bins || status=1
 # shellcheck disable=SC2086
 N=100000 sh tests/test_nlo_runs.sh build-test-nlo $bins || status=1
+# shellcheck disable=SC2086
+N=50000 sh tests/test_pp_ll_nlo_runs.sh build-test-pp-ll-nlo $bins || status=1
 [ $status -eq 0 ] && echo "ALL TESTS PASSED" || echo "SOME TESTS FAILED"
 exit $status

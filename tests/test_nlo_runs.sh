@@ -6,7 +6,7 @@
 # event passes the checks; the same seed gives the same per-event CSV and YODA physics for
 # every pool size, loop structure, thread count (1 and 2) and for every binary given (serial,
 # multicore); split and merge give the bytes of one run (negative weights included); LO and
-# NLO states do not merge; --nlo 1 is refused for a process without NLO (pp-ll); --compat gaps21 runs
+# NLO states do not merge; --nlo 2 is refused; --compat gaps21 runs
 # with GAPS 2.1's fraction of H events.
 # Usage: test_nlo_runs.sh WORKDIR BINARY [BINARY...] (N=... in the environment: events)
 work=$1; shift
@@ -107,10 +107,6 @@ else
 fi
 
 # ---- refusals ----
-"$gaps" $extra --nlo 1 --process pp-ll --events 10 --output none 2>pp.err
-rc=$?
-[ $rc = 2 ] && grep -q "ee-qq" pp.err && ok "--nlo 1 --process pp-ll refused: $(cat pp.err)" \
-    || bad "--nlo 1 --process pp-ll: exit $rc, $(cat pp.err)"
 "$gaps" $extra --nlo 2 --events 10 --output none 2>/dev/null && bad "--nlo 2 accepted"
 
 # ---- --compat gaps21: GAPS 2.1's 25 % H events ----

@@ -33,14 +33,14 @@
 
 GAPS_C_BEGIN
 
-/* Run constants of --nlo 1 --process pp-z (plain data, copied to the device inside
+/* Run constants of --nlo 1 --process pp-z and pp-ll (plain data, copied to the device inside
  * gaps_process; doc/nlo.md section 11.8). */
 typedef struct gaps_pp_nlo {
     int on;              /* 1: events are S and H events; 0: leading order */
     int gaps21;          /* --compat gaps21: GAPS 2.1's Li2 and shower start (t = s) */
-    double alphas;       /* alpha_s(mu_R^2 = M_Z^2) of the run's coupling */
-    double lf;           /* ln(M_Z^2 / mu_F^2): 0 (mu_F = M_Z) */
-    double born[6];      /* gaps_pp_z_born(f), f = 1..5 (index 0 unused) */
+    double alphas;       /* alpha_s(mu_R^2 = M_Z^2) of the run's coupling (pp-z and pp-ll) */
+    double lf;           /* ln(M^2 / mu_F^2): 0 (pp-z: mu_F = M_Z; pp-ll: mu_F = m_ll) */
+    double born[6];      /* pp-z: gaps_pp_z_born(f), f = 1..5 (index 0 unused); pp-ll: unused */
 } gaps_pp_nlo;
 
 /* An H event whose |t| or |u| lies below this fraction of s_hat gets weight 0 (R - D is finite
@@ -147,6 +147,58 @@ double gaps_pp_k_qq_endpoint(double alphas, double eta, int gaps21);
 double gaps_pp_p_qq_integrand(double alphas, double lf, double x, double rho);
 double gaps_pp_p_qq_endpoint(double alphas, double lf, double eta);
 double gaps_pp_p_gq_integrand(double alphas, double lf, double x, double rho);
+
+/* ---- p p -> Z/gamma* -> l- l+ (Drell-Yan, --process pp-ll) at NLO: the quark-line QCD
+ * corrections with the full lepton angular dependence (src/process/pp_ll_nlo.c; doc/nlo.md
+ * section 12).  The Born of flavour f at dilepton mass^2 m^2 is written
+ *   B = P (1 + c)^2 + Q (1 - c)^2 = (16 / m^4) [P (q.l+)^2 + Q (q.l-)^2],
+ * c = cos(incoming quark, l-) in the pair's rest frame, q the incoming quark's momentum;
+ * P = "same" helicity channel (the l- follows the quark), Q = "opposite" (P and Q of the run:
+ * gaps_pp_ll_born_pq(), src/process/processes.h).  Momenta physical, incoming partons first;
+ * the leptons lm (l-) and lp (l+). */
+
+/* The Born |M|^2 of q(q) qbar -> l-(lm) l+(lp) at Born kinematics:
+ * (16 / m^4) [P (q.lp)^2 + Q (q.lm)^2], m^2 = 2 lm.lp. */
+double gaps_pp_ll_born(double P, double Q, const double q[4], const double lm[4],
+                       const double lp[4]);
+
+/* Real |M|^2 of q(q) qbar(qb) -> l-(lm) l+(lp) g(k), spin- and colour-averaged, crossed from
+ * e+ e- -> q qbar g (gaps_ee_qqg_real(), four fermions crossed: sign +1):
+ *   (128 pi alphas C_F / m^2) [P ((lm.qb)^2 + (lp.q)^2) + Q ((lm.q)^2 + (lp.qb)^2)]
+ *   / ((2 q.k)(2 qb.k)),   m^2 = 2 lm.lp. */
+double gaps_pp_ll_qqbar_real(double P, double Q, double alphas, const double q[4],
+                             const double qb[4], const double lm[4], const double lp[4],
+                             const double k[4]);
+
+/* Real |M|^2 of q(a) g(g) -> l- l+ q(k) (anti = 0) or qbar(a) g(g) -> l- l+ qbar(k) (anti = 1):
+ * the q qbar one crossed (gluon g -> -g; the outgoing (anti)quark k -> an incoming
+ * antiquark (quark) -k: one fermion crossed, sign -1) with the q g average: times -T_R / C_F. */
+double gaps_pp_ll_qg_real(double P, double Q, double alphas, int anti, const double a[4],
+                          const double g[4], const double lm[4], const double lp[4],
+                          const double k[4]);
+
+/* The II dipole D^{ai,b} = 8 pi alphas kernel(x) B~ / (2 pa.pi x) of the Drell-Yan Born,
+ * the leptons mapped by gaps_ii_map_32(); gluon_initial: 0 q -> q g (kernel
+ * gaps_ii_qq_kernel), 1 g -> q qbar (gaps_ii_gq_kernel); quark_at_a: the Born quark is the
+ * emitter's mapped parton x pa (1) or the spectator pb (0).  B~ = gaps_pp_ll_born() at the
+ * mapped momenta.  lmt, lpt receive the mapped leptons if not NULL. */
+double gaps_pp_ll_ii_dipole(double P, double Q, double alphas, int gluon_initial,
+                            int quark_at_a, const double pa[4], const double pb[4],
+                            const double pi[4], const double lm[4], const double lp[4],
+                            double lmt[4], double lpt[4]);
+
+/* R - D^{q,qb} - D^{qb,q} for q(q) qbar(qb) -> l- l+ g(k); parts in *real, d[0] (the quark
+ * emits), d[1] (the antiquark emits) if not NULL. */
+double gaps_pp_ll_qqbar_subtracted(double P, double Q, double alphas, const double q[4],
+                                   const double qb[4], const double lm[4], const double lp[4],
+                                   const double k[4], double *real, double *d);
+
+/* R - D^{g,a} for q(a) g(g) -> l- l+ q(k) (anti = 0) or qbar(a) g -> l- l+ qbar(k) (anti = 1):
+ * the gluon emits the (anti)quark k; the Born quark is a (anti = 0) or the gluon's mapped
+ * parton (anti = 1).  Parts in *real, d[0] if not NULL. */
+double gaps_pp_ll_qg_subtracted(double P, double Q, double alphas, int anti, const double a[4],
+                                const double g[4], const double lm[4], const double lp[4],
+                                const double k[4], double *real, double *d);
 
 GAPS_DEVICE_END
 

@@ -56,7 +56,7 @@ typedef struct gaps_process_info {
 extern const gaps_process_info gaps_process_table[GAPS_N_PROCESSES];
 
 /* Most particles a process hands to the shower. */
-#define GAPS_HARD_MAX 4
+#define GAPS_HARD_MAX 5
 
 /* The start of one event. */
 typedef struct gaps_hard_event {
@@ -135,7 +135,7 @@ typedef struct gaps_process {
     gaps_me ee_qq;           /* GAPS_PROCESS_EE_QQ */
     gaps_ee_nlo ee_nlo;      /* GAPS_PROCESS_EE_QQ with --nlo 1 (ee_nlo.on), else all 0 */
     gaps_pp_z pp_z;          /* GAPS_PROCESS_PP_Z */
-    gaps_pp_nlo pp_nlo;      /* GAPS_PROCESS_PP_Z with --nlo 1 (pp_nlo.on), else all 0 */
+    gaps_pp_nlo pp_nlo;      /* GAPS_PROCESS_PP_Z or _PP_LL with --nlo 1 (pp_nlo.on), else all 0 */
     gaps_pp_ll pp_ll;        /* GAPS_PROCESS_PP_LL */
 } gaps_process;
 
@@ -156,13 +156,13 @@ int gaps_process_init(gaps_process *proc, enum gaps_process_id id, double ecm, c
                       size_t len);
 
 /* Host: the renormalisation scale mu_R^2 of the NLO matrix elements, GeV^2: s for ee-qq,
- * M_Z^2 for pp-z. */
+ * M_Z^2 for pp-z and pp-ll. */
 double gaps_process_nlo_mu_r2(const gaps_process *proc);
 
 /* Host: make the events of an initialised process next-to-leading order (--nlo 1), with the
  * coupling alphas = alpha_s(gaps_process_nlo_mu_r2()) of the matrix elements and compat (enum
- * gaps_compat).  Returns 0, or -1 with a reason in msg for a process that has no NLO (ee-qq
- * and pp-z have). */
+ * gaps_compat).  Returns 0, or -1 with a reason in msg for a process that has no NLO (ee-qq,
+ * pp-z and pp-ll have). */
 int gaps_process_set_nlo(gaps_process *proc, double alphas, int compat, char *msg, size_t len);
 
 /* Host: what a process computes once from the run's parton distributions (host copy), after

@@ -148,7 +148,7 @@ static int config_check(const gaps_config *cfg, char *msg, size_t len)
         if (gaps_process_init(&proc, (enum gaps_process_id)cfg->process, cfg->ecm, msg,
                               len) != 0)
             return -1;
-        /* --nlo 1: only a process that has an NLO calculation (ee-qq, pp-z) */
+        /* --nlo 1: only a process that has an NLO calculation (ee-qq, pp-z, pp-ll) */
         if (cfg->nlo && gaps_process_set_nlo(&proc, GAPS_DEFAULT_ALPHAS_MZ, cfg->compat, msg,
                                              len) != 0)
             return -1;
@@ -236,7 +236,7 @@ static void physics_init(const gaps_config *cfg, gaps_physics *phys)
     /* compat: GAPS 2.1 runs alpha_s with five flavours at every scale (spec 2.3) */
     if (cfg->compat == GAPS_COMPAT_GAPS21) phys->as.t_ref[1] = phys->as.t_ref[2] = 0.0;
     /* --nlo 1: the matrix elements take the run's coupling at mu_R^2 = s (ee-qq) or M_Z^2
-     * (pp-z) (doc/nlo.md) */
+     * (pp-z, pp-ll) (doc/nlo.md) */
     if (cfg->nlo)
         (void)gaps_process_set_nlo(&phys->proc,
                                    gaps_alphas_value(&phys->as, gaps_process_nlo_mu_r2(&phys->proc)),

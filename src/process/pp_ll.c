@@ -130,14 +130,9 @@ void gaps_pp_ll_prepare(gaps_pp_ll *ll, const gaps_pdf *pdf)
 
 GAPS_DEVICE_BEGIN
 
-void gaps_pp_ll_generate(const gaps_pp_ll *ll, const gaps_pdf *pdf, gaps_rng *rng,
-                         gaps_hard_event *ev)
+void gaps_pp_ll_point_make(const gaps_pp_ll *ll, const gaps_pdf *pdf, double rrho, double ry,
+                           double rc, double rphi, gaps_pp_ll_point *pt)
 {
-    double rrho, ry, rc, rphi;
-    gaps_rng_uniform2(rng, &rrho, &ry);
-    gaps_rng_uniform2(rng, &rc, &rphi);
-    const double rch = gaps_rng_uniform(rng);
-
     /* the cell of (rho, u = y / y_max(m)) from the table, and the point within it (uniform
      * without a table) */
     double fr = rrho, fu = ry, cell_weight = 1.0;   /* uniform density / sampled density */
@@ -170,19 +165,17 @@ void gaps_pp_ll_generate(const gaps_pp_ll *ll, const gaps_pdf *pdf, gaps_rng *rn
     const double km2 = ll->kappa * m2;
     const double chi1 = km2 * dm / den;
     const double chi2 = km2 * km2 / den;
-    double fa[GAPS_PDF_NPARTONS], fb[GAPS_PDF_NPARTONS];
-    gaps_pdf_xfxq2_all(pdf, xa, m2, fa);
-    gaps_pdf_xfxq2_all(pdf, xb, m2, fb);
-    double A[GAPS_N_FLAVOURS + 1], B[GAPS_N_FLAVOURS + 1];
-    double lp[GAPS_N_FLAVOURS + 1], lm[GAPS_N_FLAVOURS + 1];
+    gaps_pdf_xfxq2_all(pdf, xa, m2, pt->fa);
+    gaps_pdf_xfxq2_all(pdf, xb, m2, pt->fb);
     double a_sum = 0.0, b_sum = 0.0;
+    pt->A[0] = pt->B[0] = pt->lp[0] = pt->lm[0] = 0.0;
     for (int f = 1; f <= GAPS_N_FLAVOURS; ++f) {
-        A[f] = ll->a0[f] + ll->a1[f] * chi1 + ll->a2[f] * chi2;
-        B[f] = ll->b1[f] * chi1 + ll->b2[f] * chi2;
-        lp[f] = fa[6 + f] * fb[6 - f];
-        lm[f] = fa[6 - f] * fb[6 + f];
-        a_sum += (lp[f] + lm[f]) * A[f];
-        b_sum += (lp[f] - lm[f]) * B[f];
+        pt->A[f] = ll->a0[f] + ll->a1[f] * chi1 + ll->a2[f] * chi2;
+        pt->B[f] = ll->b1[f] * chi1 + ll->b2[f] * chi2;
+        pt->lp[f] = pt->fa[6 + f] * pt->fb[6 - f];
+        pt->lm[f] = pt->fa[6 - f] * pt->fb[6 + f];
+        a_sum += (pt->lp[f] + pt->lm[f]) * pt->A[f];
+        b_sum += (pt->lp[f] - pt->lm[f]) * pt->B[f];
     }
 
     /* the l- direction in the pair's rest frame: c = cos theta along +z from the density
@@ -206,23 +199,25 @@ void gaps_pp_ll_generate(const gaps_pp_ll *ll, const gaps_pdf *pdf, gaps_rng *rn
     }
     /* the uniform density over the sampled one: (1/2) / ((3/8)[(1 + c^2) + beta c]) */
     const double c_density = (1.0 + c * c) + beta * c;
-    const double c_weight = c_density > 0.0 ? 4.0 / (3.0 * c_density) : 0.0;
-    const double st = sqrt(fmax(0.0, 1.0 - c * c));
-    double sphi, cphi;
-    gaps_sincos(2.0 * GAPS_PI * rphi, &sphi, &cphi);
+    pt->c_weight = c_density > 0.0 ? 4.0 / (3.0 * c_density) : 0.0;
+    pt->st = sqrt(fmax(0.0, 1.0 - c * c));
+    gaps_sincos(2.0 * GAPS_PI * rphi, &pt->sphi, &pt->cphi);
+    pt->c = c;
+    pt->m2 = m2;
+    pt->m = m;
+    pt->xa = xa;
+    pt->xb = xb;
+    pt->jac_m = jac_m;
+    pt->y_range = y_range;
+    pt->cell_weight = cell_weight;
+}
 
-    /* channel 2(f-1) + o: quark from the proton along +z (o = 0: the angle to the quark is
-     * theta, c_q = c) or along -z (o = 1: c_q = -c) */
-    double ch[2 * GAPS_N_FLAVOURS];
-    for (int f = 1; f <= GAPS_N_FLAVOURS; ++f) {
-        const double even = A[f] * (1.0 + c * c);
-        ch[2 * (f - 1)] = lp[f] * (even + B[f] * c);
-        ch[2 * (f - 1) + 1] = lm[f] * (even - B[f] * c);
-    }
-    double sum, sign;
-    const int k = gaps_choose_channel(ch, 2 * GAPS_N_FLAVOURS, rch, &sum, &sign);
-    const int f = 1 + k / 2;
-    const int quark_along_minus_z = k % 2;
+void gaps_pp_ll_born_record(const gaps_pp_ll *ll, const gaps_pp_ll_point *pt, int channel,
+                            gaps_hard_event *ev)
+{
+    const int f = 1 + channel / 2;
+    const int quark_along_minus_z = channel % 2;
+    const double xa = pt->xa, xb = pt->xb, c = pt->c;
 
     /* incoming partons: rows 0 (quark) and 1 (antiquark) */
     const double half = 0.5 * ll->sqrt_s;
@@ -240,14 +235,14 @@ void gaps_pp_ll_generate(const gaps_pp_ll *ll, const gaps_pdf *pdf, gaps_rng *rn
      * x_a = (m / sqrt s) e^y and x_b = (m / sqrt s) e^-y, so that E^2 - pz^2 = (x_a x_b s / 4)
      * (1 - c^2) = pT^2 and the two energies add up to (x_a + x_b) sqrt(s) / 2 */
     const double quarter = 0.25 * ll->sqrt_s;
-    const double pt = 0.5 * m * st;
+    const double pt_l = 0.5 * pt->m * pt->st;
     for (int l = 0; l < 2; ++l) {
         const double cl = l == 0 ? c : -c;   /* row 2: l-, row 3: l+ (back to back) */
         const double sgn = l == 0 ? 1.0 : -1.0;
         const double ua = xa * (1.0 + cl), ub = xb * (1.0 - cl);
         ev->p[2 + l][0] = quarter * (ua + ub);
-        ev->p[2 + l][1] = sgn * pt * cphi;
-        ev->p[2 + l][2] = sgn * pt * sphi;
+        ev->p[2 + l][1] = sgn * pt_l * pt->cphi;
+        ev->p[2 + l][2] = sgn * pt_l * pt->sphi;
         ev->p[2 + l][3] = quarter * (ua - ub);
     }
 
@@ -265,7 +260,33 @@ void gaps_pp_ll_generate(const gaps_pp_ll *ll, const gaps_pdf *pdf, gaps_rng *rn
     ev->n_in = 2;
     ev->n = 4;
     ev->next_tag = 2;
-    ev->weight = sign * sum * ll->norm * jac_m * y_range / (m2 * m2) * cell_weight * c_weight;
+}
+
+void gaps_pp_ll_generate(const gaps_pp_ll *ll, const gaps_pdf *pdf, gaps_rng *rng,
+                         gaps_hard_event *ev)
+{
+    double rrho, ry, rc, rphi;
+    gaps_rng_uniform2(rng, &rrho, &ry);
+    gaps_rng_uniform2(rng, &rc, &rphi);
+    const double rch = gaps_rng_uniform(rng);
+    gaps_pp_ll_point pt;
+    gaps_pp_ll_point_make(ll, pdf, rrho, ry, rc, rphi, &pt);
+
+    /* channel 2(f-1) + o: quark from the proton along +z (o = 0: the angle to the quark is
+     * theta, c_q = c) or along -z (o = 1: c_q = -c) */
+    const double c = pt.c;
+    double ch[2 * GAPS_N_FLAVOURS];
+    for (int f = 1; f <= GAPS_N_FLAVOURS; ++f) {
+        const double even = pt.A[f] * (1.0 + c * c);
+        ch[2 * (f - 1)] = pt.lp[f] * (even + pt.B[f] * c);
+        ch[2 * (f - 1) + 1] = pt.lm[f] * (even - pt.B[f] * c);
+    }
+    double sum, sign;
+    const int k = gaps_choose_channel(ch, 2 * GAPS_N_FLAVOURS, rch, &sum, &sign);
+    gaps_pp_ll_born_record(ll, &pt, k, ev);
+    const double m2 = pt.m2;
+    ev->weight = sign * sum * ll->norm * pt.jac_m * pt.y_range / (m2 * m2) * pt.cell_weight
+                 * pt.c_weight;
     ev->t_start = m2;   /* the mass^2 of the colour-connected q qbar pair */
 }
 

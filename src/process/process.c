@@ -80,6 +80,7 @@ double gaps_process_nlo_mu_r2(const gaps_process *proc)
 {
     switch (proc->id) {
     case GAPS_PROCESS_PP_Z: return proc->pp_z.mz2;
+    case GAPS_PROCESS_PP_LL: return proc->pp_ll.mz2;   /* mu_R = M_Z (mu_F = m_ll) */
     default: return proc->s;
     }
 }
@@ -91,11 +92,11 @@ int gaps_process_set_nlo(gaps_process *proc, double alphas, int compat, char *ms
         gaps_ee_nlo_init(&proc->ee_nlo, alphas, compat);
         return 0;
     case GAPS_PROCESS_PP_Z:
+    case GAPS_PROCESS_PP_LL:
         gaps_pp_nlo_init(&proc->pp_nlo, alphas, compat);
         return 0;
     default:
-        snprintf(msg, len, "--nlo 1 is implemented for --process ee-qq and pp-z only, not %s",
-                 gaps_process_table[proc->id].name);
+        snprintf(msg, len, "--nlo 1 is not implemented for process %d", (int)proc->id);
         return -1;
     }
 }
@@ -170,7 +171,10 @@ void gaps_process_generate(const gaps_process *proc, gaps_rng *rng, gaps_hard_ev
         if (proc->pp_nlo.on) gaps_pp_z_nlo_generate(&proc->pp_z, &proc->pp_nlo, proc->pdf, rng, ev);
         else gaps_pp_z_generate(&proc->pp_z, proc->pdf, rng, ev);
         break;
-    case GAPS_PROCESS_PP_LL: gaps_pp_ll_generate(&proc->pp_ll, proc->pdf, rng, ev); break;
+    case GAPS_PROCESS_PP_LL:
+        if (proc->pp_nlo.on) gaps_pp_ll_nlo_generate(&proc->pp_ll, &proc->pp_nlo, proc->pdf, rng, ev);
+        else gaps_pp_ll_generate(&proc->pp_ll, proc->pdf, rng, ev);
+        break;
     default: ev->n = ev->n_in = 0; ev->weight = 0.0; ev->t_start = 0.0; break;
     }
 }

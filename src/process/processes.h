@@ -34,6 +34,34 @@ GAPS_DEVICE_BEGIN
  * incoming quark and antiquark, the Z, colours, x; weight and t_start are the caller's. */
 void gaps_pp_z_born_record(const gaps_pp_z *pz, int channel, double xa, double xb,
                            gaps_hard_event *ev);
+/* The leading-order point of p p -> Z/gamma* -> e- e+ (pp_ll.c) for the uniforms
+ * (rrho, ry) (mass and rapidity cell) and (rc, rphi) (the l- direction): what
+ * gaps_pp_ll_generate() computes before it chooses the channel.  The LO weight of channel
+ * 2(f-1) + o is norm jac_m y_range / m2^2 cell_weight c_weight times
+ * lp[f] (A[f](1 + c^2) + B[f] c) (o = 0: quark along +z) or lm[f] (A[f](1 + c^2) - B[f] c). */
+typedef struct gaps_pp_ll_point {
+    double m2, m;              /* dilepton mass^2 (GeV^2) and mass */
+    double xa, xb;             /* Born momentum fractions of the +z and -z partons */
+    double c, st, cphi, sphi;  /* l- direction in the pair's rest frame (z along +z beam) */
+    double jac_m, y_range, cell_weight, c_weight;   /* the factors of the LO weight */
+    double A[GAPS_N_FLAVOURS + 1], B[GAPS_N_FLAVOURS + 1];   /* per (4 pi alpha)^2 / N_c */
+    double lp[GAPS_N_FLAVOURS + 1], lm[GAPS_N_FLAVOURS + 1]; /* luminosities */
+    double fa[GAPS_PDF_NPARTONS], fb[GAPS_PDF_NPARTONS];    /* [xf] at xa, xb, mu_F^2 = m2 */
+} gaps_pp_ll_point;
+void gaps_pp_ll_point_make(const gaps_pp_ll *ll, const gaps_pdf *pdf, double rrho, double ry,
+                           double rc, double rphi, gaps_pp_ll_point *pt);
+/* The Born record of channel k of the point (pp_ll.c): rows 0 quark, 1 antiquark (incoming),
+ * 2 e-, 3 e+, colours and x; weight and t_start are the caller's. */
+void gaps_pp_ll_born_record(const gaps_pp_ll *ll, const gaps_pp_ll_point *pt, int channel,
+                            gaps_hard_event *ev);
+/* The Born |M|^2 of q qbar -> e- e+ of flavour f at dilepton mass^2 m2 as
+ * P (1 + c)^2 + Q (1 - c)^2, c = cos(quark, e-) in the pair's rest frame, GeV^0 (pp_ll_nlo.c):
+ * P = (4 pi alpha)^2 / N_c (A_f/2 + B_f/4), Q = (4 pi alpha)^2 / N_c (A_f/2 - B_f/4). */
+void gaps_pp_ll_born_pq(const gaps_pp_ll *ll, int f, double m2, double *P, double *Q);
+/* p p -> e- e+ at NLO (pp_ll_nlo_events.c; doc/nlo.md section 12): an S event (the Born record of
+ * pp_ll.c) or an H event (incoming partons, e-, e+, outgoing parton), signed weight. */
+void gaps_pp_ll_nlo_generate(const gaps_pp_ll *ll, const gaps_pp_nlo *nlo, const gaps_pdf *pdf,
+                             gaps_rng *rng, gaps_hard_event *ev);
 /* e+ e- -> Z/gamma* -> q qbar (ee_qq.c): the quark and antiquark back to back. */
 void gaps_ee_qq_generate(const gaps_me *me, gaps_rng *rng, gaps_hard_event *ev);
 /* The record of the leading-order point pt (ee_qq.c): what gaps_ee_qq_generate() hands on. */

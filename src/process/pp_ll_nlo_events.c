@@ -1,0 +1,243 @@
+/* pp_ll_nlo_events.c -- the events of p p -> Z/gamma* -> e- e+ at NLO (--nlo 1 --process
+ * pp-ll): MC@NLO with Catani-Seymour subtraction, S and H events in the same lock-step pool as
+ * every other event (doc/nlo.md section 12.6; the matrix elements are those of pp_ll_nlo.c,
+ * the collinear terms those of pp_z_nlo.c).
+ *
+ * Scales: mu_F = m_ll (the PDFs of the event at its dilepton mass, as at leading order, so
+ * that the P terms vanish), mu_R = M_Z (alpha_s of the run at M_Z^2, one number per run).
+ * Every event draws 8 blocks of two uniforms whatever the outcome (Born cell, lepton angle,
+ * x of both legs, and the H point: m, tau', y-hat, the parton's direction, the lepton
+ * direction, H channel; S channel and S-or-H), computes an S and an H weight and is S or H
+ * with probability |w| / (|w_S| + |w_H|) like pp_z_nlo_events.c. */
+#include "gaps/constants.h"
+#include "gaps/fpmath.h"
+#include "gaps/pp_nlo.h"
+#include "process/processes.h"
+
+#include <math.h>
+
+GAPS_DEVICE_BEGIN
+
+/* The collinear coefficients of one leg at x (as pp_z_nlo_events.c): the x-integrand (K + P)
+ * per unit of the LO density is c0 + c1 rho_q + cg rho_g; returned times the Jacobian jac. */
+static void leg_coefficients(const gaps_pp_nlo *nlo, double x, double jac, double c[3])
+{
+    const double as = nlo->alphas, lf = nlo->lf;
+    const double k0 = gaps_pp_k_qq_integrand(as, x, 0.0);
+    const double k1 = gaps_pp_k_qq_integrand(as, x, 1.0) - k0;
+    const double p0 = gaps_pp_p_qq_integrand(as, lf, x, 0.0);
+    const double p1 = gaps_pp_p_qq_integrand(as, lf, x, 1.0) - p0;
+    c[0] = jac * (k0 + p0);
+    c[1] = jac * (k1 + p1);
+    c[2] = jac * (gaps_pp_k_gq_integrand(as, x, 1.0) + gaps_pp_p_gq_integrand(as, lf, x, 1.0));
+}
+
+/* p boosted from the rest frame of V (mass m) to the frame in which V has its momentum */
+static void boost_from_rest(const double V[4], double m, const double p[4], double out[4])
+{
+    const double vp = V[1] * p[1] + V[2] * p[2] + V[3] * p[3];
+    const double f = vp / (m * (V[0] + m)) + p[0] / m;
+    out[0] = (V[0] * p[0] + vp) / m;
+    for (int i = 1; i < 4; ++i) out[i] = p[i] + f * V[i];
+}
+
+void gaps_pp_ll_nlo_generate(const gaps_pp_ll *ll, const gaps_pp_nlo *nlo, const gaps_pdf *pdf,
+                             gaps_rng *rng, gaps_hard_event *ev)
+{
+    double rrho, ry, rc, rphi, ua, ub, rm, r1, r2, r3, r4, r5, r6, rchh, rch, rsh;
+    gaps_rng_uniform2(rng, &rrho, &ry);   /* Born: mass and rapidity cell */
+    gaps_rng_uniform2(rng, &rc, &rphi);   /* Born: the l- direction */
+    gaps_rng_uniform2(rng, &ua, &ub);     /* S: x of leg a (+z) and of leg b (-z) */
+    gaps_rng_uniform2(rng, &rm, &r1);     /* H: dilepton mass, ln tau' */
+    gaps_rng_uniform2(rng, &r2, &r3);     /* H: rapidity, cos theta of the parton */
+    gaps_rng_uniform2(rng, &r4, &r5);     /* H: phi of the parton, cos theta of the l- */
+    gaps_rng_uniform2(rng, &r6, &rchh);   /* H: phi of the l-, channel */
+    gaps_rng_uniform2(rng, &rch, &rsh);   /* S channel; S or H */
+    const double as = nlo->alphas;
+
+    /* ---- S: the Born point of pp_ll.c ---- */
+    gaps_pp_ll_point pt;
+    gaps_pp_ll_point_make(ll, pdf, rrho, ry, rc, rphi, &pt);
+    const double m2 = pt.m2, ea = pt.xa, eb = pt.xb, c = pt.c;
+    double ga[GAPS_PDF_NPARTONS], gb[GAPS_PDF_NPARTONS];
+    const double la = gaps_log(ea), lb = gaps_log(eb);
+    const double xa = gaps_exp(ua * la), xb = gaps_exp(ub * lb);
+    double ca[3] = { 0.0, 0.0, 0.0 }, cb[3] = { 0.0, 0.0, 0.0 };
+    for (int m = 0; m < GAPS_PDF_NPARTONS; ++m) ga[m] = gb[m] = 0.0;
+    if (xa < 1.0) {
+        gaps_pdf_xfxq2_all(pdf, ea / xa, m2, ga);
+        leg_coefficients(nlo, xa, -xa * la, ca);
+    }
+    if (xb < 1.0) {
+        gaps_pdf_xfxq2_all(pdf, eb / xb, m2, gb);
+        leg_coefficients(nlo, xb, -xb * lb, cb);
+    }
+    const double one = 1.0 + gaps_pp_z_virtual_i(as)
+                       + gaps_pp_k_qq_endpoint(as, ea, nlo->gaps21)
+                       + gaps_pp_k_qq_endpoint(as, eb, nlo->gaps21)
+                       + gaps_pp_p_qq_endpoint(as, nlo->lf, ea)
+                       + gaps_pp_p_qq_endpoint(as, nlo->lf, eb);
+    const double *fa = pt.fa, *fb = pt.fb;
+    double cs[2 * GAPS_N_FLAVOURS];
+    for (int f = 1; f <= GAPS_N_FLAVOURS; ++f)
+        for (int o = 0; o < 2; ++o) {
+            const int ia = o == 0 ? 6 + f : 6 - f, ib = 12 - ia;   /* partons of legs a, b */
+            const double born = pt.A[f] * (1.0 + c * c) + (o == 0 ? pt.B[f] : -pt.B[f]) * c;
+            const double lo = fa[ia] * fb[ib];
+            const double leg_a = fb[ib] * (ca[0] * fa[ia] + ca[1] * ga[ia] + ca[2] * ga[6]);
+            const double leg_b = fa[ia] * (cb[0] * fb[ib] + cb[1] * gb[ib] + cb[2] * gb[6]);
+            cs[2 * (f - 1) + o] = born * (lo * one + leg_a + leg_b);
+        }
+    double sum_s, sign_s;
+    const int ks = gaps_choose_channel(cs, 2 * GAPS_N_FLAVOURS, rch, &sum_s, &sign_s);
+    double w_s = sum_s * ll->norm * pt.jac_m * pt.y_range / (m2 * m2) * pt.cell_weight
+                 * pt.c_weight;   /* |S weight| */
+    if (!isfinite(w_s)) w_s = 0.0;
+
+    /* ---- H: a point of the 2 -> 3 phase space ---- */
+    /* the dilepton mass from the Breit-Wigner map of pp_ll.c (uniform in rho) */
+    const double rho = ll->rho_lo + (ll->rho_hi - ll->rho_lo) * rm;
+    double srho, crho;
+    gaps_sincos(rho, &srho, &crho);
+    const double hm2 = ll->mz2 + ll->map_w * (srho / crho), hm = sqrt(hm2);
+    const double hdm = hm2 - ll->mz2;
+    const double jac_m = (ll->rho_hi - ll->rho_lo) * (hdm * hdm + ll->map_w * ll->map_w) / ll->map_w;
+    const double ltau = gaps_log(hm2 / ll->s);     /* ln tau, tau = m^2 / S */
+    const double lt = ltau * r1;                   /* ln tau' */
+    const double yh = -lt * (r2 - 0.5);            /* parton-frame rapidity */
+    const double sh = gaps_exp(lt) * ll->s, rs = sqrt(sh);
+    const double xi1 = gaps_exp(0.5 * lt + yh), xi2 = gaps_exp(0.5 * lt - yh);
+    const double beta = 1.0 - hm2 / sh, ek = 0.5 * rs * beta;
+    const double omc = 2.0 * (1.0 - r3), opc = 2.0 * r3;   /* 1 - cos theta, 1 + cos theta */
+    const double sn = sqrt(omc * opc), ck = r3 - (1.0 - r3);
+    double sphi, cphi;
+    gaps_sincos(2.0 * GAPS_PI * r4, &sphi, &cphi);
+    /* parton frame */
+    const double qa[4] = { 0.5 * rs, 0.0, 0.0, 0.5 * rs }, qb[4] = { 0.5 * rs, 0.0, 0.0, -0.5 * rs };
+    const double qk[4] = { ek, ek * sn * cphi, ek * sn * sphi, ek * ck };
+    const double V[4] = { rs - ek, -qk[1], -qk[2], -qk[3] };
+    /* the l- in the rest frame of the pair: cos theta_l = 2 r5 - 1, phi_l = 2 pi r6 */
+    const double cl = r5 - (1.0 - r5), sl = sqrt(4.0 * r5 * (1.0 - r5));
+    double sphl, cphl;
+    gaps_sincos(2.0 * GAPS_PI * r6, &sphl, &cphl);
+    const double lrest[4] = { 0.5 * hm, 0.5 * hm * sl * cphl, 0.5 * hm * sl * sphl, 0.5 * hm * cl };
+    double qlm[4], qlp[4];
+    boost_from_rest(V, hm, lrest, qlm);
+    for (int m = 0; m < 4; ++m) qlp[m] = V[m] - qlm[m];
+    const double t = -rs * ek * omc, u = -rs * ek * opc;
+    double ch[6 * GAPS_N_FLAVOURS];
+    double sum_h = 0.0, sign_h = 1.0;
+    int kh = 0;
+    const int ok = xi1 < 1.0 && xi2 < 1.0 && fabs(t) >= GAPS_PP_NLO_MIN_TU * sh
+                   && fabs(u) >= GAPS_PP_NLO_MIN_TU * sh;
+    if (ok) {
+        double f1[GAPS_PDF_NPARTONS], f2[GAPS_PDF_NPARTONS];
+        gaps_pdf_xfxq2_all(pdf, xi1, hm2, f1);   /* mu_F = m_ll */
+        gaps_pdf_xfxq2_all(pdf, xi2, hm2, f2);
+        /* dxi1 dxi2 f f = [xf][xf] d ln tau' dy;  dPhi_3 = dm^2/(2 pi) dPhi_2(V k) dPhi_2(l l),
+         * dPhi_2(V k) = beta/(8 pi) dOmega/(4 pi), dPhi_2(l l) = 1/(8 pi) dOmega_l/(4 pi) */
+        const double jac = jac_m * ltau * lt / (2.0 * sh) * beta / (8.0 * GAPS_PI)
+                           / (16.0 * GAPS_PI * GAPS_PI) * GAPS_GEV2_TO_PB;
+        for (int f = 1; f <= GAPS_N_FLAVOURS; ++f) {
+            double P, Q;
+            gaps_pp_ll_born_pq(ll, f, hm2, &P, &Q);
+            double *h = ch + 6 * (f - 1);
+            h[0] = jac * f1[6 + f] * f2[6 - f]   /* q qbar -> l l g */
+                   * gaps_pp_ll_qqbar_subtracted(P, Q, as, qa, qb, qlm, qlp, qk, NULL, NULL);
+            h[1] = jac * f1[6 - f] * f2[6 + f]   /* qbar q -> l l g */
+                   * gaps_pp_ll_qqbar_subtracted(P, Q, as, qb, qa, qlm, qlp, qk, NULL, NULL);
+            h[2] = jac * f1[6 + f] * f2[6]       /* q g -> l l q */
+                   * gaps_pp_ll_qg_subtracted(P, Q, as, 0, qa, qb, qlm, qlp, qk, NULL, NULL);
+            h[3] = jac * f1[6 - f] * f2[6]       /* qbar g -> l l qbar */
+                   * gaps_pp_ll_qg_subtracted(P, Q, as, 1, qa, qb, qlm, qlp, qk, NULL, NULL);
+            h[4] = jac * f1[6] * f2[6 + f]       /* g q -> l l q */
+                   * gaps_pp_ll_qg_subtracted(P, Q, as, 0, qb, qa, qlm, qlp, qk, NULL, NULL);
+            h[5] = jac * f1[6] * f2[6 - f]       /* g qbar -> l l qbar */
+                   * gaps_pp_ll_qg_subtracted(P, Q, as, 1, qb, qa, qlm, qlp, qk, NULL, NULL);
+        }
+        kh = gaps_choose_channel(ch, 6 * GAPS_N_FLAVOURS, rchh, &sum_h, &sign_h);
+        if (!isfinite(sum_h)) sum_h = 0.0;
+    }
+
+    /* ---- S or H by |weight| ---- */
+    const double total = w_s + sum_h;
+    const int hard = rsh * total < sum_h;
+    ev->weight = (hard ? sign_h : sign_s) * total;
+    const double big_s = ll->s;
+    if (!hard) {
+        gaps_pp_ll_born_record(ll, &pt, ks, ev);
+        ev->t_start = nlo->gaps21 ? big_s : m2;
+        return;
+    }
+
+    /* H event: rows 0 (along +z, x = xi1) and 1 (along -z, x = xi2), 2 the e-, 3 the e+,
+     * 4 the parton; the parton and the e- boosted from the parton frame by the rapidity yh,
+     * the e+ the rest */
+    const double e1 = gaps_exp(yh), cy = 0.5 * (e1 + 1.0 / e1), sy = 0.5 * (e1 - 1.0 / e1);
+    const double half = 0.5 * ll->sqrt_s;
+    ev->p[0][0] = xi1 * half;
+    ev->p[0][1] = ev->p[0][2] = 0.0;
+    ev->p[0][3] = ev->p[0][0];
+    ev->p[1][0] = xi2 * half;
+    ev->p[1][1] = ev->p[1][2] = 0.0;
+    ev->p[1][3] = -ev->p[1][0];
+    ev->p[4][0] = cy * qk[0] + sy * qk[3];
+    ev->p[4][1] = qk[1];
+    ev->p[4][2] = qk[2];
+    ev->p[4][3] = sy * qk[0] + cy * qk[3];
+    ev->p[2][0] = cy * qlm[0] + sy * qlm[3];
+    ev->p[2][1] = qlm[1];
+    ev->p[2][2] = qlm[2];
+    ev->p[2][3] = sy * qlm[0] + cy * qlm[3];
+    for (int m = 0; m < 4; ++m) ev->p[3][m] = ev->p[0][m] + ev->p[1][m] - ev->p[4][m] - ev->p[2][m];
+    ev->x[0] = xi1;
+    ev->x[1] = xi2;
+    for (int r = 0; r < GAPS_HARD_MAX; ++r) ev->col[r] = ev->acol[r] = 0;
+    ev->flav[2] = GAPS_PDG_ELECTRON;
+    ev->flav[3] = -GAPS_PDG_ELECTRON;
+    const int f = 1 + kh / 6, type = kh % 6;
+    /* colours (physical for the incoming partons, as in pp_z_nlo_events.c): tags 1 and 2 */
+    switch (type) {
+    case 0:   /* q qbar -> l l g: q (1, 0), qbar (0, 2), g (1, 2) */
+    case 1:   /* qbar q -> l l g */
+        ev->flav[type] = f;
+        ev->col[type] = 1;
+        ev->flav[1 - type] = -f;
+        ev->acol[1 - type] = 2;
+        ev->flav[4] = GAPS_GLUON;
+        ev->col[4] = 1;
+        ev->acol[4] = 2;
+        break;
+    case 2:   /* q g -> l l q: q (1, 0), g (2, 1), q out (2, 0) */
+    case 4: { /* g q -> l l q */
+        const int q = type == 2 ? 0 : 1;
+        ev->flav[q] = f;
+        ev->col[q] = 1;
+        ev->flav[1 - q] = GAPS_GLUON;
+        ev->col[1 - q] = 2;
+        ev->acol[1 - q] = 1;
+        ev->flav[4] = f;
+        ev->col[4] = 2;
+        break;
+    }
+    default: { /* 3: qbar g -> l l qbar, 5: g qbar -> l l qbar: qbar (0, 1), g (1, 2), qbar out (0, 2) */
+        const int q = type == 3 ? 0 : 1;
+        ev->flav[q] = -f;
+        ev->acol[q] = 1;
+        ev->flav[1 - q] = GAPS_GLUON;
+        ev->col[1 - q] = 1;
+        ev->acol[1 - q] = 2;
+        ev->flav[4] = -f;
+        ev->acol[4] = 2;
+        break;
+    }
+    }
+    ev->n_in = 2;
+    ev->n = 5;
+    ev->next_tag = 3;
+    /* the emission's k_T^2 = t u / s_hat (the parton's transverse momentum squared); GAPS 2.1
+     * convention (--compat gaps21): the power shower from the hadronic s */
+    ev->t_start = nlo->gaps21 ? big_s : t * u / sh;
+}
+
+GAPS_DEVICE_END
