@@ -24,7 +24,8 @@ gaps=$1
 extra_of() { "$1" --version | grep -q "offload backend" && echo "--allow-host"; }
 extra=$(extra_of "$gaps")
 
-# ---- leading-order pp-ll and pp-z NLO keep their bits ----
+# ---- leading-order pp-ll and pp-z NLO keep their bits (pp-z NLO: the events since its H
+# weights subtract the dipoles only below the S start scale, doc/nlo.md 11.8) ----
 "$gaps" $extra --process pp-ll --events 20000 --seed 3 --output none --quiet \
     --observables-out lo.csv || bad "pp-ll LO run"
 h=$(sha256sum lo.csv | cut -c1-64)
@@ -33,7 +34,7 @@ h=$(sha256sum lo.csv | cut -c1-64)
 "$gaps" $extra --nlo 1 --process pp-z --events 20000 --seed 3 --output none --quiet \
     --observables-out z.csv || bad "pp-z NLO run"
 h=$(sha256sum z.csv | cut -c1-64)
-[ "$h" = 6721b8589d57568a6b40cffb8add5a8b5488ea0082972b5dcb3483d0e058fc89 ] \
+[ "$h" = 0dc5a23c17509a38a20e46b8ac5d9551a30c9313cc1728a63cc6517940644f24 ] \
     && ok "pp-z NLO CSV unchanged" || bad "pp-z NLO CSV changed: $h"
 
 # ---- the cross section, the weight summary, the checks ----

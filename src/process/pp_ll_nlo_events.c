@@ -41,6 +41,52 @@ static void boost_from_rest(const double V[4], double m, const double p[4], doub
     for (int i = 1; i < 4; ++i) out[i] = p[i] + f * V[i];
 }
 
+/* The Born record of an M event (see below): entry km = 12 (f - 1) + 2 type + j of the H point
+ * (parton-frame momenta qa, qb along +-z, parton qk, e- qlm; the frame at rapidity
+ * yh in the lab), mapped by the initial-initial map of dipole j of H type `type`: its emitter
+ * leg keeps the fraction x xi, the leptons follow the map's boost.  Rows as
+ * gaps_pp_ll_born_record(): 0 quark, 1 antiquark, 2 e-, 3 e+. */
+static void mapped_born_record(const gaps_pp_ll *ll, int km, double xi1, double xi2, double yh,
+                               const double qa[4], const double qb[4], const double qk[4],
+                               const double qlm[4], gaps_hard_event *ev)
+{
+    const int f = 1 + km / 12, type = (km % 12) / 2, j = km % 2;
+    /* the emitter: for q qbar types the quark's dipole is j = 0 (the quark is leg 1 in type
+     * 0, leg 2 in type 1); for q g types the gluon's (leg 2 in types 2, 3; leg 1 in 4, 5) */
+    const int emitter_leg1 = type == 0 ? j == 0 : type == 1 ? j == 1 : type >= 4;
+    const int quark_minus_z = type == 1 || type == 3 || type == 4;
+    double x, v, at[4], bt[4], lm[4];   /* the e+ follows from momentum conservation */
+    gaps_ii_map_32(emitter_leg1 ? qa : qb, emitter_leg1 ? qb : qa, qk, &x, &v, at, bt, qlm, lm);
+    const double x1 = emitter_leg1 ? x * xi1 : xi1, x2 = emitter_leg1 ? xi2 : x * xi2;
+    const double half = 0.5 * ll->sqrt_s;
+    const double e1 = gaps_exp(yh), cy = 0.5 * (e1 + 1.0 / e1), sy = 0.5 * (e1 - 1.0 / e1);
+    const double xq = quark_minus_z ? x2 : x1, xqb = quark_minus_z ? x1 : x2;
+    const double zq = quark_minus_z ? -1.0 : 1.0;
+    ev->p[0][0] = xq * half;
+    ev->p[0][1] = ev->p[0][2] = 0.0;
+    ev->p[0][3] = zq * ev->p[0][0];
+    ev->p[1][0] = xqb * half;
+    ev->p[1][1] = ev->p[1][2] = 0.0;
+    ev->p[1][3] = -zq * ev->p[1][0];
+    ev->p[2][0] = cy * lm[0] + sy * lm[3];
+    ev->p[2][1] = lm[1];
+    ev->p[2][2] = lm[2];
+    ev->p[2][3] = sy * lm[0] + cy * lm[3];
+    for (int m = 0; m < 4; ++m) ev->p[3][m] = ev->p[0][m] + ev->p[1][m] - ev->p[2][m];
+    for (int r = 0; r < GAPS_HARD_MAX; ++r) ev->col[r] = ev->acol[r] = 0;
+    ev->flav[0] = f;
+    ev->col[0] = 1;
+    ev->flav[1] = -f;
+    ev->acol[1] = 1;
+    ev->flav[2] = GAPS_PDG_ELECTRON;
+    ev->flav[3] = -GAPS_PDG_ELECTRON;
+    ev->x[0] = xq;
+    ev->x[1] = xqb;
+    ev->n_in = 2;
+    ev->n = 4;
+    ev->next_tag = 2;
+}
+
 void gaps_pp_ll_nlo_generate(const gaps_pp_ll *ll, const gaps_pp_nlo *nlo, const gaps_pdf *pdf,
                              gaps_rng *rng, gaps_hard_event *ev)
 {
@@ -125,9 +171,17 @@ void gaps_pp_ll_nlo_generate(const gaps_pp_ll *ll, const gaps_pp_nlo *nlo, const
     boost_from_rest(V, hm, lrest, qlm);
     for (int m = 0; m < 4; ++m) qlp[m] = V[m] - qlm[m];
     const double t = -rs * ek * omc, u = -rs * ek * opc;
-    double ch[6 * GAPS_N_FLAVOURS];
-    double sum_h = 0.0, sign_h = 1.0;
-    int kh = 0;
+    double ch[6 * GAPS_N_FLAVOURS], cm[12 * GAPS_N_FLAVOURS];
+    double sum_h = 0.0, sign_h = 1.0, sum_m = 0.0, sign_m = 1.0;
+    int kh = 0, km = 0;
+    const double big_s = ll->s;
+    /* Where the parton's p_T^2 = t u / s_hat (the initial-initial dipoles' k_T^2, the shower's
+     * evolution variable) lies above the S events' start scale, the H weight is R alone and
+     * -D goes to "M" events at the dipoles' mapped Born kinematics (pp_z_nlo_events.c says
+     * why; doc/nlo.md 11.8).  The mapped Born has the H point's dilepton mass, so its S start
+     * scale is hm2. */
+    const double t_s = nlo->gaps21 ? big_s : hm2;
+    const int above = t * u / sh > t_s;
     const int ok = xi1 < 1.0 && xi2 < 1.0 && fabs(t) >= GAPS_PP_NLO_MIN_TU * sh
                    && fabs(u) >= GAPS_PP_NLO_MIN_TU * sh;
     if (ok) {
@@ -139,31 +193,44 @@ void gaps_pp_ll_nlo_generate(const gaps_pp_ll *ll, const gaps_pp_nlo *nlo, const
         const double jac = jac_m * ltau * lt / (2.0 * sh) * beta / (8.0 * GAPS_PI)
                            / (16.0 * GAPS_PI * GAPS_PI) * GAPS_GEV2_TO_PB;
         for (int f = 1; f <= GAPS_N_FLAVOURS; ++f) {
-            double P, Q;
+            double P, Q, r[6], d[6][2];
             gaps_pp_ll_born_pq(ll, f, hm2, &P, &Q);
-            double *h = ch + 6 * (f - 1);
-            h[0] = jac * f1[6 + f] * f2[6 - f]   /* q qbar -> l l g */
-                   * gaps_pp_ll_qqbar_subtracted(P, Q, as, qa, qb, qlm, qlp, qk, NULL, NULL);
-            h[1] = jac * f1[6 - f] * f2[6 + f]   /* qbar q -> l l g */
-                   * gaps_pp_ll_qqbar_subtracted(P, Q, as, qb, qa, qlm, qlp, qk, NULL, NULL);
-            h[2] = jac * f1[6 + f] * f2[6]       /* q g -> l l q */
-                   * gaps_pp_ll_qg_subtracted(P, Q, as, 0, qa, qb, qlm, qlp, qk, NULL, NULL);
-            h[3] = jac * f1[6 - f] * f2[6]       /* qbar g -> l l qbar */
-                   * gaps_pp_ll_qg_subtracted(P, Q, as, 1, qa, qb, qlm, qlp, qk, NULL, NULL);
-            h[4] = jac * f1[6] * f2[6 + f]       /* g q -> l l q */
-                   * gaps_pp_ll_qg_subtracted(P, Q, as, 0, qb, qa, qlm, qlp, qk, NULL, NULL);
-            h[5] = jac * f1[6] * f2[6 - f]       /* g qbar -> l l qbar */
-                   * gaps_pp_ll_qg_subtracted(P, Q, as, 1, qb, qa, qlm, qlp, qk, NULL, NULL);
+            double me[6] = {   /* q qbar, qbar q -> l l g; q g, qbar g, g q, g qbar -> l l q(bar) */
+                gaps_pp_ll_qqbar_subtracted(P, Q, as, qa, qb, qlm, qlp, qk, &r[0], d[0]),
+                gaps_pp_ll_qqbar_subtracted(P, Q, as, qb, qa, qlm, qlp, qk, &r[1], d[1]),
+                gaps_pp_ll_qg_subtracted(P, Q, as, 0, qa, qb, qlm, qlp, qk, &r[2], d[2]),
+                gaps_pp_ll_qg_subtracted(P, Q, as, 1, qa, qb, qlm, qlp, qk, &r[3], d[3]),
+                gaps_pp_ll_qg_subtracted(P, Q, as, 0, qb, qa, qlm, qlp, qk, &r[4], d[4]),
+                gaps_pp_ll_qg_subtracted(P, Q, as, 1, qb, qa, qlm, qlp, qk, &r[5], d[5]) };
+            const double p1[6] = { f1[6 + f], f1[6 - f], f1[6 + f], f1[6 - f], f1[6], f1[6] };
+            const double p2[6] = { f2[6 - f], f2[6 + f], f2[6], f2[6], f2[6 + f], f2[6 - f] };
+            for (int type = 0; type < 6; ++type) {
+                if (above) me[type] = r[type];
+                ch[6 * (f - 1) + type] = jac * p1[type] * p2[type] * me[type];
+                /* entry 2 type + j: dipole j of the type (mapped_born_record()) */
+                for (int j = 0; j < 2; ++j)
+                    cm[12 * (f - 1) + 2 * type + j]
+                        = above ? -jac * p1[type] * p2[type] * d[type][j] : 0.0;
+            }
         }
         kh = gaps_choose_channel(ch, 6 * GAPS_N_FLAVOURS, rchh, &sum_h, &sign_h);
         if (!isfinite(sum_h)) sum_h = 0.0;
+        if (above) {
+            km = gaps_choose_channel(cm, 12 * GAPS_N_FLAVOURS, rchh, &sum_m, &sign_m);
+            if (!isfinite(sum_m)) sum_m = 0.0;
+        }
     }
 
-    /* ---- S or H by |weight| ---- */
-    const double total = w_s + sum_h;
+    /* ---- S, H or M by |weight| ---- */
+    const double total = w_s + sum_h + sum_m;
     const int hard = rsh * total < sum_h;
-    ev->weight = (hard ? sign_h : sign_s) * total;
-    const double big_s = ll->s;
+    const int mapped = !hard && rsh * total < sum_h + sum_m;
+    ev->weight = (hard ? sign_h : mapped ? sign_m : sign_s) * total;
+    if (mapped) {
+        mapped_born_record(ll, km, xi1, xi2, yh, qa, qb, qk, qlm, ev);
+        ev->t_start = t_s;
+        return;
+    }
     if (!hard) {
         gaps_pp_ll_born_record(ll, &pt, ks, ev);
         ev->t_start = nlo->gaps21 ? big_s : m2;

@@ -126,9 +126,19 @@ void gaps_pp_z_nlo_generate(const gaps_pp_z *pz, const gaps_pp_nlo *nlo, const g
     const double qa[4] = { 0.5 * rs, 0.0, 0.0, 0.5 * rs }, qb[4] = { 0.5 * rs, 0.0, 0.0, -0.5 * rs };
     const double qk[4] = { ek, ek * sn * cphi, ek * sn * sphi, ek * c };
     const double t = -rs * ek * omc, u = -rs * ek * opc;
-    double ch[6 * GAPS_N_FLAVOURS];
-    double sum_h = 0.0, sign_h = 1.0;
-    int kh = 0;
+    double ch[6 * GAPS_N_FLAVOURS], cm[12 * GAPS_N_FLAVOURS];
+    double sum_h = 0.0, sign_h = 1.0, sum_m = 0.0, sign_m = 1.0;
+    int kh = 0, km = 0;
+    /* The S events' shower starts at t_s and emits below it with the density of the dipoles
+     * D, so the H events subtract D only there.  Where the emission's k_T^2 (for both
+     * initial-initial dipoles the parton's p_T^2 = t u / s_hat, the shower's evolution
+     * variable) lies above t_s, no S event can emit: there the H weight is R alone, and the
+     * S events lose the integral of D above t_s, which the S weight (through I) holds: -D at
+     * the same point, put on the dipole's mapped Born kinematics ("M" events below, showered
+     * from t_s as S events are).  Sum of the three: sigma_NLO as before (doc/nlo.md 11.8). */
+    const double t_s = nlo->gaps21 ? big_s : mz2;
+    const int above = t * u / sh > t_s;
+    const double x_map = mz2 / sh;   /* the initial-initial map's x of either emitter */
     const int ok = xi1 < 1.0 && xi2 < 1.0 && fabs(t) >= GAPS_PP_NLO_MIN_TU * sh
                    && fabs(u) >= GAPS_PP_NLO_MIN_TU * sh;
     if (ok) {
@@ -139,30 +149,55 @@ void gaps_pp_z_nlo_generate(const gaps_pp_z *pz, const gaps_pp_nlo *nlo, const g
         const double jac = ltau * lt / (2.0 * sh) * beta / (8.0 * GAPS_PI) * GAPS_GEV2_TO_PB;
         for (int f = 1; f <= GAPS_N_FLAVOURS; ++f) {
             const double b = nlo->born[f];
-            const double qq = gaps_pp_qqbar_zg_subtracted(b, as, mz2, qa, qb, qk, NULL, NULL);
-            const double qg = gaps_pp_qg_zq_subtracted(b, as, mz2, qa, qb, qk, NULL, NULL);
-            const double gq = gaps_pp_qg_zq_subtracted(b, as, mz2, qb, qa, qk, NULL, NULL);
-            double *h = ch + 6 * (f - 1);
-            h[0] = jac * qq * f1[6 + f] * f2[6 - f];   /* q  qbar -> Z g */
-            h[1] = jac * qq * f1[6 - f] * f2[6 + f];   /* qbar q  -> Z g */
-            h[2] = jac * qg * f1[6 + f] * f2[6];       /* q  g -> Z q */
-            h[3] = jac * qg * f1[6 - f] * f2[6];       /* qbar g -> Z qbar */
-            h[4] = jac * gq * f1[6] * f2[6 + f];       /* g q -> Z q */
-            h[5] = jac * gq * f1[6] * f2[6 - f];       /* g qbar -> Z qbar */
+            double r_qq, r_qg, r_gq, d_qq[2], d_qg[2], d_gq[2];
+            double qq = gaps_pp_qqbar_zg_subtracted(b, as, mz2, qa, qb, qk, &r_qq, d_qq);
+            double qg = gaps_pp_qg_zq_subtracted(b, as, mz2, qa, qb, qk, &r_qg, d_qg);
+            double gq = gaps_pp_qg_zq_subtracted(b, as, mz2, qb, qa, qk, &r_gq, d_gq);
+            if (above) qq = r_qq, qg = r_qg, gq = r_gq;
+            /* the parton densities of each H type, (leg 1, leg 2) */
+            const double p1[6] = { f1[6 + f], f1[6 - f], f1[6 + f], f1[6 - f], f1[6], f1[6] };
+            const double p2[6] = { f2[6 - f], f2[6 + f], f2[6], f2[6], f2[6 + f], f2[6 - f] };
+            const double me[6] = { qq, qq, qg, qg, gq, gq };
+            /* types: q qbar -> Z g, qbar q -> Z g, q g -> Z q, qbar g -> Z qbar, g q -> Z q,
+             * g qbar -> Z qbar */
+            for (int type = 0; type < 6; ++type)
+                ch[6 * (f - 1) + type] = jac * me[type] * p1[type] * p2[type];
+            /* entry 2 type + j: dipole j of H type `type` (the M events below) */
+            const double d[12] = { d_qq[0], d_qq[1], d_qq[0], d_qq[1], d_qg[0], 0.0,
+                                   d_qg[0], 0.0, d_gq[0], 0.0, d_gq[0], 0.0 };
+            for (int m = 0; m < 12; ++m)
+                cm[12 * (f - 1) + m] = above ? -jac * d[m] * p1[m / 2] * p2[m / 2] : 0.0;
         }
         kh = gaps_choose_channel(ch, 6 * GAPS_N_FLAVOURS, rch, &sum_h, &sign_h);
         if (!isfinite(sum_h)) sum_h = 0.0;
+        if (above) {
+            km = gaps_choose_channel(cm, 12 * GAPS_N_FLAVOURS, rch, &sum_m, &sign_m);
+            if (!isfinite(sum_m)) sum_m = 0.0;
+        }
     }
 
-    /* ---- S or H by |weight| ---- */
-    const double total = w_s + sum_h;
+    /* ---- S, H or M by |weight| ---- */
+    const double total = w_s + sum_h + sum_m;
     const int hard = rsh * total < sum_h;
-    ev->weight = (hard ? sign_h : sign_s) * total;
+    const int mapped = !hard && rsh * total < sum_h + sum_m;
+    ev->weight = (hard ? sign_h : mapped ? sign_m : sign_s) * total;
     ev->n_in = 2;
     ev->x[0] = ev->x[1] = 0.0;
+    if (mapped) {
+        /* dipole j of H type `type` of flavour f: the emitter leg's x becomes x_map xi; the
+         * Born's quark comes from leg 1 (+z) for types 0 and 2 and 5, from leg 2 otherwise */
+        const int f = 1 + km / 12, type = (km % 12) / 2, j = km % 2;
+        const int emitter = type <= 1 ? j : (type <= 3 ? 1 : 0);   /* 0: leg 1, 1: leg 2 */
+        const int quark_minus_z = type == 1 || type == 3 || type == 4;
+        gaps_pp_z_born_record(pz, 2 * (f - 1) + quark_minus_z,
+                              emitter == 0 ? x_map * xi1 : xi1, emitter == 1 ? x_map * xi2 : xi2,
+                              ev);
+        ev->t_start = t_s;
+        return;
+    }
     if (!hard) {
         gaps_pp_z_born_record(pz, ks, ea, eb, ev);
-        ev->t_start = nlo->gaps21 ? big_s : mz2;
+        ev->t_start = t_s;
         return;
     }
 
