@@ -4,7 +4,10 @@
  * Parallelism comes at two levels:
  *   GAPS_PARALLEL_FOR   a loop over the slots of one pool, one step of the veto algorithm;
  *   GAPS_PARTITION_FOR  a loop over independent pools (partitions), each of which runs the
- *                       whole cycle loop on its own slots.
+ *                       whole cycle loop on its own slots;
+ *   GAPS_HOST_PARALLEL_FOR  a loop of independent iterations on the host, outside the event
+ *                       loops (a table built at the start of a run): the host's threads on
+ *                       the multicore and the GPU build, a plain loop on the serial one.
  * The backends map them as
  *   serial   (GAPS_BACKEND_SERIAL):  both plain loops, one partition;
  *   openmp   (GAPS_BACKEND_OPENMP):  one partition per thread, #pragma omp parallel for over
@@ -42,6 +45,8 @@
                 thread_limit(GAPS_TEAM_SIZE) defaultmap(firstprivate: pointer)                 \
                 defaultmap(firstprivate: scalar))
 #  define GAPS_PARTITION_FOR
+/* Setup work on the host (tables built once per run) uses the host's threads. */
+#  define GAPS_HOST_PARALLEL_FOR GAPS_PRAGMA(omp parallel for schedule(static))
 /* Accumulators shared by many device threads are updated atomically. */
 #  define GAPS_ATOMIC_UPDATE GAPS_PRAGMA(omp atomic update)
 #  define GAPS_ATOMIC_CAPTURE GAPS_PRAGMA(omp atomic capture)
@@ -50,6 +55,7 @@
 #  define GAPS_BACKEND_NAME "openmp"
 #  define GAPS_PARALLEL_FOR(n)
 #  define GAPS_PARTITION_FOR GAPS_PRAGMA(omp parallel for schedule(static, 1))
+#  define GAPS_HOST_PARALLEL_FOR GAPS_PRAGMA(omp parallel for schedule(static))
 #  define GAPS_ATOMIC_UPDATE GAPS_PRAGMA(omp atomic update)
 #  define GAPS_ATOMIC_CAPTURE GAPS_PRAGMA(omp atomic capture)
 #  define GAPS_ATOMIC_READ GAPS_PRAGMA(omp atomic read)
@@ -58,6 +64,7 @@
 #  define GAPS_BACKEND_NAME "serial"
 #  define GAPS_PARALLEL_FOR(n)
 #  define GAPS_PARTITION_FOR
+#  define GAPS_HOST_PARALLEL_FOR
 #  define GAPS_ATOMIC_UPDATE
 #  define GAPS_ATOMIC_CAPTURE
 #  define GAPS_ATOMIC_READ

@@ -21,6 +21,7 @@
 #include "gaps/pdf.h"
 #include "shower/isr.h"
 #include "shower/isr_bounds.h"
+#include "gaps_parallel.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -148,6 +149,7 @@ int gaps_isr_init(gaps_isr *isr, const gaps_pdf *pdf, const gaps_alphas *as, int
                 j1 = j;
             }
         if (j0 < 0) continue;
+        GAPS_HOST_PARALLEL_FOR
         for (int iy = 0; iy < ny; ++iy) {
             const double y = iy == ny - 1 ? 1.0 : exp(ln_lo + iy * dln / X_PER_BIN);
             double all[GAPS_PDF_NPARTONS];
@@ -161,35 +163,46 @@ int gaps_isr_init(gaps_isr *isr, const gaps_pdf *pdf, const gaps_alphas *as, int
                 sufmax[(size_t)iy * GAPS_ISR_PIDS + r] = m;
             }
         }
-        for (int shifted = 0; shifted < 2; ++shifted)
-            for (int a = 0; a < GAPS_ISR_PIDS; ++a) {
-                const int fa = abs(pid_of_row(a));
-                const double m2 = (fa == 4 || fa == 5) ? isr->m2[fa] : 0.0;
-                /* an incoming c or b cannot be there below its threshold: its own trials,
-                 * in t - m^2, convert it before */
-                if (m2 > 0.0 && !(t > m2)) continue;
-                const double mass = !(shifted && m2 > 0.0) ? 1.0
-                                    : isr->heavy_loglog ? log(t / m2) : (t - m2) / t;
-                for (int bin = 0; bin < GAPS_ISR_ETA_BINS; ++bin)
-                    for (int iy = bin * X_PER_BIN; iy < (bin + 1) * X_PER_BIN; ++iy) {
-                        /* eta in [y_iy, y_iy+1]: x f_a at least the smaller end (the last
-                         * interval ends at x = 1, where x f = 0: its left end) */
-                        const double l = xf[(size_t)iy * GAPS_ISR_PIDS + a];
-                        const double den = iy + 1 < ny - 1
-                                           ? fmin(l, xf[(size_t)(iy + 1) * GAPS_ISR_PIDS + a]) : l;
-                        for (int b = 0; b < GAPS_ISR_PIDS; ++b) {
-                            const double num = sufmax[(size_t)iy * GAPS_ISR_PIDS + b];
-                            const double r = den > 0.0 ? mass * num / den
-                                                       : (num > 0.0 ? INFINITY : 0.0);
-                            for (int j = j0; j <= j1; ++j) {
-                                double *slot = &B[j * nper
-                                                  + ((size_t)(shifted * GAPS_ISR_PIDS + a)
-                                                     * GAPS_ISR_PIDS + b) * GAPS_ISR_ETA_BINS + bin];
-                                if (r > *slot) *slot = r;
-                            }
-                        }
+        /* each (shifted, a) fills rows of its own: the 22 of them run side by side on the
+         * threads of a host (the table is built at every start of a hadronic run) */
+        GAPS_HOST_PARALLEL_FOR
+        for (int sa = 0; sa < 2 * GAPS_ISR_PIDS; ++sa) {
+            const int shifted = sa / GAPS_ISR_PIDS, a = sa % GAPS_ISR_PIDS;
+            const int fa = abs(pid_of_row(a));
+            const double m2 = (fa == 4 || fa == 5) ? isr->m2[fa] : 0.0;
+            /* an incoming c or b cannot be there below its threshold: its own trials, in
+             * t - m^2, convert it before */
+            if (m2 > 0.0 && !(t > m2)) continue;
+            const double mass = !(shifted && m2 > 0.0) ? 1.0
+                                : isr->heavy_loglog ? log(t / m2) : (t - m2) / t;
+            double *s0 = &B[j0 * nper + (size_t)sa * GAPS_ISR_PIDS * GAPS_ISR_ETA_BINS];
+            double *s1 = &B[j1 * nper + (size_t)sa * GAPS_ISR_PIDS * GAPS_ISR_ETA_BINS];
+            for (int bin = 0; bin < GAPS_ISR_ETA_BINS; ++bin) {
+                double m0[GAPS_ISR_PIDS], m1[GAPS_ISR_PIDS];   /* the same slots if j0 = j1 */
+                for (int b = 0; b < GAPS_ISR_PIDS; ++b) {
+                    m0[b] = s0[b * GAPS_ISR_ETA_BINS + bin];
+                    m1[b] = s1[b * GAPS_ISR_ETA_BINS + bin];
+                }
+                for (int iy = bin * X_PER_BIN; iy < (bin + 1) * X_PER_BIN; ++iy) {
+                    /* eta in [y_iy, y_iy+1]: x f_a at least the smaller end (the last interval
+                     * ends at x = 1, where x f = 0: its left end) */
+                    const double l = xf[(size_t)iy * GAPS_ISR_PIDS + a];
+                    const double den = iy + 1 < ny - 1
+                                       ? fmin(l, xf[(size_t)(iy + 1) * GAPS_ISR_PIDS + a]) : l;
+                    const double *num = &sufmax[(size_t)iy * GAPS_ISR_PIDS];
+                    for (int b = 0; b < GAPS_ISR_PIDS; ++b) {
+                        const double r = den > 0.0 ? mass * num[b] / den
+                                                   : (num[b] > 0.0 ? INFINITY : 0.0);
+                        if (r > m0[b]) m0[b] = r;
+                        if (r > m1[b]) m1[b] = r;
                     }
+                }
+                for (int b = 0; b < GAPS_ISR_PIDS; ++b) {
+                    s0[b * GAPS_ISR_ETA_BINS + bin] = m0[b];
+                    s1[b * GAPS_ISR_ETA_BINS + bin] = m1[b];
+                }
             }
+        }
     }
     for (size_t i = 0; i < nper * isr->n_tbins; ++i)
         B[i] = fmin(BOUND_CAP, SAFETY * B[i]);
