@@ -215,21 +215,9 @@ void gaps_pp_ll_point_make(const gaps_pp_ll *ll, const gaps_pdf *pdf, double rrh
 void gaps_pp_ll_born_record(const gaps_pp_ll *ll, const gaps_pp_ll_point *pt, int channel,
                             gaps_hard_event *ev)
 {
-    const int f = 1 + channel / 2;
-    const int quark_along_minus_z = channel % 2;
     const double xa = pt->xa, xb = pt->xb, c = pt->c;
-
     /* incoming partons: rows 0 (quark) and 1 (antiquark) */
-    const double half = 0.5 * ll->sqrt_s;
-    const double xq = quark_along_minus_z ? xb : xa;
-    const double xqb = quark_along_minus_z ? xa : xb;
-    const double zq = quark_along_minus_z ? -1.0 : 1.0;
-    ev->p[0][0] = xq * half;
-    ev->p[0][1] = ev->p[0][2] = 0.0;
-    ev->p[0][3] = zq * ev->p[0][0];
-    ev->p[1][0] = xqb * half;
-    ev->p[1][1] = ev->p[1][2] = 0.0;
-    ev->p[1][3] = -zq * ev->p[1][0];
+    gaps_pp_born_incoming(0.5 * ll->sqrt_s, 1 + channel / 2, channel % 2, xa, xb, ev);
 
     /* outgoing leptons: (m/2)(1, st cphi, st sphi, +-c) boosted along z by y, written with
      * x_a = (m / sqrt s) e^y and x_b = (m / sqrt s) e^-y, so that E^2 - pz^2 = (x_a x_b s / 4)
@@ -246,18 +234,9 @@ void gaps_pp_ll_born_record(const gaps_pp_ll *ll, const gaps_pp_ll_point *pt, in
         ev->p[2 + l][3] = quarter * (ua - ub);
     }
 
-    ev->flav[0] = f;
-    ev->col[0] = 1;
-    ev->acol[0] = 0;
-    ev->flav[1] = -f;
-    ev->col[1] = 0;
-    ev->acol[1] = 1;
     ev->flav[2] = GAPS_PDG_ELECTRON;
     ev->flav[3] = -GAPS_PDG_ELECTRON;
     ev->col[2] = ev->acol[2] = ev->col[3] = ev->acol[3] = 0;
-    ev->x[0] = xq;
-    ev->x[1] = xqb;
-    ev->n_in = 2;
     ev->n = 4;
     ev->next_tag = 2;
 }

@@ -18,20 +18,6 @@
 
 GAPS_DEVICE_BEGIN
 
-/* The collinear coefficients of one leg at x (as pp_z_nlo_events.c): the x-integrand (K + P)
- * per unit of the LO density is c0 + c1 rho_q + cg rho_g; returned times the Jacobian jac. */
-static void leg_coefficients(const gaps_pp_nlo *nlo, double x, double jac, double c[3])
-{
-    const double as = nlo->alphas, lf = nlo->lf;
-    const double k0 = gaps_pp_k_qq_integrand(as, x, 0.0);
-    const double k1 = gaps_pp_k_qq_integrand(as, x, 1.0) - k0;
-    const double p0 = gaps_pp_p_qq_integrand(as, lf, x, 0.0);
-    const double p1 = gaps_pp_p_qq_integrand(as, lf, x, 1.0) - p0;
-    c[0] = jac * (k0 + p0);
-    c[1] = jac * (k1 + p1);
-    c[2] = jac * (gaps_pp_k_gq_integrand(as, x, 1.0) + gaps_pp_p_gq_integrand(as, lf, x, 1.0));
-}
-
 /* p boosted from the rest frame of V (mass m) to the frame in which V has its momentum */
 static void boost_from_rest(const double V[4], double m, const double p[4], double out[4])
 {
@@ -58,31 +44,16 @@ static void mapped_born_record(const gaps_pp_ll *ll, int km, double xi1, double 
     double x, v, at[4], bt[4], lm[4];   /* the e+ follows from momentum conservation */
     gaps_ii_map_32(emitter_leg1 ? qa : qb, emitter_leg1 ? qb : qa, qk, &x, &v, at, bt, qlm, lm);
     const double x1 = emitter_leg1 ? x * xi1 : xi1, x2 = emitter_leg1 ? xi2 : x * xi2;
-    const double half = 0.5 * ll->sqrt_s;
     const double e1 = gaps_exp(yh), cy = 0.5 * (e1 + 1.0 / e1), sy = 0.5 * (e1 - 1.0 / e1);
-    const double xq = quark_minus_z ? x2 : x1, xqb = quark_minus_z ? x1 : x2;
-    const double zq = quark_minus_z ? -1.0 : 1.0;
-    ev->p[0][0] = xq * half;
-    ev->p[0][1] = ev->p[0][2] = 0.0;
-    ev->p[0][3] = zq * ev->p[0][0];
-    ev->p[1][0] = xqb * half;
-    ev->p[1][1] = ev->p[1][2] = 0.0;
-    ev->p[1][3] = -zq * ev->p[1][0];
+    for (int r = 0; r < GAPS_HARD_MAX; ++r) ev->col[r] = ev->acol[r] = 0;
+    gaps_pp_born_incoming(0.5 * ll->sqrt_s, f, quark_minus_z, x1, x2, ev);
     ev->p[2][0] = cy * lm[0] + sy * lm[3];
     ev->p[2][1] = lm[1];
     ev->p[2][2] = lm[2];
     ev->p[2][3] = sy * lm[0] + cy * lm[3];
     for (int m = 0; m < 4; ++m) ev->p[3][m] = ev->p[0][m] + ev->p[1][m] - ev->p[2][m];
-    for (int r = 0; r < GAPS_HARD_MAX; ++r) ev->col[r] = ev->acol[r] = 0;
-    ev->flav[0] = f;
-    ev->col[0] = 1;
-    ev->flav[1] = -f;
-    ev->acol[1] = 1;
     ev->flav[2] = GAPS_PDG_ELECTRON;
     ev->flav[3] = -GAPS_PDG_ELECTRON;
-    ev->x[0] = xq;
-    ev->x[1] = xqb;
-    ev->n_in = 2;
     ev->n = 4;
     ev->next_tag = 2;
 }
@@ -105,34 +76,13 @@ void gaps_pp_ll_nlo_generate(const gaps_pp_ll *ll, const gaps_pp_nlo *nlo, const
     gaps_pp_ll_point pt;
     gaps_pp_ll_point_make(ll, pdf, rrho, ry, rc, rphi, &pt);
     const double m2 = pt.m2, ea = pt.xa, eb = pt.xb, c = pt.c;
-    double ga[GAPS_PDF_NPARTONS], gb[GAPS_PDF_NPARTONS];
-    const double la = gaps_log(ea), lb = gaps_log(eb);
-    const double xa = gaps_exp(ua * la), xb = gaps_exp(ub * lb);
-    double ca[3] = { 0.0, 0.0, 0.0 }, cb[3] = { 0.0, 0.0, 0.0 };
-    for (int m = 0; m < GAPS_PDF_NPARTONS; ++m) ga[m] = gb[m] = 0.0;
-    if (xa < 1.0) {
-        gaps_pdf_xfxq2_all(pdf, ea / xa, m2, ga);
-        leg_coefficients(nlo, xa, -xa * la, ca);
-    }
-    if (xb < 1.0) {
-        gaps_pdf_xfxq2_all(pdf, eb / xb, m2, gb);
-        leg_coefficients(nlo, xb, -xb * lb, cb);
-    }
-    const double one = 1.0 + gaps_pp_z_virtual_i(as)
-                       + gaps_pp_k_qq_endpoint(as, ea, nlo->gaps21)
-                       + gaps_pp_k_qq_endpoint(as, eb, nlo->gaps21)
-                       + gaps_pp_p_qq_endpoint(as, nlo->lf, ea)
-                       + gaps_pp_p_qq_endpoint(as, nlo->lf, eb);
-    const double *fa = pt.fa, *fb = pt.fb;
+    gaps_pp_s_legs legs;
+    gaps_pp_s_legs_make(nlo, pdf, ea, eb, ua, ub, m2, &legs);
     double cs[2 * GAPS_N_FLAVOURS];
     for (int f = 1; f <= GAPS_N_FLAVOURS; ++f)
         for (int o = 0; o < 2; ++o) {
-            const int ia = o == 0 ? 6 + f : 6 - f, ib = 12 - ia;   /* partons of legs a, b */
             const double born = pt.A[f] * (1.0 + c * c) + (o == 0 ? pt.B[f] : -pt.B[f]) * c;
-            const double lo = fa[ia] * fb[ib];
-            const double leg_a = fb[ib] * (ca[0] * fa[ia] + ca[1] * ga[ia] + ca[2] * ga[6]);
-            const double leg_b = fa[ia] * (cb[0] * fb[ib] + cb[1] * gb[ib] + cb[2] * gb[6]);
-            cs[2 * (f - 1) + o] = born * (lo * one + leg_a + leg_b);
+            cs[2 * (f - 1) + o] = born * gaps_pp_s_bracket(&legs, pt.fa, pt.fb, f, o);
         }
     double sum_s, sign_s;
     const int ks = gaps_choose_channel(cs, 2 * GAPS_N_FLAVOURS, rch, &sum_s, &sign_s);
@@ -263,42 +213,7 @@ void gaps_pp_ll_nlo_generate(const gaps_pp_ll *ll, const gaps_pp_nlo *nlo, const
     ev->flav[2] = GAPS_PDG_ELECTRON;
     ev->flav[3] = -GAPS_PDG_ELECTRON;
     const int f = 1 + kh / 6, type = kh % 6;
-    /* colours (physical for the incoming partons, as in pp_z_nlo_events.c): tags 1 and 2 */
-    switch (type) {
-    case 0:   /* q qbar -> l l g: q (1, 0), qbar (0, 2), g (1, 2) */
-    case 1:   /* qbar q -> l l g */
-        ev->flav[type] = f;
-        ev->col[type] = 1;
-        ev->flav[1 - type] = -f;
-        ev->acol[1 - type] = 2;
-        ev->flav[4] = GAPS_GLUON;
-        ev->col[4] = 1;
-        ev->acol[4] = 2;
-        break;
-    case 2:   /* q g -> l l q: q (1, 0), g (2, 1), q out (2, 0) */
-    case 4: { /* g q -> l l q */
-        const int q = type == 2 ? 0 : 1;
-        ev->flav[q] = f;
-        ev->col[q] = 1;
-        ev->flav[1 - q] = GAPS_GLUON;
-        ev->col[1 - q] = 2;
-        ev->acol[1 - q] = 1;
-        ev->flav[4] = f;
-        ev->col[4] = 2;
-        break;
-    }
-    default: { /* 3: qbar g -> l l qbar, 5: g qbar -> l l qbar: qbar (0, 1), g (1, 2), qbar out (0, 2) */
-        const int q = type == 3 ? 0 : 1;
-        ev->flav[q] = -f;
-        ev->acol[q] = 1;
-        ev->flav[1 - q] = GAPS_GLUON;
-        ev->col[1 - q] = 1;
-        ev->acol[1 - q] = 2;
-        ev->flav[4] = -f;
-        ev->acol[4] = 2;
-        break;
-    }
-    }
+    gaps_pp_h_partons(type, f, 4, ev);
     ev->n_in = 2;
     ev->n = 5;
     ev->next_tag = 3;

@@ -183,34 +183,12 @@ void gaps_pp_z_generate(const gaps_pp_z *pz, const gaps_pdf *pdf, gaps_rng *rng,
 void gaps_pp_z_born_record(const gaps_pp_z *pz, int channel, double xa, double xb,
                            gaps_hard_event *ev)
 {
-    const int f = 1 + channel / 2;
-    const int quark_along_minus_z = channel % 2;
-
     /* rows 0 (quark) and 1 (antiquark): physical incoming momenta along +z or -z */
-    const double xq = quark_along_minus_z ? xb : xa;
-    const double xqb = quark_along_minus_z ? xa : xb;
-    const double zq = quark_along_minus_z ? -1.0 : 1.0;
-    ev->p[0][0] = xq * pz->half_ecm;
-    ev->p[0][1] = ev->p[0][2] = 0.0;
-    ev->p[0][3] = zq * ev->p[0][0];
-    ev->p[1][0] = xqb * pz->half_ecm;
-    ev->p[1][1] = ev->p[1][2] = 0.0;
-    ev->p[1][3] = -zq * ev->p[1][0];
+    gaps_pp_born_incoming(pz->half_ecm, 1 + channel / 2, channel % 2, xa, xb, ev);
     /* row 2: the Z, the sum of the two (its mass^2 is x_a x_b s = M_Z^2 up to rounding) */
     for (int m = 0; m < 4; ++m) ev->p[2][m] = ev->p[0][m] + ev->p[1][m];
-
-    /* colours (physical, for incoming partons too): the q qbar pair is a colour singlet */
-    ev->flav[0] = f;
-    ev->col[0] = 1;
-    ev->acol[0] = 0;
-    ev->flav[1] = -f;
-    ev->col[1] = 0;
-    ev->acol[1] = 1;
     ev->flav[2] = GAPS_PDG_Z;
     ev->col[2] = ev->acol[2] = 0;
-    ev->x[0] = xq;
-    ev->x[1] = xqb;
-    ev->n_in = 2;
     ev->n = 3;
     ev->next_tag = 2;
 }

@@ -35,20 +35,6 @@ void gaps_pp_nlo_init(gaps_pp_nlo *nlo, double alphas, int compat)
 
 GAPS_DEVICE_BEGIN
 
-/* The collinear coefficients of one leg at x: the x-integrand (K + P) per unit of the LO
- * density is c0 + c1 rho_q + cg rho_g; returned times the Jacobian jac. */
-static void leg_coefficients(const gaps_pp_nlo *nlo, double x, double jac, double c[3])
-{
-    const double as = nlo->alphas, lf = nlo->lf;
-    const double k0 = gaps_pp_k_qq_integrand(as, x, 0.0);
-    const double k1 = gaps_pp_k_qq_integrand(as, x, 1.0) - k0;
-    const double p0 = gaps_pp_p_qq_integrand(as, lf, x, 0.0);
-    const double p1 = gaps_pp_p_qq_integrand(as, lf, x, 1.0) - p0;
-    c[0] = jac * (k0 + p0);
-    c[1] = jac * (k1 + p1);
-    c[2] = jac * (gaps_pp_k_gq_integrand(as, x, 1.0) + gaps_pp_p_gq_integrand(as, lf, x, 1.0));
-}
-
 void gaps_pp_z_nlo_generate(const gaps_pp_z *pz, const gaps_pp_nlo *nlo, const gaps_pdf *pdf,
                             gaps_rng *rng, gaps_hard_event *ev)
 {
@@ -73,38 +59,15 @@ void gaps_pp_z_nlo_generate(const gaps_pp_z *pz, const gaps_pp_nlo *nlo, const g
     }
     const double ea = pz->sqrt_tau * gaps_exp(y), eb = pz->sqrt_tau * gaps_exp(-y);
     double fa[GAPS_PDF_NPARTONS], fb[GAPS_PDF_NPARTONS];
-    double ga[GAPS_PDF_NPARTONS], gb[GAPS_PDF_NPARTONS];
     gaps_pdf_xfxq2_all(pdf, ea, mz2, fa);
     gaps_pdf_xfxq2_all(pdf, eb, mz2, fb);
-    /* the x of each leg: x = eta^u in [eta, 1), |dx/du| = x ln(1/eta); a leg whose x rounds
-     * to 1 (measure ~1e-16) contributes 0 */
-    const double la = gaps_log(ea), lb = gaps_log(eb);
-    const double xa = gaps_exp(ua * la), xb = gaps_exp(ub * lb);
-    double ca[3] = { 0.0, 0.0, 0.0 }, cb[3] = { 0.0, 0.0, 0.0 };
-    for (int m = 0; m < GAPS_PDF_NPARTONS; ++m) ga[m] = gb[m] = 0.0;
-    if (xa < 1.0) {
-        gaps_pdf_xfxq2_all(pdf, ea / xa, mz2, ga);
-        leg_coefficients(nlo, xa, -xa * la, ca);
-    }
-    if (xb < 1.0) {
-        gaps_pdf_xfxq2_all(pdf, eb / xb, mz2, gb);
-        leg_coefficients(nlo, xb, -xb * lb, cb);
-    }
-    const double one = 1.0 + gaps_pp_z_virtual_i(as)
-                       + gaps_pp_k_qq_endpoint(as, ea, nlo->gaps21)
-                       + gaps_pp_k_qq_endpoint(as, eb, nlo->gaps21)
-                       + gaps_pp_p_qq_endpoint(as, nlo->lf, ea)
-                       + gaps_pp_p_qq_endpoint(as, nlo->lf, eb);
+    gaps_pp_s_legs legs;
+    gaps_pp_s_legs_make(nlo, pdf, ea, eb, ua, ub, mz2, &legs);
     /* channel 2(f-1) + o: flavour f, quark from the proton along +z (o = 0) or -z (o = 1) */
     double cs[2 * GAPS_N_FLAVOURS];
     for (int f = 1; f <= GAPS_N_FLAVOURS; ++f)
-        for (int o = 0; o < 2; ++o) {
-            const int ia = o == 0 ? 6 + f : 6 - f, ib = 12 - ia;   /* partons of legs a, b */
-            const double lo = fa[ia] * fb[ib];
-            const double leg_a = fb[ib] * (ca[0] * fa[ia] + ca[1] * ga[ia] + ca[2] * ga[6]);
-            const double leg_b = fa[ia] * (cb[0] * fb[ib] + cb[1] * gb[ib] + cb[2] * gb[6]);
-            cs[2 * (f - 1) + o] = pz->norm[f] * (lo * one + leg_a + leg_b);
-        }
+        for (int o = 0; o < 2; ++o)
+            cs[2 * (f - 1) + o] = pz->norm[f] * gaps_pp_s_bracket(&legs, fa, fb, f, o);
     double sum_s, sign_s;
     const int ks = gaps_choose_channel(cs, 2 * GAPS_N_FLAVOURS, rc, &sum_s, &sign_s);
     double w_s = sum_s * y_weight;   /* |S weight| */
@@ -220,43 +183,8 @@ void gaps_pp_z_nlo_generate(const gaps_pp_z *pz, const gaps_pp_nlo *nlo, const g
     ev->flav[2] = GAPS_PDG_Z;
     ev->col[2] = ev->acol[2] = 0;
     const int f = 1 + kh / 6, type = kh % 6;
-    /* colours (physical for the incoming partons, as in pp_z.c): tags 1 and 2 */
     for (int r = 0; r < 4; ++r) ev->col[r] = ev->acol[r] = 0;
-    switch (type) {
-    case 0:   /* q qbar -> Z g: q (1, 0), qbar (0, 2), g (1, 2) */
-    case 1:   /* qbar q -> Z g */
-        ev->flav[type] = f;
-        ev->col[type] = 1;
-        ev->flav[1 - type] = -f;
-        ev->acol[1 - type] = 2;
-        ev->flav[3] = GAPS_GLUON;
-        ev->col[3] = 1;
-        ev->acol[3] = 2;
-        break;
-    case 2:   /* q g -> Z q: q (1, 0), g (2, 1), q out (2, 0): the gluon's colour goes on */
-    case 4: { /* g q -> Z q */
-        const int q = type == 2 ? 0 : 1;
-        ev->flav[q] = f;
-        ev->col[q] = 1;
-        ev->flav[1 - q] = GAPS_GLUON;
-        ev->col[1 - q] = 2;
-        ev->acol[1 - q] = 1;
-        ev->flav[3] = f;
-        ev->col[3] = 2;
-        break;
-    }
-    default: { /* 3: qbar g -> Z qbar, 5: g qbar -> Z qbar: qbar (0, 1), g (1, 2), qbar out (0, 2) */
-        const int q = type == 3 ? 0 : 1;
-        ev->flav[q] = -f;
-        ev->acol[q] = 1;
-        ev->flav[1 - q] = GAPS_GLUON;
-        ev->col[1 - q] = 1;
-        ev->acol[1 - q] = 2;
-        ev->flav[3] = -f;
-        ev->acol[3] = 2;
-        break;
-    }
-    }
+    gaps_pp_h_partons(type, f, 3, ev);
     ev->n = 4;
     ev->next_tag = 3;
     /* the emission's k_T^2 = t u / s_hat (the parton's transverse momentum squared); GAPS 2.1:
