@@ -215,7 +215,13 @@ GAPS_ALWAYS_INLINE void gaps_dipoles_update_hadronic(gaps_pool *pool, const gaps
                 const double s = gaps_dipole_mass2(pool, e, p, k);
                 const double eta = gaps_dipole_eta(pool, e, p, k, n_in);
                 const int kflav = pool->flav[gaps_at(pool, k, e)];
-                const double tmin = type == GAPS_DIPOLE_FF ? phys->t_cut : phys->isr.t_min;
+                /* the z0 range where the dipole can emit at the lowest scale the rates serve:
+                 * a dipole with an incoming leg, the lower edge of the scale bin (the range
+                 * narrows as t grows, so the edge's range holds every t of the bin: fewer
+                 * trials that fail x > eta; GAPS 2.1, compat: t_min for every bin) */
+                const double tmin = type == GAPS_DIPOLE_FF ? phys->t_cut
+                                    : compat || tbin < 0 ? phys->isr.t_min
+                                                         : phys->isr.tbin_edge[tbin];
                 /* compat: GAPS 2.1 leaves II dipoles with a leg below x = 1e-5 out */
                 const int skip = compat && type == GAPS_DIPOLE_II
                                  && (eta < 1e-5 || pool->x_in[gaps_at(pool, k, e)] < 1e-5);

@@ -97,13 +97,25 @@ int gaps_isr_init(gaps_isr *isr, const gaps_pdf *pdf, const gaps_alphas *as, int
     isr->inv_dln_eta = GAPS_ISR_ETA_BINS / (0.0 - ln_lo);
     const double dln = (0.0 - ln_lo) / GAPS_ISR_ETA_BINS;
 
-    /* scale bins of width T_BIN_WIDTH in ln t from t_min, as many as reach t_max */
+    /* scale bins of width T_BIN_WIDTH in ln t from t_min, as many as reach t_max; in the
+     * default physics the first of them split into FINE_BINS finer ones (edges at
+     * ln(t/t_min) = FINE_EDGE[j]), because just above the set's lowest scale the sea quarks at
+     * large x grow fastest (CT14lo: x s(x = 0.49) ten times larger at Q = 2.3 GeV than at
+     * 1.3 GeV), and a bound over a wide bin is the one at its lower edge: events with such a
+     * quark took hundreds of rejected trials there (doc/benchmarks.md) */
+    static const double fine_edge[] = { 0.25, 0.5, 1.0 };
+    const int n_fine = compat == GAPS_COMPAT_GAPS21 ? 0 : (int)(sizeof fine_edge / sizeof fine_edge[0]);
     const double span = log(fmax(t_max, isr->t_min * 1.0001) / isr->t_min);
-    isr->n_tbins = (int)ceil(span / T_BIN_WIDTH);
-    if (isr->n_tbins < 1) isr->n_tbins = 1;
-    if (isr->n_tbins > GAPS_ISR_T_BINS_MAX) isr->n_tbins = GAPS_ISR_T_BINS_MAX;
-    for (int j = 0; j <= isr->n_tbins; ++j)
-        isr->tbin_edge[j] = isr->t_min * exp(j * span / isr->n_tbins);
+    const double l0 = n_fine > 0 && span > 2.0 * fine_edge[n_fine - 1] ? fine_edge[n_fine - 1] : 0.0;
+    const int nf = l0 > 0.0 ? n_fine : 0;
+    int nu = (int)ceil((span - l0) / T_BIN_WIDTH);
+    if (nu < 1) nu = 1;
+    if (nf + nu > GAPS_ISR_T_BINS_MAX) nu = GAPS_ISR_T_BINS_MAX - nf;
+    isr->n_tbins = nf + nu;
+    isr->tbin_edge[0] = isr->t_min;
+    for (int j = 1; j <= nf; ++j) isr->tbin_edge[j] = isr->t_min * exp(fine_edge[j - 1]);
+    for (int j = 1; j <= nu; ++j)
+        isr->tbin_edge[nf + j] = isr->t_min * exp(l0 + j * (span - l0) / nu);
     isr->tbin_edge[isr->n_tbins] = INFINITY;   /* the last bin is open above */
 
     const size_t nrow = 2 * GAPS_ISR_PIDS * GAPS_ISR_PIDS;
