@@ -98,16 +98,17 @@ int gaps_isr_init(gaps_isr *isr, const gaps_pdf *pdf, const gaps_alphas *as, int
     const double dln = (0.0 - ln_lo) / GAPS_ISR_ETA_BINS;
 
     /* scale bins of width T_BIN_WIDTH in ln t from t_min, as many as reach t_max; in the
-     * default physics the first of them split into FINE_BINS finer ones (edges at
-     * ln(t/t_min) = FINE_EDGE[j]), because just above the set's lowest scale the sea quarks at
-     * large x grow fastest (CT14lo: x s(x = 0.49) ten times larger at Q = 2.3 GeV than at
-     * 1.3 GeV), and a bound over a wide bin is the one at its lower edge: events with such a
-     * quark took hundreds of rejected trials there (doc/benchmarks.md) */
+     * default physics, below ln(t/t_min) = 1 finer ones with edges at fine_edge[], because
+     * just above the set's lowest scale the sea quarks at large x grow fastest (CT14lo:
+     * x s(x = 0.49) ten times larger at Q = 2.3 GeV than at 1.3 GeV), and a bound over a wide
+     * bin is the one at its lower edge: events with such a quark took hundreds of rejected
+     * trials there (doc/benchmarks.md) */
     static const double fine_edge[] = { 0.25, 0.5, 1.0 };
-    const int n_fine = compat == GAPS_COMPAT_GAPS21 ? 0 : (int)(sizeof fine_edge / sizeof fine_edge[0]);
+    const int n_fine_max = (int)(sizeof fine_edge / sizeof fine_edge[0]);
     const double span = log(fmax(t_max, isr->t_min * 1.0001) / isr->t_min);
-    const double l0 = n_fine > 0 && span > 2.0 * fine_edge[n_fine - 1] ? fine_edge[n_fine - 1] : 0.0;
-    const int nf = l0 > 0.0 ? n_fine : 0;
+    const int nf = compat != GAPS_COMPAT_GAPS21 && span > 2.0 * fine_edge[n_fine_max - 1]
+                   ? n_fine_max : 0;
+    const double l0 = nf > 0 ? fine_edge[nf - 1] : 0.0;   /* where the wide bins start */
     int nu = (int)ceil((span - l0) / T_BIN_WIDTH);
     if (nu < 1) nu = 1;
     if (nf + nu > GAPS_ISR_T_BINS_MAX) nu = GAPS_ISR_T_BINS_MAX - nf;
