@@ -11,17 +11,13 @@
 #include "gaps/constants.h"
 #include "gaps/fpmath.h"
 #include "gaps/pp_nlo.h"
+#include "shower/kinematics.h"
 #include "process/processes.h"
 
 #include <math.h>
 #include <stddef.h>
 
 GAPS_DEVICE_BEGIN
-
-static double dot4(const double a[4], const double b[4])
-{
-    return a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
-}
 
 void gaps_pp_ll_born_pq(const gaps_pp_ll *ll, int f, double m2, double *P, double *Q)
 {
@@ -39,7 +35,7 @@ void gaps_pp_ll_born_pq(const gaps_pp_ll *ll, int f, double m2, double *P, doubl
 double gaps_pp_ll_born(double P, double Q, const double q[4], const double lm[4],
                        const double lp[4])
 {
-    const double m2 = 2.0 * dot4(lm, lp), a = dot4(q, lp), b = dot4(q, lm);
+    const double m2 = 2.0 * gaps_mdot(lm, lp), a = gaps_mdot(q, lp), b = gaps_mdot(q, lm);
     return 16.0 * (P * a * a + Q * b * b) / (m2 * m2);
 }
 
@@ -48,11 +44,11 @@ double gaps_pp_ll_born(double P, double Q, const double q[4], const double lm[4]
 static double real_core(double P, double Q, double alphas, const double q[4], const double qb[4],
                         const double lm[4], const double lp[4], const double g[4])
 {
-    const double m2 = 2.0 * dot4(lm, lp);
-    const double mqb = dot4(lm, qb), pq = dot4(lp, q), mq = dot4(lm, q), pqb = dot4(lp, qb);
+    const double m2 = 2.0 * gaps_mdot(lm, lp);
+    const double mqb = gaps_mdot(lm, qb), pq = gaps_mdot(lp, q), mq = gaps_mdot(lm, q), pqb = gaps_mdot(lp, qb);
     const double num = P * (mqb * mqb + pq * pq) + Q * (mq * mq + pqb * pqb);
     return 128.0 * GAPS_PI * alphas * GAPS_CF / m2 * num
-           / ((2.0 * dot4(q, g)) * (2.0 * dot4(qb, g)));
+           / ((2.0 * gaps_mdot(q, g)) * (2.0 * gaps_mdot(qb, g)));
 }
 
 double gaps_pp_ll_qqbar_real(double P, double Q, double alphas, const double q[4],
@@ -90,7 +86,7 @@ double gaps_pp_ll_ii_dipole(double P, double Q, double alphas, int gluon_initial
         for (int m = 0; m < 4; ++m) lpt[m] = ptt[m];
     const double born = gaps_pp_ll_born(P, Q, quark_at_a ? at : bt, mt, ptt);
     const double kern = gluon_initial ? gaps_ii_gq_kernel(x) : gaps_ii_qq_kernel(x);
-    return 8.0 * GAPS_PI * alphas * kern * born / (2.0 * dot4(pa, pi) * x);
+    return 8.0 * GAPS_PI * alphas * kern * born / (2.0 * gaps_mdot(pa, pi) * x);
 }
 
 double gaps_pp_ll_qqbar_subtracted(double P, double Q, double alphas, const double q[4],

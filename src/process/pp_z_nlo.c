@@ -4,6 +4,7 @@
  * through gaps_log (gaps/fpmath.h) like the rest of the weights, so that they are bit-identical
  * across backends. */
 #include "gaps/pp_nlo.h"
+#include "shower/kinematics.h"
 #include "gaps/constants.h"
 #include "gaps/fpmath.h"
 
@@ -11,11 +12,6 @@
 #include <stddef.h>
 
 GAPS_DEVICE_BEGIN
-
-static double dot4(const double a[4], const double b[4])
-{
-    return a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
-}
 
 double gaps_pp_z_born(int f)
 {
@@ -32,7 +28,7 @@ double gaps_pp_z_born(int f)
 double gaps_pp_qqbar_zg_real(double born, double alphas, double mz2, const double pa[4],
                              const double pb[4], const double k[4])
 {
-    const double s = 2.0 * dot4(pa, pb), t = -2.0 * dot4(pa, k), u = -2.0 * dot4(pb, k);
+    const double s = 2.0 * gaps_mdot(pa, pb), t = -2.0 * gaps_mdot(pa, k), u = -2.0 * gaps_mdot(pb, k);
     return 8.0 * GAPS_PI * alphas * GAPS_CF * born / mz2 * (t * t + u * u + 2.0 * s * mz2)
            / (t * u);
 }
@@ -40,7 +36,7 @@ double gaps_pp_qqbar_zg_real(double born, double alphas, double mz2, const doubl
 double gaps_pp_qg_zq_real(double born, double alphas, double mz2, const double pa[4],
                           const double pb[4], const double k[4])
 {
-    const double s = 2.0 * dot4(pa, pb), t = -2.0 * dot4(pa, k), u = -2.0 * dot4(pb, k);
+    const double s = 2.0 * gaps_mdot(pa, pb), t = -2.0 * gaps_mdot(pa, k), u = -2.0 * gaps_mdot(pb, k);
     return -8.0 * GAPS_PI * alphas * GAPS_TR * born / mz2 * (s * s + u * u + 2.0 * t * mz2)
            / (s * u);
 }
@@ -48,7 +44,7 @@ double gaps_pp_qg_zq_real(double born, double alphas, double mz2, const double p
 void gaps_ii_map_32(const double pa[4], const double pb[4], const double pi[4], double *x,
                     double *v, double pat[4], double pbt[4], const double q[4], double qt[4])
 {
-    const double ab = dot4(pa, pb), ai = dot4(pa, pi), bi = dot4(pb, pi);
+    const double ab = gaps_mdot(pa, pb), ai = gaps_mdot(pa, pi), bi = gaps_mdot(pb, pi);
     const double xx = (ab - ai - bi) / ab;
     *x = xx;
     *v = ai / ab;
@@ -61,8 +57,8 @@ void gaps_ii_map_32(const double pa[4], const double pb[4], const double pi[4], 
         S[m] = K[m] + Kt[m];
     }
     if (q && qt) {
-        const double s2 = dot4(S, S), k2 = dot4(K, K);
-        const double cs = 2.0 * dot4(q, S) / s2, ck = 2.0 * dot4(q, K) / k2;
+        const double s2 = gaps_mdot(S, S), k2 = gaps_mdot(K, K);
+        const double cs = 2.0 * gaps_mdot(q, S) / s2, ck = 2.0 * gaps_mdot(q, K) / k2;
         for (int m = 0; m < 4; ++m) qt[m] = q[m] - cs * S[m] + ck * Kt[m];
     }
 }
@@ -78,7 +74,7 @@ double gaps_pp_ii_dipole(double born, double alphas, int gluon_initial, const do
     double x, v, at[4], bt[4];
     gaps_ii_map_32(pa, pb, pi, &x, &v, pat ? pat : at, pbt ? pbt : bt, z, zt);
     const double kern = gluon_initial ? gaps_ii_gq_kernel(x) : gaps_ii_qq_kernel(x);
-    return 8.0 * GAPS_PI * alphas * kern * born / (2.0 * dot4(pa, pi) * x);
+    return 8.0 * GAPS_PI * alphas * kern * born / (2.0 * gaps_mdot(pa, pi) * x);
 }
 
 double gaps_pp_qqbar_zg_subtracted(double born, double alphas, double mz2, const double pa[4],
