@@ -15,6 +15,8 @@ int gaps_runtime_default_step_cycles(int hadronic)
     return hadronic ? GAPS_DEFAULT_STEP_CYCLES_HADRONIC : 1;
 }
 
+int gaps_runtime_step_tail_share(void) { return GAPS_DEFAULT_STEP_TAIL_SHARE; }
+
 int gaps_runtime_default_loops_fused(int hadronic)
 {
     return hadronic ? GAPS_DEFAULT_LOOPS_FUSED_HADRONIC : 1;

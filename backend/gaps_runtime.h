@@ -28,6 +28,9 @@ int gaps_runtime_default_split_every(int hadronic);
 int gaps_runtime_default_loops_fused(int hadronic);
 /* One launch per step: veto cycles between analysis and refill. */
 int gaps_runtime_default_step_cycles(int hadronic);
+/* One launch per step: once no event is left to start and at most 1 / this of the slots are
+ * showering, a pass runs its cycles in one launch. */
+int gaps_runtime_step_tail_share(void);
 long long gaps_runtime_default_checkpoint_events(void);
 
 /* Select the number of host threads (openmp backend; ignored elsewhere). */

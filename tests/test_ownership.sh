@@ -83,7 +83,7 @@ keys = ("version", "parameters", "event_ranges", "events", "sigma_pb", "sigma_er
 sys.exit(0 if all(a.get(k) == b.get(k) for k in keys) else 1)
 EOF
             ;;
-        cycles-out) head -n 1 "$1" 2>/dev/null | grep -q '^veto_cycle,events_completed$' \
+        cycles-out) head -n 1 "$1" 2>/dev/null | grep -q '^veto_cycle,events_completed,seconds$' \
                     && [ "$(wc -l <"$1")" -gt 1 ] ;;
         *) cmp -s "$1" "$ref" ;;
     esac

@@ -6,13 +6,15 @@ Each case is run once per binary as a warm-up, then R times per binary in interl
 Times come from the program's --json summary (wall clock of the whole run and of its shower
 stage).  The table printed last gives, per case and binary, the median total time, the time
 per event, the median shower time, the cross section and the veto cycles, and the ratio of
-each binary's median to the first binary's.
+each binary's median to that of the first binary that runs the case.
 
   tools/bench_processes.py --binary before=OLD/gaps --binary after=NEW/gaps \\
       --case "pp-z:--process pp-z:1e7" --case "lep:--process ee-qq:1e8" --repeats 3 \\
       --out results.csv
 
-A case is LABEL:ARGUMENTS:EVENTS (arguments split like a shell does).  Standard library only.
+A case is LABEL:ARGUMENTS:EVENTS[:BINARY,...] (arguments split like a shell does); the optional
+last field names the binaries that run the case (default: all), for a case an older build
+cannot run.  Ratios are to the first binary that runs the case.  Standard library only.
 """
 import argparse
 import csv
@@ -47,22 +49,30 @@ def run_once(binary, args, events, workdir):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--binary", action="append", required=True, help="LABEL=PATH")
-    ap.add_argument("--case", action="append", required=True, help="LABEL:ARGS:EVENTS")
+    ap.add_argument("--case", action="append", required=True, help="LABEL:ARGS:EVENTS[:BINARY,...]")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--out", help="CSV of every timed run")
     a = ap.parse_args()
     binaries = [b.split("=", 1) for b in a.binary]
+    labels = [b[0] for b in binaries]
     cases = []
     for c in a.case:
-        label, args, n = c.split(":")
-        cases.append((label, shlex.split(args), int(float(n))))
+        f = c.split(":")
+        if len(f) not in (3, 4):
+            ap.error("--case %r: expected LABEL:ARGS:EVENTS[:BINARY,...]" % c)
+        use = f[3].split(",") if len(f) == 4 else labels
+        for u in use:
+            if u not in labels:
+                ap.error("--case %r: no --binary labelled %r" % (c, u))
+        cases.append((f[0], shlex.split(f[1]), int(float(f[2])),
+                      [b for b in binaries if b[0] in use]))
     rows = []
     with tempfile.TemporaryDirectory() as work:
-        for label, args, n in cases:
-            for _, path in binaries:
+        for label, args, n, bins in cases:
+            for _, path in bins:
                 run_once(path, args, min(n, 100000), work)
             for r in range(a.repeats):
-                for blabel, path in binaries:
+                for blabel, path in bins:
                     res = run_once(path, args, n, work)
                     res.update(case=label, binary=blabel, events=n, repeat=r + 1)
                     rows.append(res)
@@ -76,12 +86,13 @@ def main():
             w.writerows(rows)
     print()
     print("| case | events | binary | total (median) | per event | shower | sigma [pb] "
-          "| veto cycles | ratio to %s |" % binaries[0][0])
+          "| veto cycles | ratio to the first |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    for label, args, n in cases:
+    for label, args, n, bins in cases:
         base = None
-        for blabel, _ in binaries:
-            rs = [r for r in rows if r["case"] == label and r["binary"] == blabel]
+        for blabel, _ in bins:
+            rs = [r for r in rows
+                  if r["case"] == label and r["events"] == n and r["binary"] == blabel]
             tot = statistics.median(r["total"] for r in rs)
             sh = statistics.median(r["shower"] for r in rs)
             base = tot if base is None else base

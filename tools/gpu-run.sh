@@ -26,12 +26,12 @@
 #       speed-ups and efficiencies (GAPS_SCALING_BINARIES, _REPEATS, _BINDS: see below).
 #   tools/gpu-run.sh processes DIR OUT   (GPU node)
 #       every process on the GPU: the per-event CSV of GAPS_IDENTITY_EVENTS (default 20000)
-#       events of ee-qq, pp-z, pp-ll, pp-z --compat gaps21, ee-qq --nlo 1 and pp-z --nlo 1
+#       events of ee-qq, pp-z, pp-ll, pp-z --compat gaps21 and of ee-qq, pp-z, pp-ll at NLO
 #       against the serial build on the node's CPU (sha256), then tools/bench_processes.py
 #       over GAPS_BENCH_CASES (LABEL:ARGS:EVENTS, ';'-separated) with DIR/gaps-offload and,
 #       where present, DIR/gaps-offload-before (medians of GAPS_BENCH_REPEATS, default 3),
-#       and the veto cycles of the last 0.1 % of events (--cycles-out) for the hadronic and
-#       NLO cases.
+#       and the veto cycles and seconds of the last 0.1 % of the events (--cycles-out) for the
+#       hadronic and NLO cases.
 #   tools/gpu-run.sh compare DIR OUT   (build machine)
 #       compares the GPU's per-event observables and histograms with the serial build's
 #       (OUT holds the files of `run`, or their archive gpu-results.tar).
@@ -155,7 +155,10 @@ profile)
     ncu=/usr/local/cuda/bin/ncu
     [ -x $ncu ] || ncu=$(command -v ncu)
     events=${GAPS_PROFILE_EVENTS:-1000000}
-    "$dir/gaps-offload" --events $events --output none --json "$out/profiled-run.json" --quiet
+    export LHAPDF_DATA_PATH="$here/share/pdfsets"
+    # GAPS_PROFILE_ARGS: the run's options (e.g. "--process pp-z"; default: LEP)
+    "$dir/gaps-offload" ${GAPS_PROFILE_ARGS:-} --events $events --output none \
+        --json "$out/profiled-run.json" --quiet
     # GAPS_PROFILE_KERNELS, _SKIP, _COUNT: which kernels, and which of their launches;
     # GAPS_PROFILE_EVENTS: events of the profiled run (default 10^6);
     # GAPS_PROFILE_EXTRA: more ncu arguments (e.g. "--section SourceCounters": per-line
@@ -164,7 +167,8 @@ profile)
         --launch-skip "${GAPS_PROFILE_SKIP:-12}" --launch-count "${GAPS_PROFILE_COUNT:-8}" \
         --section SpeedOfLight --section Occupancy ${GAPS_PROFILE_EXTRA:-} \
         --section LaunchStats --section WarpStateStats --section SchedulerStats \
-        --csv --page details "$dir/gaps-offload" --events $events --output none --quiet \
+        --csv --page details "$dir/gaps-offload" ${GAPS_PROFILE_ARGS:-} --events $events \
+        --output none --quiet \
         >"$out/ncu.csv" 2>"$out/ncu.err" || tail -5 "$out/ncu.err"
     python3 - "$out/ncu.csv" <<'PY' | tee "$out/ncu-summary.txt"
 import csv, io, sys, collections
@@ -231,7 +235,8 @@ processes)
     n=${GAPS_IDENTITY_EVENTS:-20000}
     export LHAPDF_DATA_PATH="$here/share/pdfsets"   # the binaries travel without the installed sets
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$out/gpu.txt" || true
-    for p in "ee-qq" "pp-z" "pp-ll" "pp-z --compat gaps21" "ee-qq --nlo 1" "pp-z --nlo 1"; do
+    for p in "ee-qq" "pp-z" "pp-ll" "pp-z --compat gaps21" "ee-qq --nlo 1" "pp-z --nlo 1" \
+             "pp-ll --nlo 1" "pp-z --nlo 1 --compat gaps21"; do
         "$gpu" --process $p --events "$n" --output none --quiet --observables-out /tmp/g.csv
         "$dir/gaps-serial" --process $p --events "$n" --output none --quiet --observables-out /tmp/s.csv
         g=$(sha256sum </tmp/g.csv | cut -c1-16); s=$(sha256sum </tmp/s.csv | cut -c1-16)
@@ -240,26 +245,29 @@ processes)
     done
     bins="--binary after=$gpu"
     [ -x "$dir/gaps-offload-before" ] && bins="--binary before=$dir/gaps-offload-before $bins"
-    cases=${GAPS_BENCH_CASES:-"pp-z:--process pp-z:1e6;pp-z:--process pp-z:1e7;pp-z-nlo:--process pp-z --nlo 1:1e7;pp-ll:--process pp-ll:1e6;lep:--process ee-qq:1e8"}
+    # a case's fourth field: the binaries that run it (the older build has no hadronic NLO)
+    cases=${GAPS_BENCH_CASES:-"pp-z:--process pp-z:1e6;pp-z:--process pp-z:1e7;pp-z-nlo:--process pp-z --nlo 1:1e6:after;pp-z-nlo:--process pp-z --nlo 1:1e7:after;pp-ll:--process pp-ll:1e6;pp-ll-nlo:--process pp-ll --nlo 1:1e7:after;ee-qq-nlo:--process ee-qq --nlo 1:1e7:after;lep:--process ee-qq:1e8"}
     set --
     oldifs=$IFS; IFS=';'
     for c in $cases; do set -- "$@" --case "$c"; done
     IFS=$oldifs
     python3 "$here/tools/bench_processes.py" $bins "$@" --repeats "${GAPS_BENCH_REPEATS:-3}" \
         --out "$out/bench.csv" | tee "$out/bench.txt"
-    # the tail: veto cycles spent on the last 0.1 % of the events
-    for p in "pp-z" "pp-z --nlo 1" "ee-qq --nlo 1"; do
+    # the tail: veto cycles and seconds spent on the last 0.1 % of the events
+    for p in "pp-z" "pp-z --nlo 1" "pp-ll --nlo 1" "ee-qq --nlo 1"; do
         "$gpu" --process $p --events "${GAPS_TAIL_EVENTS:-10000000}" --output none --quiet \
             --cycles-out /tmp/cycles.csv --json /tmp/tail.json
         python3 - "$p" /tmp/cycles.csv /tmp/tail.json <<'PY' | tee -a "$out/tail.txt"
 import csv, json, sys
-rows = [(int(r[0]), int(r[1])) for r in list(csv.reader(open(sys.argv[2])))[1:]]
+rows = [(int(r[0]), int(r[1]), float(r[2])) for r in list(csv.reader(open(sys.argv[2])))[1:]]
 n = rows[-1][1]
-first = next(c for c, done in rows if done >= 0.999 * n)
+first, _, t_first = next(r for r in rows if r[1] >= 0.999 * n)
+last, _, t_last = rows[-1]
 t = json.load(open(sys.argv[3]))["time_s"]["total"]
-print("tail %-14s %d events: %d veto cycles, 99.9 %% done after %d, the last 0.1 %% took %d "
-      "cycles (%.1f %%); run %.3f s" % (sys.argv[1], n, rows[-1][0], first, rows[-1][0] - first,
-                                        100.0 * (rows[-1][0] - first) / rows[-1][0], t))
+print("tail %-14s %d events: %d veto cycles, 99.9 %% done after %d (%.4f s), the last 0.1 %% "
+      "took %d cycles (%.1f %%) and %.4f s (%.1f %% of the event loop's %.4f s); run %.3f s"
+      % (sys.argv[1], n, last, first, t_first, last - first, 100.0 * (last - first) / last,
+         t_last - t_first, 100.0 * (t_last - t_first) / t_last, t_last, t))
 PY
     done
     ;;

@@ -224,7 +224,10 @@ def plot_cycles(cycle_files, rows, out_path, title, log_x, dpi, names):
         if not table:
             print("plot_benchmarks.py: %s is empty, skipped" % path, file=sys.stderr)
             continue
-        c = np.array([int(r["cycle"]) for r in table]) * cycles_per_entry(lab, rows)
+        if "veto_cycle" in table[0]:   # gaps --cycles-out: veto cycles already
+            c = np.array([int(r["veto_cycle"]) for r in table])
+        else:                          # older files: host passes
+            c = np.array([int(r["cycle"]) for r in table]) * cycles_per_entry(lab, rows)
         done = np.array([int(r["events_completed"]) for r in table], dtype=float)
         data.append((lab, c, done))
     if not data:

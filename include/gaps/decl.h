@@ -38,4 +38,15 @@
 #  define GAPS_ALWAYS_INLINE static inline
 #endif
 
+/* GAPS_OUT_OF_LINE marks the large functions of one kind of process (the hadronic steps of
+ * the shower) that must stay calls: inlined into a kernel shared with e+e- (the fused
+ * cycles), their registers become that kernel's, which then spills past its cap.  Left to
+ * itself the inliner decides anew whenever the whole program changes (an unrelated kernel
+ * added in 2026-11 made it inline one of them: 144 bytes of spills in the LEP kernel). */
+#if defined(__GNUC__) || defined(__clang__)
+#  define GAPS_OUT_OF_LINE __attribute__((noinline)) static
+#else
+#  define GAPS_OUT_OF_LINE static
+#endif
+
 #endif

@@ -50,6 +50,7 @@ enum gaps_counter {
     GAPS_COUNT_SPLIT_EMIT,    /* entries at the front of split_list: emissions to do */
     GAPS_COUNT_SPLIT_MOVE,    /* entries at the back of split_list: moves to the next scale
                                  bin of the hadronic rates */
+    GAPS_COUNT_SHOWERING,     /* entries of showering_list */
     GAPS_COUNT_BY_N,          /* GAPS_MAX_PARTONS + 1 counters from here: entries of the done
                                  list with n = 0, 1, ... partons (the rows of done_by_n) */
     GAPS_N_COUNTERS = GAPS_COUNT_BY_N + GAPS_MAX_PARTONS + 1
@@ -153,6 +154,9 @@ typedef struct gaps_physics {
     /* the splitting list of the step loops (gaps_shower_launch_step): the slots with an     \
      * accepted trial, gathered so that the splitting launch runs on dense GPU lanes */       \
     X(int, split_list, 1, "slots to split (from the front) or to move a bin (from the back)") \
+    /* the slots whose event is showering, gathered once per pass of the step loops: their   \
+     * launches run over this list, not over every slot */                                   \
+    X(int, showering_list, 1, "slot numbers of the showering events")                        \
     /* the done list: slots whose shower ended since the last analysis, in rows by          \
      * multiplicity (row n: counter GAPS_COUNT_BY_N + n of them, in no set order);            \
      * the analysis runs over this list only, with every GPU lane busy */                     \
@@ -198,6 +202,9 @@ void gaps_pool_clear_done_by_n(gaps_pool *pool);
 int gaps_pool_done_count(const unsigned long long c[GAPS_N_COUNTERS]);
 /* Host: read the pool's counters; out[GAPS_COUNT_NEXT] is the shared next event number. */
 void gaps_pool_read_counters(const gaps_pool *pool, unsigned long long out[GAPS_N_COUNTERS]);
+/* Host: one counter, read or set (which: enum gaps_counter). */
+unsigned long long gaps_pool_read_counter(const gaps_pool *pool, int which);
+void gaps_pool_set_counter(gaps_pool *pool, int which, unsigned long long value);
 
 /* Bytes of device (or host) memory a pool of this size takes. */
 double gaps_pool_bytes(int nslots, int maxp);

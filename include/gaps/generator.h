@@ -130,6 +130,8 @@ typedef struct gaps_run {
     long cycle_log_length;   /* entries of completed_per_cycle (if keep_cycle_log) */
     int64_t *completed_per_cycle; /* events completed in the whole run after veto cycle
                                      (i + 1) * cycle_log_stride (heap) */
+    double *cycle_log_seconds;   /* wall clock from the start of the event loop to the end of
+                                    that entry's pass, s (heap; the tail of a run in time) */
     int cycle_log_stride;    /* veto cycles per entry: gaps_config_cycles_per_launch() */
     double energy_j;         /* energy of the device over the run (J), < 0 if unknown */
     char energy_source[96];  /* what the energy was read from, or why it is unknown */

@@ -57,15 +57,24 @@ void gaps_veto_cycle(gaps_pool *pool, const gaps_physics *phys, int e, int split
 GAPS_DEVICE_END
 
 /* Launches over the nslots slots of a pool.  pool and phys point to copies where the loops
- * run (device memory in the offload build).  gaps_shower_launch_step must be called for the
- * steps of a cycle in their order: the launch of GAPS_STEP_ACCEPT_OR_REJECT gathers the slots
- * that the launch of GAPS_STEP_DO_SPLITTING then splits (the splitting list, veto.c). */
-void gaps_shower_launch_step(gaps_pool *pool, const gaps_physics *phys, int nslots,
+ * run (device memory in the offload build).
+ * gaps_shower_gather puts the showering slots of the pool on its showering list and returns
+ * their number (pool_host: the host's copy of the pool struct, whose arrays and counters are
+ * those of pool); gaps_shower_launch_step runs one step over the first n entries of that
+ * list.  It must be called for the steps of a cycle in their order: the launch of
+ * GAPS_STEP_ACCEPT_OR_REJECT gathers the slots that the launch of GAPS_STEP_DO_SPLITTING then
+ * splits (the splitting list, veto.c). */
+int gaps_shower_gather(gaps_pool *pool_host, gaps_pool *pool, int nslots);
+void gaps_shower_launch_step(gaps_pool *pool, const gaps_physics *phys, int n,
                              enum gaps_veto_step step);
 /* cycles veto cycles per slot; every split_every-th of them, and the last, is a splitting
  * round (split_every 1: every cycle, the plain veto algorithm). */
 void gaps_shower_launch_cycles(gaps_pool *pool, const gaps_physics *phys, int nslots,
                                int cycles, int split_every);
+/* The same for the first n slots of the showering list (the end of a run of the step loops,
+ * where a few long events are left: one launch instead of one per step and cycle). */
+void gaps_shower_launch_cycles_listed(gaps_pool *pool, const gaps_physics *phys, int n,
+                                      int cycles, int split_every);
 
 /* Refill: every empty slot takes the next event number (if one below phys->end_event is left)
  * and starts it. */

@@ -76,6 +76,18 @@ void gaps_pool_read_counters(const gaps_pool *pool, unsigned long long out[GAPS_
     }
 }
 
+unsigned long long gaps_pool_read_counter(const gaps_pool *pool, int which)
+{
+    unsigned long long v;
+    gaps_device_to_host(&v, pool->counters + which, sizeof v);
+    return v;
+}
+
+void gaps_pool_set_counter(gaps_pool *pool, int which, unsigned long long value)
+{
+    gaps_host_to_device(pool->counters + which, &value, sizeof value);
+}
+
 GAPS_DEVICE_BEGIN
 void gaps_pool_finish_shower(gaps_pool *pool, int e)
 {

@@ -349,11 +349,13 @@ typedef struct partition {
     long launches;
     long log_cap;
     int64_t *log;              /* events analysed after each pass, if keep_cycle_log */
+    double *log_s;             /* ... and when that pass ended (s after shared.t_start) */
     int64_t analysed;
     int failed;                /* enum failure: the events hook or next_range failed, or
                                   memory ran out */
     int log_failed;            /* the --cycles-out table could not grow */
     int dry;                   /* pieces: next_range has nothing left */
+    int draining;              /* the last pass found no event left to start */
     unsigned long long c[GAPS_N_COUNTERS];
 } partition;
 
@@ -369,6 +371,7 @@ typedef struct shared {
     int64_t segment_end;       /* refills stop below this event number */
     int64_t done_before;       /* events finished before this run (a resumed checkpoint) */
     int64_t total;             /* events of the whole run, for progress */
+    double t_start;            /* start of the event loop (now()), for the cycle log */
     /* All partitions together, updated atomically after every pass: on a cache line of its
      * own, so that the fields above, which every partition reads after every pass, are not
      * invalidated by each update. */
@@ -458,11 +461,25 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
             gaps_shower_launch_cycles(pool, phys, nslots, gaps_config_cycles_per_launch(cfg),
                                       gaps_config_split_every(cfg));
             part->launches++;
-        } else {   /* cycles_per_launch cycles of one launch per step, then analysis and refill */
-            for (int k = 0; k < gaps_config_cycles_per_launch(cfg); ++k)
-                for (int step = 0; step < GAPS_N_VETO_STEPS; ++step)
-                    gaps_shower_launch_step(pool, phys, nslots, (enum gaps_veto_step)step);
-            part->launches += (long)GAPS_N_VETO_STEPS * gaps_config_cycles_per_launch(cfg);
+        } else {   /* cycles_per_launch cycles of one launch per step, then analysis and refill;
+                      the launches run over the slots that are showering at the pass's start */
+            const int showering = gaps_shower_gather(&part->pool, pool, nslots);
+            const int cycles = gaps_config_cycles_per_launch(cfg);
+            part->launches++;
+            if (showering > 0 && part->draining
+                && (long)showering * gaps_runtime_step_tail_share() <= nslots) {
+                /* the end of the run: a few long events, each launch a lane's own latency
+                 * more than its work, so the pass's cycles run in one launch (splitting at
+                 * once, as the step loops do; backend/gaps_parallel.h) */
+                gaps_shower_launch_cycles_listed(pool, phys, showering, cycles, 1);
+                part->launches++;
+            } else if (showering > 0) {
+                for (int k = 0; k < cycles; ++k)
+                    for (int step = 0; step < GAPS_N_VETO_STEPS; ++step)
+                        gaps_shower_launch_step(pool, phys, showering,
+                                                (enum gaps_veto_step)step);
+                part->launches += (long)GAPS_N_VETO_STEPS * cycles;
+            }
         }
         gaps_pool_read_counters(&part->pool, c);
         const double t1 = now();
@@ -489,15 +506,24 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
         if (part->log) {
             if (part->iterations == part->log_cap) {
                 int64_t *grown = realloc(part->log, 2 * part->log_cap * sizeof *grown);
-                if (!grown) {
+                if (grown) part->log = grown;
+                double *grown_s = grown ? realloc(part->log_s, 2 * part->log_cap
+                                                               * sizeof *grown_s) : NULL;
+                if (grown_s) part->log_s = grown_s;
+                if (!grown_s) {
                     part->failed = FAILED_OUTPUT;
                     part->log_failed = 1;
                     free(part->log);
+                    free(part->log_s);
                     part->log = NULL;
+                    part->log_s = NULL;
                 }
-                else part->log_cap *= 2, part->log = grown;
+                else part->log_cap *= 2;
             }
-            if (part->log) part->log[part->iterations] = part->analysed;
+            if (part->log) {
+                part->log[part->iterations] = part->analysed;
+                part->log_s[part->iterations] = t2 - sh->t_start;
+            }
         }
         part->iterations++;
         if (is_first_partition && sh->hooks && sh->hooks->progress) {
@@ -518,6 +544,7 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
                    && !part->failed;
         }
         if (idle && !left) break;
+        part->draining = !left;
         /* Every empty slot takes the next event: with refills, after events ended or a new
          * piece came (also the slots that found the last one used up); in batches, once the
          * pool ran dry.  The launch runs over all slots, not only the ones just analysed:
@@ -563,6 +590,7 @@ static int partition_alloc_output(partition *part, const gaps_config *cfg)
 static void partition_free(partition *part)
 {
     free(part->log);
+    free(part->log_s);
     free(part->rows_host);
     free(part->records_host.p);   /* the host records' block */
     gaps_device_free(part->out_dev);
@@ -599,21 +627,32 @@ static int collect_state(const gaps_state *base, const gaps_histograms *hist,
 }
 
 /* Combine the partitions' logs: events completed in the whole run after each pass, a
- * partition that has ended counting with its final number. */
+ * partition that has ended counting with its final number; the time of a pass is that of the
+ * partition that ended it last (the partitions run concurrently). */
 static void combine_cycle_logs(const partition *parts, int nparts, gaps_run *run)
 {
     long n = 0;
     for (int k = 0; k < nparts; ++k) if (parts[k].iterations > n) n = parts[k].iterations;
     run->completed_per_cycle = malloc((n > 0 ? n : 1) * sizeof *run->completed_per_cycle);
-    if (!run->completed_per_cycle) return;
+    run->cycle_log_seconds = malloc((n > 0 ? n : 1) * sizeof *run->cycle_log_seconds);
+    if (!run->completed_per_cycle || !run->cycle_log_seconds) {
+        free(run->completed_per_cycle);
+        free(run->cycle_log_seconds);
+        run->completed_per_cycle = NULL;
+        run->cycle_log_seconds = NULL;
+        return;
+    }
     for (long i = 0; i < n; ++i) {
         int64_t sum = 0;
+        double t = 0.0;
         for (int k = 0; k < nparts; ++k) {
             if (!parts[k].log || parts[k].iterations == 0) continue;
             const long j = i < parts[k].iterations ? i : parts[k].iterations - 1;
             sum += parts[k].log[j];
+            if (parts[k].log_s[j] > t) t = parts[k].log_s[j];
         }
         run->completed_per_cycle[i] = sum;
+        run->cycle_log_seconds[i] = t;
     }
     run->cycle_log_length = n;
 }
@@ -719,7 +758,9 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
         }
         if (ok && cfg->keep_cycle_log) {
             parts[k].log_cap = 1024;
-            ok = (parts[k].log = malloc(parts[k].log_cap * sizeof *parts[k].log)) != NULL;
+            ok = (parts[k].log = malloc(parts[k].log_cap * sizeof *parts[k].log)) != NULL
+                 && (parts[k].log_s = malloc(parts[k].log_cap * sizeof *parts[k].log_s))
+                        != NULL;
         }
     }
     if (!ok)
@@ -733,7 +774,7 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
         /* where the run stands: a resumed run starts from its checkpoint's accumulators */
         *run->state = *base;
     }
-    shared sh = { cfg, hooks, hist_dev, pieces, start, run_end, 0, 0, cfg->events, 0 };
+    shared sh = { cfg, hooks, hist_dev, pieces, start, run_end, 0, 0, cfg->events, 0.0, 0 };
     if (resume) {
         sh.done_before = resume->next_event - cfg->first_event;
         run->launches = (long)resume->launches;
@@ -747,6 +788,7 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
                            ? gaps_runtime_energy_read(run->energy_source, sizeof run->energy_source)
                            : -1.0;
     const double t_start = now();
+    sh.t_start = t_start;
     while (ok) {
         /* A segment: event numbers [segment_start, segment_end), then a checkpoint.  The
          * pool drains at its end, so the accumulators then hold exactly the events below
@@ -886,9 +928,11 @@ void gaps_run_free(gaps_run *run)
     free(run->state);
     free(run->hist);
     free(run->completed_per_cycle);
+    free(run->cycle_log_seconds);
     run->state = NULL;
     run->hist = NULL;
     run->completed_per_cycle = NULL;
+    run->cycle_log_seconds = NULL;
 }
 
 /* The messages hold numbers: in the C locale's notation, whatever the caller's (c_locale.h). */

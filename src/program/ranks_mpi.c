@@ -411,6 +411,8 @@ typedef struct totals {
     gaps_state *state;           /* rank 0: resumed state + every segment */
     gaps_state *part;            /* this rank's state of a segment */
     int64_t *cycle_log;          /* one rank: the segments' logs, one after the other */
+    double *cycle_log_seconds;
+    double cycle_log_s_before;   /* event-loop time of the segments already appended */
     long cycle_log_length;
     long launches, veto_cycles;
     gaps_run first;              /* this rank's settings, from its first generator call */
@@ -550,15 +552,23 @@ static void sum_segment(job *j, totals *t, const gaps_run *seg, gaps_state *part
     t->veto_cycles += (long)work[1];
 }
 
-/* One rank: append a segment's cycle log, counting the events of the earlier segments. */
+/* One rank: append a segment's cycle log, counting the events and the event-loop time of the
+ * earlier segments. */
 static int append_cycle_log(totals *t, const gaps_run *seg, int64_t before)
 {
-    int64_t *grown = realloc(t->cycle_log, (t->cycle_log_length + seg->cycle_log_length + 1)
-                                           * sizeof *grown);
+    const long n = t->cycle_log_length + seg->cycle_log_length + 1;
+    int64_t *grown = realloc(t->cycle_log, n * sizeof *grown);
     if (!grown) return -1;
     t->cycle_log = grown;
-    for (long i = 0; i < seg->cycle_log_length; ++i)
-        t->cycle_log[t->cycle_log_length++] = before + seg->completed_per_cycle[i];
+    double *grown_s = realloc(t->cycle_log_seconds, n * sizeof *grown_s);
+    if (!grown_s) return -1;
+    t->cycle_log_seconds = grown_s;
+    for (long i = 0; i < seg->cycle_log_length; ++i) {
+        t->cycle_log[t->cycle_log_length] = before + seg->completed_per_cycle[i];
+        t->cycle_log_seconds[t->cycle_log_length++] = t->cycle_log_s_before
+                                                      + seg->cycle_log_seconds[i];
+    }
+    t->cycle_log_s_before += seg->time_total;
     return 0;
 }
 
@@ -613,6 +623,7 @@ static void fill_run(gaps_run *run, totals *t, int64_t cut, double wall)
     run->threads = t->first.threads;
     run->cycle_log_stride = t->first.cycle_log_stride;
     run->completed_per_cycle = t->cycle_log;
+    run->cycle_log_seconds = t->cycle_log_seconds;
     run->cycle_log_length = t->cycle_log_length;
     snprintf(run->backend, sizeof run->backend, "%s",
              t->first.backend[0] ? t->first.backend : gaps_runtime_backend_name());
@@ -687,6 +698,7 @@ int gaps_ranks_generate(const gaps_config *cfg, const gaps_hooks *hooks,
         if (j->rank == 0) snprintf(msg, len, "%s", why);
         free(t.state);
         free(t.cycle_log);
+        free(t.cycle_log_seconds);
         return -1;
     }
     /* every rank learns which signal stopped the run, for its exit status */

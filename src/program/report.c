@@ -261,10 +261,10 @@ void gaps_report_summary(FILE *out, const gaps_config *cfg, const gaps_run *run,
 
 void gaps_report_cycle_log(FILE *f, const gaps_run *run)
 {
-    fprintf(f, "veto_cycle,events_completed\n");
+    fprintf(f, "veto_cycle,events_completed,seconds\n");
     for (long i = 0; i < run->cycle_log_length; ++i)
-        fprintf(f, "%ld,%" PRId64 "\n", (i + 1) * (long)run->cycle_log_stride,
-                run->completed_per_cycle[i]);
+        fprintf(f, "%ld,%" PRId64 ",%.6f\n", (i + 1) * (long)run->cycle_log_stride,
+                run->completed_per_cycle[i], run->cycle_log_seconds[i]);
 }
 
 void gaps_report_merge_json(FILE *f, const gaps_state *total, int n_inputs)

@@ -112,7 +112,7 @@ static void choose_kernel(gaps_pool *pool, const gaps_physics *phys, int e, int 
 
 /* Step 1: a trial scale for the dipoles trialled in t (t' = t R^(1/r_sum)) and one for each
  * incoming c or b quark (t' = m^2 + (t - m^2) R^(1/r)); the largest wins. */
-static void select_winner_hadronic(gaps_pool *pool, const gaps_physics *phys, int e)
+GAPS_OUT_OF_LINE void select_winner_hadronic(gaps_pool *pool, const gaps_physics *phys, int e)
 {
     gaps_rng rng = slot_rng(pool, phys, e);
     double R, u, Rs[2];
@@ -183,7 +183,7 @@ static void select_winner_hadronic(gaps_pool *pool, const gaps_physics *phys, in
  * X the ratio of x f of the incoming leg that changes.  In the default physics f <= g; a trial
  * with f > g is counted (GAPS_COUNT_OVERESTIMATE), and with --compat gaps21 rejected as GAPS
  * 2.1 does. */
-static void accept_or_reject_hadronic(gaps_pool *pool, const gaps_physics *phys, int e)
+GAPS_OUT_OF_LINE void accept_or_reject_hadronic(gaps_pool *pool, const gaps_physics *phys, int e)
 {
     gaps_rng rng = slot_rng(pool, phys, e);
     double Rz, Ra;
@@ -263,7 +263,7 @@ static void accept_or_reject_hadronic(gaps_pool *pool, const gaps_physics *phys,
 
 /* Step 4 without an emission: the rates of the scale bin that select_winner_hadronic moved
  * to (a function of its own, out of the e+e- path). */
-static void rates_to_next_bin(gaps_pool *pool, const gaps_physics *phys, int e)
+GAPS_OUT_OF_LINE void rates_to_next_bin(gaps_pool *pool, const gaps_physics *phys, int e)
 {
     pool->trial_kernel[e] = GAPS_KERNEL_NONE;
     gaps_dipoles_update_hadronic(pool, phys, e, 1);
@@ -271,8 +271,8 @@ static void rates_to_next_bin(gaps_pool *pool, const gaps_physics *phys, int e)
 
 /* Step 4: momenta (the Catani-Seymour map of the dipole type; after an II emission the whole
  * final state follows the new initial state), flavours, colours, momentum fractions. */
-static void do_splitting_hadronic(gaps_pool *pool, const gaps_physics *phys, int e, double Rphi,
-                                  double Rf)
+GAPS_OUT_OF_LINE void do_splitting_hadronic(gaps_pool *pool, const gaps_physics *phys, int e,
+                                             double Rphi, double Rf)
 {
     const double phi = 2.0 * GAPS_PI * Rphi;
     const int j = pool->n[e], n_in = pool->n_in[e];
@@ -548,27 +548,37 @@ GAPS_DEVICE_END
 /* The step loops: one launch per veto step, each a kernel of its own on a GPU (so that each
  * gets the registers it needs, not the most that any step needs).
  *
+ * The showering list.  Once per pass of the host loop (a few cycles, then the analysis and
+ * the refill), gaps_shower_launch_gather() puts the slots whose event is showering on a list,
+ * and the step launches of the pass run over the list instead of over every slot.  In the
+ * middle of a long run that changes little (nearly every slot is showering), but where the
+ * pool empties (the end of a run, the whole of a run no larger than the pool) the launches
+ * shrink with it: over every slot, most warps would start only to find their lanes idle, and
+ * an empty launch over 2^20 slots costs as much as a tenth of a full one.
+ *
  * The splitting list.  A fifth of the hadronic trials end in an emission or a move to the
  * next scale bin of the rates, and either recomputes the rates of all dipoles of the event:
  * run over all slots, the splitting launch kept 2.3 of 32 lanes of a GPU warp busy and took
  * three quarters of a cycle (doc/benchmarks.md).  So the launch of accept_or_reject puts the
  * slots with work for the splitting step on a list (emissions from the front, moves from the
  * back: a warp then does one kind of work), and the splitting launch runs over the list, with
- * every lane busy.  Each slot's splitting depends on that slot alone (its random numbers are
- * its event's own), so the order of the list, which the atomic counters make differ from run
- * to run, does not change the events.  The counters are set to zero in the launch of
- * select_winner, which adds nothing to the list. */
+ * every lane busy.  The counters are set to zero in the launch of select_winner, which adds
+ * nothing to the list.
+ *
+ * Each slot's steps depend on that slot alone (its random numbers are its event's own), so the
+ * order of either list, which the atomic counters make differ from run to run, does not
+ * change the events. */
 GAPS_DEVICE_BEGIN
 static void split_list_add(gaps_pool *pool, int e)
 {
-    if (pool->status[e] != GAPS_SLOT_SHOWERING || pool->trial_kernel[e] == GAPS_KERNEL_NONE)
-        return;
-    const int move = pool->trial_kernel[e] == GAPS_KERNEL_NEW_BIN;
-    unsigned long long i, *cnt = pool->counters + (move ? GAPS_COUNT_SPLIT_MOVE
-                                                        : GAPS_COUNT_SPLIT_EMIT);
-    GAPS_ATOMIC_CAPTURE
-    i = (*cnt)++;
-    pool->split_list[move ? pool->nslots - 1 - (long)i : (long)i] = e;
+    const int kernel = pool->status[e] == GAPS_SLOT_SHOWERING ? pool->trial_kernel[e]
+                                                              : GAPS_KERNEL_NONE;
+    const int move = kernel == GAPS_KERNEL_NEW_BIN;
+    const int emit = kernel != GAPS_KERNEL_NONE && !move;
+    const long i_emit = gaps_lanes_append(pool->counters + GAPS_COUNT_SPLIT_EMIT, emit);
+    const long i_move = gaps_lanes_append(pool->counters + GAPS_COUNT_SPLIT_MOVE, move);
+    if (i_emit >= 0) pool->split_list[i_emit] = e;
+    if (i_move >= 0) pool->split_list[pool->nslots - 1 - i_move] = e;
 }
 
 /* Entry i of the splitting list (its emissions first, then its moves), or -1 past its end. */
@@ -582,32 +592,50 @@ static int split_list_entry(const gaps_pool *pool, int i)
 }
 GAPS_DEVICE_END
 
-void gaps_shower_launch_step(gaps_pool *pool, const gaps_physics *phys, int nslots,
+static void launch_gather(gaps_pool *pool, int nslots)
+{
+    GAPS_PARALLEL_FOR(nslots)
+    for (int e = 0; e < nslots; ++e) {
+        const long i = gaps_lanes_append(pool->counters + GAPS_COUNT_SHOWERING,
+                                         pool->status[e] == GAPS_SLOT_SHOWERING);
+        if (i >= 0) pool->showering_list[i] = e;
+    }
+}
+
+int gaps_shower_gather(gaps_pool *pool_host, gaps_pool *pool, int nslots)
+{
+    gaps_pool_set_counter(pool_host, GAPS_COUNT_SHOWERING, 0);
+    launch_gather(pool, nslots);
+    return (int)gaps_pool_read_counter(pool_host, GAPS_COUNT_SHOWERING);
+}
+
+void gaps_shower_launch_step(gaps_pool *pool, const gaps_physics *phys, int n,
                              enum gaps_veto_step step)
 {
     switch (step) {
     case GAPS_STEP_SELECT_WINNER:
-        GAPS_PARALLEL_FOR(nslots)
-        for (int e = 0; e < nslots; ++e) {
-            if (e == 0)
+        GAPS_PARALLEL_FOR(n)
+        for (int i = 0; i < n; ++i) {
+            if (i == 0)
                 pool->counters[GAPS_COUNT_SPLIT_EMIT] = pool->counters[GAPS_COUNT_SPLIT_MOVE] = 0;
-            gaps_veto_select_winner(pool, phys, e);
+            gaps_veto_select_winner(pool, phys, pool->showering_list[i]);
         }
         break;
     case GAPS_STEP_CHECK_CUTOFF:
-        GAPS_PARALLEL_FOR(nslots)
-        for (int e = 0; e < nslots; ++e) gaps_veto_check_cutoff(pool, phys, e);
+        GAPS_PARALLEL_FOR(n)
+        for (int i = 0; i < n; ++i) gaps_veto_check_cutoff(pool, phys, pool->showering_list[i]);
         break;
     case GAPS_STEP_ACCEPT_OR_REJECT:
-        GAPS_PARALLEL_FOR(nslots)
-        for (int e = 0; e < nslots; ++e) {
+        GAPS_PARALLEL_FOR(n)
+        for (int i = 0; i < n; ++i) {
+            const int e = pool->showering_list[i];
             gaps_veto_accept_or_reject(pool, phys, e);
             split_list_add(pool, e);
         }
         break;
-    case GAPS_STEP_DO_SPLITTING:
-        GAPS_PARALLEL_FOR(nslots)
-        for (int i = 0; i < nslots; ++i) {
+    case GAPS_STEP_DO_SPLITTING:   /* the splitting list holds at most n entries */
+        GAPS_PARALLEL_FOR(n)
+        for (int i = 0; i < n; ++i) {
             const int e = split_list_entry(pool, i);
             if (e >= 0) gaps_veto_do_splitting(pool, phys, e);
         }
@@ -617,16 +645,37 @@ void gaps_shower_launch_step(gaps_pool *pool, const gaps_physics *phys, int nslo
     }
 }
 
+/* `cycles` veto cycles of slot e.  Every lane runs the same number of cycles (a lane whose
+ * event has ended passes through them doing nothing), so the lanes of a warp can be made to
+ * wait for each other at the top of each cycle (gaps_lanes_rejoin(), gaps_parallel.h): a warp
+ * divided by one cycle's paths runs the next one whole. */
+GAPS_DEVICE_BEGIN
+GAPS_ALWAYS_INLINE void cycles_of_slot(gaps_pool *pool, const gaps_physics *phys, int e,
+                                       int cycles, int split_every)
+{
+    const unsigned lanes = gaps_lanes_together();
+    for (int c = 0; c < cycles; ++c) {
+        gaps_lanes_rejoin(lanes);
+        /* the last cycle is always a splitting round: no accepted trial outlives a launch */
+        const int splitting_round = (c + 1) % split_every == 0 || c == cycles - 1;
+        gaps_veto_cycle(pool, phys, e, splitting_round);
+    }
+}
+GAPS_DEVICE_END
+
 void gaps_shower_launch_cycles(gaps_pool *pool, const gaps_physics *phys, int nslots,
                                int cycles, int split_every)
 {
     GAPS_PARALLEL_FOR(nslots)
-    for (int e = 0; e < nslots; ++e)
-        for (int c = 0; c < cycles && pool->status[e] == GAPS_SLOT_SHOWERING; ++c) {
-            /* the last cycle is always a splitting round: no accepted trial outlives a launch */
-            const int splitting_round = (c + 1) % split_every == 0 || c == cycles - 1;
-            gaps_veto_cycle(pool, phys, e, splitting_round);
-        }
+    for (int e = 0; e < nslots; ++e) cycles_of_slot(pool, phys, e, cycles, split_every);
+}
+
+void gaps_shower_launch_cycles_listed(gaps_pool *pool, const gaps_physics *phys, int n,
+                                      int cycles, int split_every)
+{
+    GAPS_PARALLEL_FOR(n)
+    for (int i = 0; i < n; ++i)
+        cycles_of_slot(pool, phys, pool->showering_list[i], cycles, split_every);
 }
 
 void gaps_shower_launch_refill(gaps_pool *pool, const gaps_physics *phys, int nslots)
