@@ -98,6 +98,18 @@ static inline void gaps_lanes_rejoin(unsigned lanes)
 #endif
 }
 
+/* 1 if pred holds on any of the lanes (all of them must call it together), else 0; pred
+ * itself where there are no lanes. */
+static inline int gaps_lanes_any(unsigned lanes, int pred)
+{
+#if defined(__NVPTX__)
+    return __nvvm_vote_any_sync(lanes, pred != 0) != 0;
+#else
+    (void)lanes;
+    return pred != 0;
+#endif
+}
+
 /* Append to a list shared by all threads: returns the entry this thread got (counting from
  * *count, which it advances), or -1 if it does not want one.  On a GPU the lanes of a warp
  * that arrive together take one block of entries with one atomic add, in the order of their

@@ -645,10 +645,11 @@ void gaps_shower_launch_step(gaps_pool *pool, const gaps_physics *phys, int n,
     }
 }
 
-/* `cycles` veto cycles of slot e.  Every lane runs the same number of cycles (a lane whose
- * event has ended passes through them doing nothing), so the lanes of a warp can be made to
- * wait for each other at the top of each cycle (gaps_lanes_rejoin(), gaps_parallel.h): a warp
- * divided by one cycle's paths runs the next one whole. */
+/* `cycles` veto cycles of slot e.  The lanes of a warp that arrive together run their cycles
+ * together (a lane whose event has ended passes through them doing nothing) and wait for
+ * each other at the top of each cycle (gaps_lanes_rejoin(), gaps_parallel.h), so a warp
+ * divided by one cycle's paths runs the next one whole; they leave together once none of
+ * their events is showering. */
 GAPS_DEVICE_BEGIN
 GAPS_ALWAYS_INLINE void cycles_of_slot(gaps_pool *pool, const gaps_physics *phys, int e,
                                        int cycles, int split_every)
@@ -656,6 +657,7 @@ GAPS_ALWAYS_INLINE void cycles_of_slot(gaps_pool *pool, const gaps_physics *phys
     const unsigned lanes = gaps_lanes_together();
     for (int c = 0; c < cycles; ++c) {
         gaps_lanes_rejoin(lanes);
+        if (!gaps_lanes_any(lanes, pool->status[e] == GAPS_SLOT_SHOWERING)) break;
         /* the last cycle is always a splitting round: no accepted trial outlives a launch */
         const int splitting_round = (c + 1) % split_every == 0 || c == cycles - 1;
         gaps_veto_cycle(pool, phys, e, splitting_round);
