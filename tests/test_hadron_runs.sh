@@ -47,6 +47,24 @@ for proc in pp-z pp-ll; do
         --pool 500 --cycles-per-launch 3 || bad "$proc steps"
     cmp -s st.csv $proc.csv && ok "$proc: same CSV with --loops steps" \
         || bad "$proc: CSV differs with --loops steps"
+    # one pool generation: most of the run is its end, where a pass runs its cycles in one
+    # launch over the showering slots (gaps_shower_launch_cycles_listed); and the cycle log
+    run --process $proc --events $N --output none --observables-out one.csv --loops steps \
+        --pool $N --cycles-per-launch 5 --cycles-out one.cycles --json one.json \
+        || bad "$proc steps, one generation"
+    cmp -s one.csv $proc.csv && ok "$proc: same CSV with one pool generation" \
+        || bad "$proc: CSV differs with one pool generation"
+    python3 - one.cycles one.json $N <<'PY' && ok "$proc: cycle log" || bad "$proc: cycle log"
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1])))
+assert rows[0] == ["veto_cycle", "events_completed", "seconds"], rows[0]
+c = [int(r[0]) for r in rows[1:]]; n = [int(r[1]) for r in rows[1:]]; t = [float(r[2]) for r in rows[1:]]
+assert c == [5 * (i + 1) for i in range(len(c))], "cycles not in steps of 5"
+assert all(a <= b for a, b in zip(n, n[1:])) and n[-1] == int(sys.argv[3]), "events"
+assert t[0] >= 0 and all(a <= b for a, b in zip(t, t[1:])), "seconds not increasing"
+total = json.load(open(sys.argv[2]))["time_s"]["total"]
+assert t[-1] <= total + 1e-3, f"last pass at {t[-1]} s, after the run's {total} s"
+PY
 done
 
 python3 - pp-z.json <<'PY' || fail=1
