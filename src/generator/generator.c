@@ -468,9 +468,9 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
             part->launches++;
             if (showering > 0 && part->draining
                 && (long)showering * gaps_runtime_step_tail_share() <= nslots) {
-                /* the end of the run: a few long events, each launch a lane's own latency
-                 * more than its work, so the pass's cycles run in one launch (splitting at
-                 * once, as the step loops do; backend/gaps_parallel.h) */
+                /* the end of the run: a few long events, where four launches per cycle cost
+                 * more than the work of their few lanes, so the pass's cycles run in one
+                 * launch (splitting at once, as the step loops do; backend/gaps_parallel.h) */
                 gaps_shower_launch_cycles_listed(pool, phys, showering, cycles, 1);
                 part->launches++;
             } else if (showering > 0) {
