@@ -182,7 +182,6 @@ GAPS_DEVICE_END
 #  define GAPS_DEFAULT_SPLIT_EVERY_HADRONIC 1
 #  define GAPS_DEFAULT_LOOPS_FUSED_HADRONIC 0
 #  define GAPS_DEFAULT_STEP_CYCLES_HADRONIC 8
-#  define GAPS_DEFAULT_STEP_TAIL_SHARE 64
 #  define GAPS_DEFAULT_CHECKPOINT_EVENTS 100000000LL
 #else
 #  define GAPS_DEFAULT_SLOTS_PER_PARTITION 128
@@ -191,9 +190,10 @@ GAPS_DEVICE_END
 #  define GAPS_DEFAULT_SPLIT_EVERY_HADRONIC 1
 #  define GAPS_DEFAULT_LOOPS_FUSED_HADRONIC 1
 #  define GAPS_DEFAULT_STEP_CYCLES_HADRONIC 1
-#  define GAPS_DEFAULT_STEP_TAIL_SHARE 64
 #  define GAPS_DEFAULT_CHECKPOINT_EVENTS 2000000LL
 #endif
+/* the same on every backend (the step loops' end of a run, above) */
+#define GAPS_DEFAULT_STEP_TAIL_SHARE 64
 
 /* Bytes of a host cache line: data written by different host threads is kept this far apart
  * (no false sharing). */

@@ -549,7 +549,7 @@ GAPS_DEVICE_END
  * gets the registers it needs, not the most that any step needs).
  *
  * The showering list.  Once per pass of the host loop (a few cycles, then the analysis and
- * the refill), gaps_shower_launch_gather() puts the slots whose event is showering on a list,
+ * the refill), gaps_shower_gather() puts the slots whose event is showering on a list,
  * and the step launches of the pass run over the list instead of over every slot.  In the
  * middle of a long run that changes little (nearly every slot is showering), but where the
  * pool empties (the end of a run, the whole of a run no larger than the pool) the launches
