@@ -110,6 +110,52 @@ static inline int gaps_lanes_any(unsigned lanes, int pred)
 #endif
 }
 
+/* Groups of lanes that share one event.  A launch over n * width iterations, iteration i
+ * working on entry i / width as lane i % width of its group (width a power of two up to 32),
+ * gives each group consecutive lanes of one warp: the offload build's loops hand consecutive
+ * iterations to consecutive threads, in teams of GAPS_TEAM_SIZE, a multiple of 32.  Every
+ * lane of a group must reach each call below together with the others.
+ * gaps_lanes_group(width) names the lanes of the caller's group;
+ * gaps_lanes_share(group, v) returns the value v of the group's first lane, after which the
+ * group's lanes see the memory writes the first lane made before the call;
+ * gaps_lanes_rejoin(group) waits for the group and orders its writes the same way.
+ * Elsewhere a group is one iteration after another and these do nothing. */
+static inline unsigned gaps_lanes_group(int width)
+{
+#if defined(__NVPTX__)
+    if (width >= 32) return 0xffffffffu;
+    const unsigned lane = __nvvm_read_ptx_sreg_laneid();
+    return ((1u << width) - 1u) << (lane & ~(unsigned)(width - 1));
+#else
+    (void)width;
+    return 0u;
+#endif
+}
+
+/* The lanes a group of `width` has where the code runs: width on a GPU, 1 elsewhere (the
+ * host runs a group's iterations one after another, so its first does the whole event and
+ * the others nothing). */
+static inline int gaps_lanes_in_group(int width)
+{
+#if defined(__NVPTX__)
+    return width;
+#else
+    (void)width;
+    return 1;
+#endif
+}
+
+static inline int gaps_lanes_share(unsigned group, int v)
+{
+#if defined(__NVPTX__)
+    __nvvm_bar_warp_sync(group);
+    return __nvvm_shfl_sync_idx_i32(group, v, __builtin_ctz(group), 0x1f);
+#else
+    (void)group;
+    return v;
+#endif
+}
+
 /* Append to a list shared by all threads: returns the entry this thread got (counting from
  * *count, which it advances), or -1 if it does not want one.  On a GPU the lanes of a warp
  * that arrive together take one block of entries with one atomic add, in the order of their
@@ -173,6 +219,16 @@ GAPS_DEVICE_END
  * instead of four launches.  On an H200 (2026-11-27) the last 0.1 % of 10^7 pp-z events took
  * 0.107 s instead of 0.192 s, and 10^6 events 0.367 s instead of 0.501 s.  On a CPU the step
  * loops are not the default, and the switch changes nothing but the launches.
+ * Lanes to an event (gaps_runtime_event_lanes(), gaps_lanes_group()): where few events
+ * shower, the splitting launch and the end-of-run launch give each event a group of lanes of
+ * a warp, which compute the rows of its dipole rates side by side; as many lanes as keep the
+ * launch within 2^19 threads, at most 32.  On an H200 (2026-11-27) 10^6 pp-z events took
+ * 0.304 s with 2^19 or 2^20 threads, 0.302 s with 2^17, against 0.336 s with one lane to an
+ * event everywhere, 0.311 s with 32 lanes at the end of the run only; 10^7 events 2.34 s (2^19)
+ * and 2.28-2.32 s (2^20).  A fixed 8 lanes in every splitting launch cost 11 % at 10^7 events:
+ * with the pool full, a lane to an event already fills the GPU, and the other lanes of a group
+ * wait while the first moves the partons.  On a CPU a group's iterations run one after
+ * another: 1 lane.
  * Checkpoint interval: each checkpoint drains the pool (the tail of a run) and writes a
  * small file; the interval makes that cost well under 1 % (doc/benchmarks.md). */
 #if defined(GAPS_BACKEND_OFFLOAD)
@@ -183,6 +239,8 @@ GAPS_DEVICE_END
 #  define GAPS_DEFAULT_LOOPS_FUSED_HADRONIC 0
 #  define GAPS_DEFAULT_STEP_CYCLES_HADRONIC 8
 #  define GAPS_DEFAULT_CHECKPOINT_EVENTS 100000000LL
+#  define GAPS_EVENT_LANE_THREADS (1L << 19)
+#  define GAPS_MAX_EVENT_LANES 32
 #else
 #  define GAPS_DEFAULT_SLOTS_PER_PARTITION 128
 #  define GAPS_DEFAULT_CYCLES_PER_LAUNCH 1
@@ -191,6 +249,8 @@ GAPS_DEVICE_END
 #  define GAPS_DEFAULT_LOOPS_FUSED_HADRONIC 1
 #  define GAPS_DEFAULT_STEP_CYCLES_HADRONIC 1
 #  define GAPS_DEFAULT_CHECKPOINT_EVENTS 2000000LL
+#  define GAPS_EVENT_LANE_THREADS 0L
+#  define GAPS_MAX_EVENT_LANES 1
 #endif
 /* the same on every backend (the step loops' end of a run, above) */
 #define GAPS_DEFAULT_STEP_TAIL_SHARE 64

@@ -17,6 +17,14 @@ int gaps_runtime_default_step_cycles(int hadronic)
 
 int gaps_runtime_step_tail_share(void) { return GAPS_DEFAULT_STEP_TAIL_SHARE; }
 
+int gaps_runtime_event_lanes(long events)
+{
+    int lanes = 1;
+    while (lanes < GAPS_MAX_EVENT_LANES && (long)(2 * lanes) * events <= GAPS_EVENT_LANE_THREADS)
+        lanes *= 2;
+    return lanes;
+}
+
 int gaps_runtime_default_loops_fused(int hadronic)
 {
     return hadronic ? GAPS_DEFAULT_LOOPS_FUSED_HADRONIC : 1;

@@ -31,6 +31,10 @@ int gaps_runtime_default_step_cycles(int hadronic);
 /* One launch per step: once no event is left to start and at most 1 / this of the slots are
  * showering, a pass runs its cycles in one launch. */
 int gaps_runtime_step_tail_share(void);
+/* One launch per step: the lanes that share an event in the splitting launch (its dipole
+ * rates) and in the one launch of a pass at the end of a run, for `events` events showering:
+ * a power of two up to 32, and 1 on a CPU (gaps_parallel.h says why). */
+int gaps_runtime_event_lanes(long events);
 long long gaps_runtime_default_checkpoint_events(void);
 
 /* Select the number of host threads (openmp backend; ignored elsewhere). */

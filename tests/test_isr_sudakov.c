@@ -600,7 +600,8 @@ static int generate(const gaps_pdf *host_pdf, const config *cf, double *first_t,
     while (rc == 0 && remaining > 0 && cycles < MAX_CYCLES) {
         const int showering = gaps_shower_gather(&pool, pool_dev, (int)N);
         for (int step = 0; step < GAPS_N_VETO_STEPS; ++step)
-            gaps_shower_launch_step(pool_dev, phys_dev, showering, (enum gaps_veto_step)step);
+            gaps_shower_launch_step(pool_dev, phys_dev, showering, (enum gaps_veto_step)step,
+                                    gaps_runtime_event_lanes(showering));
         ++cycles;
         gaps_device_to_host(n, pool.n, N * sizeof *n);
         gaps_device_to_host(status, pool.status, N * sizeof *status);

@@ -322,7 +322,8 @@ static int generate(double *first_t, double *seconds)
     while (rc == 0 && remaining > 0 && cycles < MAX_CYCLES) {
         const int showering = gaps_shower_gather(&pool, pool_dev, N_EVENTS);
         for (int step = 0; step < GAPS_N_VETO_STEPS; ++step)
-            gaps_shower_launch_step(pool_dev, phys_dev, showering, (enum gaps_veto_step)step);
+            gaps_shower_launch_step(pool_dev, phys_dev, showering, (enum gaps_veto_step)step,
+                                    gaps_runtime_event_lanes(showering));
         ++cycles;
         gaps_device_to_host(n, pool.n, N_EVENTS * sizeof *n);
         gaps_device_to_host(status, pool.status, N_EVENTS * sizeof *status);

@@ -65,16 +65,21 @@ GAPS_DEVICE_END
  * GAPS_STEP_ACCEPT_OR_REJECT gathers the slots that the launch of GAPS_STEP_DO_SPLITTING then
  * splits (the splitting list, veto.c). */
 int gaps_shower_gather(gaps_pool *pool_host, gaps_pool *pool, int nslots);
+/* lanes: on a GPU, the lanes of a warp that share one event in the splitting step, computing
+ * its dipole rates side by side (a power of two up to 32; gaps_runtime_event_lanes()); the
+ * events do not depend on it, and a CPU ignores it. */
 void gaps_shower_launch_step(gaps_pool *pool, const gaps_physics *phys, int n,
-                             enum gaps_veto_step step);
+                             enum gaps_veto_step step, int lanes);
 /* cycles veto cycles per slot; every split_every-th of them, and the last, is a splitting
- * round (split_every 1: every cycle, the plain veto algorithm). */
+ * round (split_every 1: every cycle, the plain veto algorithm).  hadronic: the process's
+ * phys->proc.hadronic (an e+e- run gets a kernel without the hadronic code). */
 void gaps_shower_launch_cycles(gaps_pool *pool, const gaps_physics *phys, int nslots,
-                               int cycles, int split_every);
-/* The same for the first n slots of the showering list (the end of a run of the step loops,
- * where a few long events are left: one launch instead of one per step and cycle). */
+                               int cycles, int split_every, int hadronic);
+/* The same for the first n slots of the showering list, `lanes` lanes to an event as in
+ * gaps_shower_launch_step (the end of a run of the step loops, where a few long events are
+ * left: one launch instead of one per step and cycle). */
 void gaps_shower_launch_cycles_listed(gaps_pool *pool, const gaps_physics *phys, int n,
-                                      int cycles, int split_every);
+                                      int cycles, int split_every, int lanes);
 
 /* Refill: every empty slot takes the next event number (if one below phys->end_event is left)
  * and starts it. */

@@ -459,7 +459,7 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
         t0 = now();
         if (gaps_config_loop_mode(cfg) == GAPS_LOOPS_FUSED) {
             gaps_shower_launch_cycles(pool, phys, nslots, gaps_config_cycles_per_launch(cfg),
-                                      gaps_config_split_every(cfg));
+                                      gaps_config_split_every(cfg), config_hadronic(cfg));
             part->launches++;
         } else {   /* cycles_per_launch cycles of one launch per step, then analysis and refill;
                       the launches run over the slots that are showering at the pass's start */
@@ -471,13 +471,15 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
                 /* the end of the run: a few long events, where four launches per cycle cost
                  * more than the work of their few lanes, so the pass's cycles run in one
                  * launch (splitting at once, as the step loops do; backend/gaps_parallel.h) */
-                gaps_shower_launch_cycles_listed(pool, phys, showering, cycles, 1);
+                gaps_shower_launch_cycles_listed(pool, phys, showering, cycles, 1,
+                                                 gaps_runtime_event_lanes(showering));
                 part->launches++;
             } else if (showering > 0) {
                 for (int k = 0; k < cycles; ++k)
                     for (int step = 0; step < GAPS_N_VETO_STEPS; ++step)
                         gaps_shower_launch_step(pool, phys, showering,
-                                                (enum gaps_veto_step)step);
+                                                (enum gaps_veto_step)step,
+                                                gaps_runtime_event_lanes(showering));
                 part->launches += (long)GAPS_N_VETO_STEPS * cycles;
             }
         }

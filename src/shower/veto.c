@@ -65,7 +65,7 @@ void gaps_shower_start(gaps_pool *pool, const gaps_physics *phys, int e, int64_t
     pool->trial_kernel[e] = GAPS_KERNEL_NONE;
     if (phys->proc.hadronic) {
         pool->rate_tbin[e] = gaps_isr_tbin(&phys->isr, ev.t_start);
-        gaps_dipoles_update_hadronic(pool, phys, e, 0);
+        gaps_dipoles_update_hadronic(pool, phys, e, gaps_rows_all(0));
     } else {
         gaps_dipoles_update(pool, phys, e);
     }
@@ -261,18 +261,20 @@ GAPS_OUT_OF_LINE void accept_or_reject_hadronic(gaps_pool *pool, const gaps_phys
     pool->trial_y[e] = v.b;
 }
 
-/* Step 4 without an emission: the rates of the scale bin that select_winner_hadronic moved
- * to (a function of its own, out of the e+e- path). */
-GAPS_OUT_OF_LINE void rates_to_next_bin(gaps_pool *pool, const gaps_physics *phys, int e)
+/* What step 4 leaves to the lanes of its event (do_splitting()): the rows of the dipole rates
+ * that are due (gaps_rows_due, dipoles.h), or none (no emission; e+e-, whose rates the
+ * splitting brought up to date). */
+GAPS_ALWAYS_INLINE gaps_rows_due rows_none(void)
 {
-    pool->trial_kernel[e] = GAPS_KERNEL_NONE;
-    gaps_dipoles_update_hadronic(pool, phys, e, 1);
+    const gaps_rows_due due = { -1, { -1, -1, -1 } };
+    return due;
 }
 
 /* Step 4: momenta (the Catani-Seymour map of the dipole type; after an II emission the whole
- * final state follows the new initial state), flavours, colours, momentum fractions. */
-GAPS_OUT_OF_LINE void do_splitting_hadronic(gaps_pool *pool, const gaps_physics *phys, int e,
-                                             double Rphi, double Rf)
+ * final state follows the new initial state), flavours, colours, momentum fractions; returns
+ * the rows of the rates that changed, which are left to the caller. */
+GAPS_OUT_OF_LINE gaps_rows_due do_splitting_hadronic(gaps_pool *pool, int e, double Rphi,
+                                                     double Rf)
 {
     const double phi = 2.0 * GAPS_PI * Rphi;
     const int j = pool->n[e], n_in = pool->n_in[e];
@@ -338,16 +340,27 @@ GAPS_OUT_OF_LINE void do_splitting_hadronic(gaps_pool *pool, const gaps_physics 
     }
     pool->n[e] = j + 1;
     pool->trial_kernel[e] = GAPS_KERNEL_NONE;
-    gaps_dipoles_update_hadronic(pool, phys, e, 0);
+    if (type == GAPS_DIPOLE_II) return gaps_rows_all(0);
+    const gaps_rows_due due = { 0, { i, j, k } };
+    return due;
+}
+
+/* Is the run's process a hadron collision?  ee_only is a constant 1 in the fused launch built
+ * for e+e- alone (gaps_shower_launch_cycles), whose kernel then holds no hadronic code (on an
+ * H200, 10^8 LEP events took 1.880 s against 1.895 s with the hadronic code in the kernel). */
+GAPS_ALWAYS_INLINE int is_hadronic(const gaps_physics *phys, int ee_only)
+{
+    return !ee_only && phys->proc.hadronic;
 }
 
 /* Veto step 1, select the winner (the paper's select_winner_split_func).  One trial scale from
  * the summed overestimate, t' = t R^(1/r_sum), and the (dipole, kernel) that emits it, chosen
  * with probability r / r_sum. */
-void gaps_veto_select_winner(gaps_pool *pool, const gaps_physics *phys, int e)
+GAPS_ALWAYS_INLINE void select_winner(gaps_pool *pool, const gaps_physics *phys, int e,
+                                      int ee_only)
 {
     if (pool->status[e] != GAPS_SLOT_SHOWERING) return;
-    if (phys->proc.hadronic) {
+    if (is_hadronic(phys, ee_only)) {
         select_winner_hadronic(pool, phys, e);
         return;
     }
@@ -396,6 +409,11 @@ void gaps_veto_select_winner(gaps_pool *pool, const gaps_physics *phys, int e)
     pool->trial_kernel[e] = kernel;
 }
 
+void gaps_veto_select_winner(gaps_pool *pool, const gaps_physics *phys, int e)
+{
+    select_winner(pool, phys, e, 0);
+}
+
 /* Veto step 2, check the cutoff (the paper's check_cutoff).  Below the cutoff (or with nothing
  * left to radiate) the shower ends; otherwise the event moves on to the trial scale, whether
  * or not the emission is accepted later. */
@@ -413,12 +431,13 @@ void gaps_veto_check_cutoff(gaps_pool *pool, const gaps_physics *phys, int e)
 /* Veto step 3, accept or reject (the paper's as_shower_kernel and veto_alg in one).  Trial z
  * from the overestimate, y from t, and the veto: accept with probability
  * (1 - y) alpha_s(t) P(z, y) / (a_max Q(z)). */
-void gaps_veto_accept_or_reject(gaps_pool *pool, const gaps_physics *phys, int e)
+GAPS_ALWAYS_INLINE void accept_or_reject(gaps_pool *pool, const gaps_physics *phys, int e,
+                                         int ee_only)
 {
     if (pool->status[e] != GAPS_SLOT_SHOWERING || pool->trial_kernel[e] == GAPS_KERNEL_NONE
         || pool->trial_kernel[e] == GAPS_KERNEL_NEW_BIN)
         return;
-    if (phys->proc.hadronic) {
+    if (is_hadronic(phys, ee_only)) {
         accept_or_reject_hadronic(pool, phys, e);
         return;
     }
@@ -447,16 +466,23 @@ void gaps_veto_accept_or_reject(gaps_pool *pool, const gaps_physics *phys, int e
     pool->trial_y[e] = y;
 }
 
-/* Veto step 4, do the splitting (the paper's do_splitting).  The accepted emission: new
- * momenta (Catani-Seymour final-final map), new colours, the emitted parton appended, and the
- * dipole rates brought up to date. */
-void gaps_veto_do_splitting(gaps_pool *pool, const gaps_physics *phys, int e)
+void gaps_veto_accept_or_reject(gaps_pool *pool, const gaps_physics *phys, int e)
+{
+    accept_or_reject(pool, phys, e, 0);
+}
+
+/* Veto step 4, do the splitting (the paper's do_splitting), up to the dipole rates of hadron
+ * collisions, which it returns as due.  The accepted emission: new momenta (Catani-Seymour
+ * final-final map), new colours, the emitted parton appended. */
+GAPS_ALWAYS_INLINE gaps_rows_due splitting_moves(gaps_pool *pool, const gaps_physics *phys,
+                                                 int e, int ee_only)
 {
     if (pool->status[e] != GAPS_SLOT_SHOWERING || pool->trial_kernel[e] == GAPS_KERNEL_NONE)
-        return;
-    if (pool->trial_kernel[e] == GAPS_KERNEL_NEW_BIN) {   /* from select_winner_hadronic */
-        rates_to_next_bin(pool, phys, e);
-        return;
+        return rows_none();
+    if (is_hadronic(phys, ee_only) && pool->trial_kernel[e] == GAPS_KERNEL_NEW_BIN) {
+        /* from select_winner_hadronic: no emission, the rates of the next scale bin */
+        pool->trial_kernel[e] = GAPS_KERNEL_NONE;
+        return gaps_rows_all(1);
     }
     gaps_rng rng = slot_rng(pool, phys, e);
     double Rphi, Rf;
@@ -469,12 +495,9 @@ void gaps_veto_do_splitting(gaps_pool *pool, const gaps_physics *phys, int e)
         pool->trial_kernel[e] = GAPS_KERNEL_NONE;
         pool->flags[e] |= GAPS_FLAG_CAPACITY;
         gaps_pool_finish_shower(pool, e);
-        return;
+        return rows_none();
     }
-    if (phys->proc.hadronic) {
-        do_splitting_hadronic(pool, phys, e, Rphi, Rf);
-        return;
-    }
+    if (is_hadronic(phys, ee_only)) return do_splitting_hadronic(pool, e, Rphi, Rf);
     const int d = pool->trial_dipole[e], i = d / 2, side = d % 2, kernel = pool->trial_kernel[e];
     const int k = gaps_dipole_spectator(pool, e, i, side);
 
@@ -496,18 +519,51 @@ void gaps_veto_do_splitting(gaps_pool *pool, const gaps_physics *phys, int e)
     pool->n[e] = j + 1;
     pool->trial_kernel[e] = GAPS_KERNEL_NONE;   /* the accepted trial is used up */
     gaps_dipoles_update(pool, phys, e);
+    return rows_none();
+}
+
+/* Step 4 by the `lanes` lanes that share slot e, this one being `lane` (on a CPU, or in a
+ * launch of one lane per slot, lane 0 of 1).  The first lane moves the partons; then every
+ * lane computes its rows of the dipole rates (an event of n partons has 2n, each with its
+ * PDF-ratio bounds: alone, a lane takes as long for them as for a few trials, while a warp's
+ * other lanes idle or wait for it), and the first adds them up in row order, so the sums do
+ * not depend on the lanes. */
+GAPS_ALWAYS_INLINE void do_splitting(gaps_pool *pool, const gaps_physics *phys, int e,
+                                     int ee_only, int lane, int lanes)
+{
+    const unsigned group = gaps_lanes_group(lanes);
+    gaps_rows_due due = lane == 0 ? splitting_moves(pool, phys, e, ee_only) : rows_none();
+    if (lanes > 1) {
+        due.keep_ff = gaps_lanes_share(group, due.keep_ff);
+        for (int m = 0; m < 3; ++m) due.moved[m] = gaps_lanes_share(group, due.moved[m]);
+    }
+    if (ee_only || due.keep_ff < 0) return;
+    gaps_dipoles_rates_hadronic(pool, phys, e, due, lane, lanes);
+    if (lanes > 1) gaps_lanes_rejoin(group);
+    if (lane == 0) gaps_dipoles_sum_hadronic(pool, phys, e);
+}
+
+void gaps_veto_do_splitting(gaps_pool *pool, const gaps_physics *phys, int e)
+{
+    do_splitting(pool, phys, e, 0, 0, 1);
 }
 
 /* One veto step of one slot. */
-void gaps_veto_step(gaps_pool *pool, const gaps_physics *phys, int e, enum gaps_veto_step step)
+GAPS_ALWAYS_INLINE void veto_step(gaps_pool *pool, const gaps_physics *phys, int e,
+                                  enum gaps_veto_step step, int ee_only)
 {
     switch (step) {
-    case GAPS_STEP_SELECT_WINNER: gaps_veto_select_winner(pool, phys, e); break;
+    case GAPS_STEP_SELECT_WINNER: select_winner(pool, phys, e, ee_only); break;
     case GAPS_STEP_CHECK_CUTOFF: gaps_veto_check_cutoff(pool, phys, e); break;
-    case GAPS_STEP_ACCEPT_OR_REJECT: gaps_veto_accept_or_reject(pool, phys, e); break;
-    case GAPS_STEP_DO_SPLITTING: gaps_veto_do_splitting(pool, phys, e); break;
+    case GAPS_STEP_ACCEPT_OR_REJECT: accept_or_reject(pool, phys, e, ee_only); break;
+    case GAPS_STEP_DO_SPLITTING: do_splitting(pool, phys, e, ee_only, 0, 1); break;
     default: break;
     }
+}
+
+void gaps_veto_step(gaps_pool *pool, const gaps_physics *phys, int e, enum gaps_veto_step step)
+{
+    veto_step(pool, phys, e, step, 0);
 }
 
 /* One veto cycle of one slot: its steps in the order of enum gaps_veto_step.  This is the
@@ -522,12 +578,18 @@ void gaps_veto_step(gaps_pool *pool, const gaps_physics *phys, int e, enum gaps_
  * splittings of a warp run side by side.  A waiting slot draws no random numbers, so the
  * events do not depend on the rounds (doc/physics.md section 6.6).  With every cycle a
  * splitting round this is the plain veto cycle. */
+GAPS_ALWAYS_INLINE void veto_cycle(gaps_pool *pool, const gaps_physics *phys, int e,
+                                   int splitting_round, int ee_only, int lane, int lanes)
+{
+    if (lane == 0 && pool->trial_kernel[e] == GAPS_KERNEL_NONE)   /* no accepted trial waits */
+        for (int step = 0; step < GAPS_STEP_DO_SPLITTING; ++step)
+            veto_step(pool, phys, e, (enum gaps_veto_step)step, ee_only);
+    if (splitting_round) do_splitting(pool, phys, e, ee_only, lane, lanes);
+}
+
 void gaps_veto_cycle(gaps_pool *pool, const gaps_physics *phys, int e, int splitting_round)
 {
-    if (pool->trial_kernel[e] == GAPS_KERNEL_NONE)   /* no accepted trial waiting */
-        for (int step = 0; step < GAPS_STEP_DO_SPLITTING; ++step)
-            gaps_veto_step(pool, phys, e, (enum gaps_veto_step)step);
-    if (splitting_round) gaps_veto_do_splitting(pool, phys, e);
+    veto_cycle(pool, phys, e, splitting_round, 0, 0, 1);
 }
 
 /* Refill one slot with the next event number, if any is left below `end`. */
@@ -564,6 +626,12 @@ GAPS_DEVICE_END
  * back: a warp then does one kind of work), and the splitting launch runs over the list, with
  * every lane busy.  The counters are set to zero in the launch of select_winner, which adds
  * nothing to the list.
+ *
+ * Lanes to an event.  Where fewer events shower than the GPU has lanes (a run no larger than
+ * the pool, the end of any run), the splitting launch and the end-of-run launch give each
+ * event a group of lanes of one warp (gaps_runtime_event_lanes()): the first does the event's
+ * steps, all of them compute its dipole rates (do_splitting()), so that a large event no
+ * longer holds up its launch for 2n rows computed one after another.
  *
  * Each slot's steps depend on that slot alone (its random numbers are its event's own), so the
  * order of either list, which the atomic counters make differ from run to run, does not
@@ -610,7 +678,7 @@ int gaps_shower_gather(gaps_pool *pool_host, gaps_pool *pool, int nslots)
 }
 
 void gaps_shower_launch_step(gaps_pool *pool, const gaps_physics *phys, int n,
-                             enum gaps_veto_step step)
+                             enum gaps_veto_step step, int lanes)
 {
     switch (step) {
     case GAPS_STEP_SELECT_WINNER:
@@ -633,51 +701,67 @@ void gaps_shower_launch_step(gaps_pool *pool, const gaps_physics *phys, int n,
             split_list_add(pool, e);
         }
         break;
-    case GAPS_STEP_DO_SPLITTING:   /* the splitting list holds at most n entries */
-        GAPS_PARALLEL_FOR(n)
-        for (int i = 0; i < n; ++i) {
-            const int e = split_list_entry(pool, i);
-            if (e >= 0) gaps_veto_do_splitting(pool, phys, e);
+    case GAPS_STEP_DO_SPLITTING: {   /* the splitting list holds at most n entries */
+        const long m = (long)n * lanes;
+        GAPS_PARALLEL_FOR(m)
+        for (long i = 0; i < m; ++i) {
+            const int lane = (int)(i % lanes), e = split_list_entry(pool, (int)(i / lanes));
+            if (e >= 0 && lane < gaps_lanes_in_group(lanes))
+                do_splitting(pool, phys, e, 0, lane, gaps_lanes_in_group(lanes));
         }
         break;
+    }
     default:
         break;
     }
 }
 
-/* `cycles` veto cycles of slot e.  The lanes of a warp that arrive together run their cycles
- * together (a lane whose event has ended passes through them doing nothing) and wait for
- * each other at the top of each cycle (gaps_lanes_rejoin(), gaps_parallel.h), so a warp
- * divided by one cycle's paths runs the next one whole; they leave together once none of
- * their events is showering. */
+/* `cycles` veto cycles of slot e, as lane `lane` of the `lanes` that share it.  The lanes of a
+ * warp that arrive together run their cycles together (a lane whose event has ended passes
+ * through them doing nothing) and wait for each other at the top of each cycle
+ * (gaps_lanes_rejoin(), gaps_parallel.h), so a warp divided by one cycle's paths runs the next
+ * one whole; they leave together once none of their events is showering. */
 GAPS_DEVICE_BEGIN
 GAPS_ALWAYS_INLINE void cycles_of_slot(gaps_pool *pool, const gaps_physics *phys, int e,
-                                       int cycles, int split_every)
+                                       int cycles, int split_every, int ee_only, int lane,
+                                       int lanes)
 {
-    const unsigned lanes = gaps_lanes_together();
+    const unsigned together = gaps_lanes_together();
     for (int c = 0; c < cycles; ++c) {
-        gaps_lanes_rejoin(lanes);
-        if (!gaps_lanes_any(lanes, pool->status[e] == GAPS_SLOT_SHOWERING)) break;
+        gaps_lanes_rejoin(together);
+        if (!gaps_lanes_any(together, pool->status[e] == GAPS_SLOT_SHOWERING)) break;
         /* the last cycle is always a splitting round: no accepted trial outlives a launch */
         const int splitting_round = (c + 1) % split_every == 0 || c == cycles - 1;
-        gaps_veto_cycle(pool, phys, e, splitting_round);
+        veto_cycle(pool, phys, e, splitting_round, ee_only, lane, lanes);
     }
 }
 GAPS_DEVICE_END
 
 void gaps_shower_launch_cycles(gaps_pool *pool, const gaps_physics *phys, int nslots,
-                               int cycles, int split_every)
+                               int cycles, int split_every, int hadronic)
 {
-    GAPS_PARALLEL_FOR(nslots)
-    for (int e = 0; e < nslots; ++e) cycles_of_slot(pool, phys, e, cycles, split_every);
+    if (hadronic) {
+        GAPS_PARALLEL_FOR(nslots)
+        for (int e = 0; e < nslots; ++e)
+            cycles_of_slot(pool, phys, e, cycles, split_every, 0, 0, 1);
+    } else {   /* a kernel of its own, without the hadronic code (is_hadronic()) */
+        GAPS_PARALLEL_FOR(nslots)
+        for (int e = 0; e < nslots; ++e)
+            cycles_of_slot(pool, phys, e, cycles, split_every, 1, 0, 1);
+    }
 }
 
 void gaps_shower_launch_cycles_listed(gaps_pool *pool, const gaps_physics *phys, int n,
-                                      int cycles, int split_every)
+                                      int cycles, int split_every, int lanes)
 {
-    GAPS_PARALLEL_FOR(n)
-    for (int i = 0; i < n; ++i)
-        cycles_of_slot(pool, phys, pool->showering_list[i], cycles, split_every);
+    const long m = (long)n * lanes;
+    GAPS_PARALLEL_FOR(m)
+    for (long i = 0; i < m; ++i) {
+        const int lane = (int)(i % lanes), e = pool->showering_list[i / lanes];
+        if (lane < gaps_lanes_in_group(lanes))
+            cycles_of_slot(pool, phys, e, cycles, split_every, 0, lane,
+                           gaps_lanes_in_group(lanes));
+    }
 }
 
 void gaps_shower_launch_refill(gaps_pool *pool, const gaps_physics *phys, int nslots)
