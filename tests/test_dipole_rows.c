@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "pdf_set.h"
 
 #define N_SLOTS 1000
 #define MAX_PARTONS 64
@@ -200,18 +201,8 @@ int main(int argc, char **argv)
         printf("dipole_rows: skipped in the offload build (the pool lives on the GPU)\n");
         return 0;
     }
-    char err[512];
-    static char path[GAPS_PDF_SEARCH_PATH_MAX];
-    if (argc > 1) snprintf(path, sizeof path, "%s", argv[1]);
-    else if (gaps_pdf_search_path(NULL, path, sizeof path) != 0) {
-        printf("FAIL: PDF search path too long\n");
-        return 1;
-    }
     gaps_pdf pdf;
-    if (gaps_pdf_load(&pdf, GAPS_DEFAULT_PDF, path, err, sizeof err) != 0) {
-        printf("FAIL: %s\n", err);
-        return 1;
-    }
+    if (test_load_default_pdf(argc, argv, &pdf) != 0) return 1;
     run(&pdf, GAPS_COMPAT_NONE);
     run(&pdf, GAPS_COMPAT_GAPS21);
     gaps_pdf_free(&pdf);

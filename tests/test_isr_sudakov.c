@@ -98,6 +98,7 @@ static const config configs[] = {
 #define N_CONFIGS ((int)(sizeof configs / sizeof configs[0]))
 
 #include "check.h"
+#include "pdf_set.h"
 
 /* =========================================================================================
  * The density.  A variant changes one ingredient (the negative controls).
@@ -751,18 +752,8 @@ static void run_config(const gaps_pdf *pdf, const gaps_alphas *as, const config 
 int main(int argc, char **argv)
 {
     const double t_start = test_now();
-    char err[512];
-    static char path[GAPS_PDF_SEARCH_PATH_MAX];
-    if (argc > 1) snprintf(path, sizeof path, "%s", argv[1]);
-    else if (gaps_pdf_search_path(NULL, path, sizeof path) != 0) {
-        printf("FAIL: PDF search path too long\n");
-        return 1;
-    }
     gaps_pdf pdf;
-    if (gaps_pdf_load(&pdf, GAPS_DEFAULT_PDF, path, err, sizeof err) != 0) {
-        printf("FAIL: %s\n", err);
-        return 1;
-    }
+    if (test_load_default_pdf(argc, argv, &pdf) != 0) return 1;
     gaps_alphas as;   /* the default coupling, as the generator sets it up */
     gaps_alphas_init(&as, 2, GAPS_DEFAULT_ALPHAS_MZ);
     printf("PDF set %s (Q^2 %g .. %g GeV^2), alpha_s two loops, alpha_s(M_Z^2) = %g, seed %u\n",
