@@ -203,7 +203,10 @@ GAPS_ALWAYS_INLINE double gaps_dipole_eta(const gaps_pool *pool, int e, int p, i
  *             maps move only these, and the colour flow changes only between the first two),
  *             so only rows of theirs and rows whose spectator is one of them change; moved[0]
  *             < 0: every row (the shower's start, a move to the next bin, an II emission,
- *             whose recoil boosts the whole final state and so changes every row's bits). */
+ *             whose recoil boosts the whole final state and so changes every row's bits).
+ * The rows whose spectator is p are the rows (q, 1 - s) of p's colour partners q =
+ * spectator(p, s): a colour line joins the two ends both ways.  So an emission's rows are
+ * found without a scan: at most 12, the candidates of gaps_rows_candidate(). */
 typedef struct gaps_rows_due {
     int keep_ff;
     int moved[3];
@@ -229,9 +232,6 @@ GAPS_ALWAYS_INLINE void gaps_dipole_rate_hadronic(gaps_pool *pool, const gaps_ph
     const int is_parton = flav == GAPS_GLUON || (flav != 0 && flav >= -5 && flav <= 5);
     const long at = gaps_at(pool, d, e);
     const int k = is_parton ? gaps_dipole_spectator_x(pool, e, p, side, n_in) : -1;
-    if (due.moved[0] >= 0 && p != due.moved[0] && p != due.moved[1] && p != due.moved[2]
-        && k != due.moved[0] && k != due.moved[1] && k != due.moved[2])
-        return;
     if (k >= 0 && due.keep_ff && !incoming && k >= n_in) return;
     double r = 0.0, zm, zp;
     if (k >= 0) {
@@ -269,12 +269,35 @@ GAPS_ALWAYS_INLINE void gaps_dipole_rate_hadronic(gaps_pool *pool, const gaps_ph
 }
 
 /* The rows lane, lane + lanes, lane + 2 lanes, ... of slot e (all of them: lane 0 of 1). */
+/* Candidate c (0 .. 11) of an emission's rows: for moved parton m = c / 4 and side s = c / 2
+ * mod 2, its own row (c even) or its partner's row that points back at it (c odd); -1 where
+ * that partner does not exist or is itself moved (its own rows are candidates already), so
+ * that no row comes twice. */
+GAPS_ALWAYS_INLINE int gaps_rows_candidate(const gaps_pool *pool, int e, const gaps_rows_due *due,
+                                           int c)
+{
+    const int p = due->moved[c / 4], side = (c / 2) % 2;
+    if (c % 2 == 0) return 2 * p + side;
+    const int q = gaps_dipole_spectator_x(pool, e, p, side, pool->n_in[e]);
+    if (q < 0 || q == due->moved[0] || q == due->moved[1] || q == due->moved[2]) return -1;
+    return 2 * q + 1 - side;
+}
+
+/* The rows `due` of slot e by lane `lane` of `lanes` (all of them: lane 0 of 1): every lanes-th
+ * row, or every lanes-th candidate of an emission's rows. */
 GAPS_ALWAYS_INLINE void gaps_dipoles_rates_hadronic(gaps_pool *pool, const gaps_physics *phys,
                                                     int e, gaps_rows_due due, int lane,
                                                     int lanes)
 {
-    const int nd = 2 * pool->n[e];
-    for (int d = lane; d < nd; d += lanes) gaps_dipole_rate_hadronic(pool, phys, e, d, due);
+    if (due.moved[0] < 0) {
+        const int nd = 2 * pool->n[e];
+        for (int d = lane; d < nd; d += lanes) gaps_dipole_rate_hadronic(pool, phys, e, d, due);
+        return;
+    }
+    for (int c = lane; c < 12; c += lanes) {
+        const int d = gaps_rows_candidate(pool, e, &due, c);
+        if (d >= 0) gaps_dipole_rate_hadronic(pool, phys, e, d, due);
+    }
 }
 
 /* The running sums of the rows' rates in row order (the same sums, to the bit, whichever lanes
