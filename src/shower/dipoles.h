@@ -219,9 +219,9 @@ GAPS_ALWAYS_INLINE gaps_rows_due gaps_rows_all(int keep_ff)
 }
 
 /* The rate of dipole row d = 2 p + side as above, stored with (for a dipole that can emit) its
- * s, z- and z+, if `due` asks for it.  A row reads the event's momenta, flavours and colours
- * and writes only its own entries, so the rows of an event can be computed side by side
- * (gaps_dipoles_rates_hadronic). */
+ * s, z- and z+ (with due.keep_ff a final-final row keeps what it has).  A row reads the
+ * event's momenta, flavours and colours and writes only its own entries, so the rows of an
+ * event can be computed side by side (gaps_dipoles_rates_hadronic). */
 GAPS_ALWAYS_INLINE void gaps_dipole_rate_hadronic(gaps_pool *pool, const gaps_physics *phys,
                                                   int e, int d, gaps_rows_due due)
 {
