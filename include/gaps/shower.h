@@ -66,8 +66,8 @@ GAPS_DEVICE_END
  * splits (the splitting list, veto.c). */
 int gaps_shower_gather(gaps_pool *pool_host, gaps_pool *pool, int nslots);
 /* lanes: on a GPU, the lanes of a warp that share one event in the splitting step, computing
- * its dipole rates side by side (a power of two up to 32; gaps_runtime_event_lanes()); the
- * events do not depend on it, and a CPU ignores it. */
+ * its dipole rates side by side (a power of two up to 32, or it is taken down to one;
+ * gaps_runtime_event_lanes()); the events do not depend on it, and a CPU ignores it. */
 void gaps_shower_launch_step(gaps_pool *pool, const gaps_physics *phys, int n,
                              enum gaps_veto_step step, int lanes);
 /* cycles veto cycles per slot; every split_every-th of them, and the last, is a splitting

@@ -683,9 +683,19 @@ int gaps_shower_gather(gaps_pool *pool_host, gaps_pool *pool, int nslots)
     return (int)gaps_pool_read_counter(pool_host, GAPS_COUNT_SHOWERING);
 }
 
+/* A group width the lanes functions can take: a power of two from 1 to 32 (the largest not
+ * above the one asked for). */
+static int lanes_width(int lanes)
+{
+    int w = 1;
+    while (w < 32 && 2 * w <= lanes) w *= 2;
+    return w;
+}
+
 void gaps_shower_launch_step(gaps_pool *pool, const gaps_physics *phys, int n,
                              enum gaps_veto_step step, int lanes)
 {
+    lanes = lanes_width(lanes);
     switch (step) {
     case GAPS_STEP_SELECT_WINNER:
         GAPS_PARALLEL_FOR(n)
@@ -760,6 +770,7 @@ void gaps_shower_launch_cycles(gaps_pool *pool, const gaps_physics *phys, int ns
 void gaps_shower_launch_cycles_listed(gaps_pool *pool, const gaps_physics *phys, int n,
                                       int cycles, int split_every, int lanes)
 {
+    lanes = lanes_width(lanes);
     const long m = (long)n * lanes;
     GAPS_PARALLEL_FOR(m)
     for (long i = 0; i < m; ++i) {
