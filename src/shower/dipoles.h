@@ -268,7 +268,6 @@ GAPS_ALWAYS_INLINE void gaps_dipole_rate_hadronic(gaps_pool *pool, const gaps_ph
     pool->rate[at] = r;
 }
 
-/* The rows lane, lane + lanes, lane + 2 lanes, ... of slot e (all of them: lane 0 of 1). */
 /* Candidate c (0 .. 11) of an emission's rows: for moved parton m = c / 4 and side s = c / 2
  * mod 2, its own row (c even) or its partner's row that points back at it (c odd); -1 where
  * that partner does not exist or is itself moved (its own rows are candidates already), so

@@ -549,27 +549,21 @@ void gaps_veto_do_splitting(gaps_pool *pool, const gaps_physics *phys, int e)
 }
 
 /* One veto step of one slot. */
-GAPS_ALWAYS_INLINE void veto_step(gaps_pool *pool, const gaps_physics *phys, int e,
-                                  enum gaps_veto_step step, int ee_only)
-{
-    switch (step) {
-    case GAPS_STEP_SELECT_WINNER: select_winner(pool, phys, e, ee_only); break;
-    case GAPS_STEP_CHECK_CUTOFF: gaps_veto_check_cutoff(pool, phys, e); break;
-    case GAPS_STEP_ACCEPT_OR_REJECT: accept_or_reject(pool, phys, e, ee_only); break;
-    case GAPS_STEP_DO_SPLITTING: do_splitting(pool, phys, e, ee_only, 0, 1); break;
-    default: break;
-    }
-}
-
 void gaps_veto_step(gaps_pool *pool, const gaps_physics *phys, int e, enum gaps_veto_step step)
 {
-    veto_step(pool, phys, e, step, 0);
+    switch (step) {
+    case GAPS_STEP_SELECT_WINNER: gaps_veto_select_winner(pool, phys, e); break;
+    case GAPS_STEP_CHECK_CUTOFF: gaps_veto_check_cutoff(pool, phys, e); break;
+    case GAPS_STEP_ACCEPT_OR_REJECT: gaps_veto_accept_or_reject(pool, phys, e); break;
+    case GAPS_STEP_DO_SPLITTING: gaps_veto_do_splitting(pool, phys, e); break;
+    default: break;
+    }
 }
 
 /* One veto cycle of one slot: its steps in the order of enum gaps_veto_step.  This is the
  * only place where the order of the steps is spelled out; the one-loop-per-step launches on
  * the host follow the same enum.  The steps are written out, not looped over with
- * veto_step(): once the steps grew, clang kept such a loop as a loop around a switch in the
+ * gaps_veto_step(): once the steps grew, clang kept such a loop as a loop around a switch in the
  * fused kernel, which cost LEP 15 % more GPU instructions per event (on an H200, Nsight
  * Compute: the same floating-point work per lane, issued by less converged warps, plus the
  * dispatch and a reload of the slot's status per step).
@@ -625,8 +619,8 @@ GAPS_DEVICE_END
  * an empty launch over 2^20 slots costs as much as a tenth of a full one.
  *
  * The splitting list.  A fifth of the hadronic trials end in an emission or a move to the
- * next scale bin of the rates, and either recomputes the rates of all dipoles of the event:
- * run over all slots, the splitting launch kept 2.3 of 32 lanes of a GPU warp busy and took
+ * next scale bin of the rates, and either recomputes dipole rates of the event (all of them,
+ * before gaps_rows_due): run over all slots, the splitting launch kept 2.3 of 32 lanes of a GPU warp busy and took
  * three quarters of a cycle (doc/benchmarks.md).  So the launch of accept_or_reject puts the
  * slots with work for the splitting step on a list (emissions from the front, moves from the
  * back: a warp then does one kind of work), and the splitting launch runs over the list, with
