@@ -4,9 +4,10 @@
 Each case is run once per binary as a warm-up, then R times per binary in interleaved order
 (binary A, binary B, A, B, ...), so that a drift of the machine touches every binary alike.
 Times come from the program's --json summary (wall clock of the whole run and of its shower
-stage).  The table printed last gives, per case and binary, the median total time, the time
-per event, the median shower time, the cross section and the veto cycles, and the ratio of
-each binary's median to that of the first binary that runs the case.
+stage; each run's line also gives the matrix-element and analysis stages).  The table
+printed last gives, per case and binary, the median total time, the time per event, the
+median shower time, the cross section and the veto cycles, and the ratio of each binary's
+median to that of the first binary that runs the case.
 
   tools/bench_processes.py --binary before=OLD/gaps --binary after=NEW/gaps \\
       --case "pp-z:--process pp-z:1e7" --case "lep:--process ee-qq:1e8" --repeats 3 \\
@@ -42,6 +43,7 @@ def run_once(binary, args, events, workdir):
         d = json.load(f)
     t = d["time_s"]
     return {"total": t["total"], "shower": t.get("shower", float("nan")),
+            "me": t.get("me", float("nan")), "analysis": t.get("analysis", float("nan")),
             "sigma": d["sigma_pb"], "cycles": d.get("veto_cycles"),
             "overestimate": d.get("overestimate_violations")}
 
@@ -76,9 +78,10 @@ def main():
                     res = run_once(path, args, n, work)
                     res.update(case=label, binary=blabel, events=n, repeat=r + 1)
                     rows.append(res)
-                    print("%-12s %-10s %.0e r%d  total %.4f s  shower %.4f s  sigma %.6g  "
-                          "cycles %s" % (label, blabel, n, r + 1, res["total"], res["shower"],
-                                         res["sigma"], res["cycles"]), flush=True)
+                    print("%-12s %-10s %.0e r%d  total %.4f s  shower %.4f s  me %.4f s  "
+                          "analysis %.4f s  sigma %.6g  cycles %s"
+                          % (label, blabel, n, r + 1, res["total"], res["shower"], res["me"],
+                             res["analysis"], res["sigma"], res["cycles"]), flush=True)
     if a.out:
         with open(a.out, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))

@@ -193,6 +193,10 @@ int gaps_process_decayed_boson(const gaps_process *proc);
 GAPS_DEVICE_BEGIN
 /* Draw one event's hard process from its random stream. */
 void gaps_process_generate(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev);
+/* The same for a process known to be ee-qq: a kernel built for e+e- alone calls this one, so
+ * that it holds none of the hadronic matrix elements and parton densities (their registers
+ * would be the whole kernel's). */
+void gaps_process_generate_ee(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev);
 GAPS_DEVICE_END
 
 GAPS_C_END

@@ -82,8 +82,10 @@ void gaps_shower_launch_cycles_listed(gaps_pool *pool, const gaps_physics *phys,
                                       int cycles, int split_every, int lanes);
 
 /* Refill: every empty slot takes the next event number (if one below phys->end_event is left)
- * and starts it. */
-void gaps_shower_launch_refill(gaps_pool *pool, const gaps_physics *phys, int nslots);
+ * and starts it.  hadronic as in gaps_shower_launch_cycles (the refill of an e+e- run gets a
+ * kernel without the hadronic matrix elements). */
+void gaps_shower_launch_refill(gaps_pool *pool, const gaps_physics *phys, int nslots,
+                               int hadronic);
 
 GAPS_C_END
 

@@ -451,7 +451,7 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
 
     double t0 = now();
     if (!stop_requested(sh) && (!sh->pieces || take_piece(part, sh))) {
-        gaps_shower_launch_refill(pool, phys, nslots);
+        gaps_shower_launch_refill(pool, phys, nslots, config_hadronic(cfg));
         part->launches++;
     }
     part->time_me += now() - t0;
@@ -553,7 +553,7 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
          * on a GPU its writes then go to neighbouring slots side by side, where the done
          * list's slots lie scattered (ME 0.183 -> 0.080 s at 10^8 events, doc/benchmarks.md) */
         if (left && (idle || (cfg->refill && (fresh || done > 0)))) {
-            gaps_shower_launch_refill(pool, phys, nslots);
+            gaps_shower_launch_refill(pool, phys, nslots, config_hadronic(cfg));
             part->launches++;
         }
         part->time_me += now() - t2;

@@ -160,12 +160,17 @@ double gaps_process_sigma_exact(const gaps_process *proc)
 
 GAPS_DEVICE_BEGIN
 
+void gaps_process_generate_ee(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev)
+{
+    if (proc->ee_nlo.on) gaps_ee_qq_nlo_generate(&proc->ee_qq, &proc->ee_nlo, rng, ev);
+    else gaps_ee_qq_generate(&proc->ee_qq, rng, ev);
+}
+
 void gaps_process_generate(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev)
 {
     switch (proc->id) {
     case GAPS_PROCESS_EE_QQ:
-        if (proc->ee_nlo.on) gaps_ee_qq_nlo_generate(&proc->ee_qq, &proc->ee_nlo, rng, ev);
-        else gaps_ee_qq_generate(&proc->ee_qq, rng, ev);
+        gaps_process_generate_ee(proc, rng, ev);
         break;
     case GAPS_PROCESS_PP_Z:
         if (proc->pp_nlo.on) gaps_pp_z_nlo_generate(&proc->pp_z, &proc->pp_nlo, proc->pdf, rng, ev);

@@ -26,13 +26,24 @@ static gaps_rng slot_rng(const gaps_pool *pool, const gaps_physics *phys, int e)
     return gaps_rng_make(phys->seed, (uint64_t)pool->event[e], pool->draw[e]);
 }
 
-void gaps_shower_start(gaps_pool *pool, const gaps_physics *phys, int e, int64_t event)
+/* Is the run's process a hadron collision?  ee_only is a constant 1 in the launches built
+ * for e+e- alone (the fused cycles, the refill), whose kernels then hold no hadronic code (on
+ * an H200, 10^8 LEP events took 1.880 s against 1.895 s with the hadronic code in the fused
+ * kernel). */
+GAPS_ALWAYS_INLINE int is_hadronic(const gaps_physics *phys, int ee_only)
+{
+    return !ee_only && phys->proc.hadronic;
+}
+
+GAPS_ALWAYS_INLINE void shower_start(gaps_pool *pool, const gaps_physics *phys, int e,
+                                     int64_t event, int ee_only)
 {
     pool->event[e] = event;
     pool->draw[e] = 0;
     gaps_rng rng = slot_rng(pool, phys, e);
     gaps_hard_event ev;
-    gaps_process_generate(&phys->proc, &rng, &ev);
+    if (ee_only) gaps_process_generate_ee(&phys->proc, &rng, &ev);
+    else gaps_process_generate(&phys->proc, &rng, &ev);
     pool->draw[e] = rng.draw;
 
     /* a loop of constant length (unrolled: the hard event stays in registers on a GPU) */
@@ -63,12 +74,17 @@ void gaps_shower_start(gaps_pool *pool, const gaps_physics *phys, int e, int64_t
     pool->t[e] = ev.t_start;
     pool->status[e] = GAPS_SLOT_SHOWERING;
     pool->trial_kernel[e] = GAPS_KERNEL_NONE;
-    if (phys->proc.hadronic) {
+    if (is_hadronic(phys, ee_only)) {
         pool->rate_tbin[e] = gaps_isr_tbin(&phys->isr, ev.t_start);
         gaps_dipoles_update_hadronic(pool, phys, e, gaps_rows_all(0));
     } else {
         gaps_dipoles_update(pool, phys, e);
     }
+}
+
+void gaps_shower_start(gaps_pool *pool, const gaps_physics *phys, int e, int64_t event)
+{
+    shower_start(pool, phys, e, event, 0);
 }
 
 static void load(const gaps_pool *pool, int e, int p, double v[4])
@@ -345,14 +361,6 @@ GAPS_OUT_OF_LINE gaps_rows_due do_splitting_hadronic(gaps_pool *pool, int e, dou
     return due;
 }
 
-/* Is the run's process a hadron collision?  ee_only is a constant 1 in the fused launch built
- * for e+e- alone (gaps_shower_launch_cycles), whose kernel then holds no hadronic code (on an
- * H200, 10^8 LEP events took 1.880 s against 1.895 s with the hadronic code in the kernel). */
-GAPS_ALWAYS_INLINE int is_hadronic(const gaps_physics *phys, int ee_only)
-{
-    return !ee_only && phys->proc.hadronic;
-}
-
 /* Veto step 1, select the winner (the paper's select_winner_split_func).  One trial scale from
  * the summed overestimate, t' = t R^(1/r_sum), and the (dipole, kernel) that emits it, chosen
  * with probability r / r_sum. */
@@ -593,14 +601,14 @@ void gaps_veto_cycle(gaps_pool *pool, const gaps_physics *phys, int e, int split
 }
 
 /* Refill one slot with the next event number, if any is left below `end`. */
-static void refill(gaps_pool *pool, const gaps_physics *phys, int e)
+GAPS_ALWAYS_INLINE void refill(gaps_pool *pool, const gaps_physics *phys, int e, int ee_only)
 {
     if (pool->status[e] != GAPS_SLOT_EMPTY) return;
     unsigned long long id, *next = pool->next_event, *cnt = pool->counters;
     GAPS_ATOMIC_CAPTURE
     id = (*next)++;
     if ((int64_t)id >= phys->end_event) return;
-    gaps_shower_start(pool, phys, e, (int64_t)id);
+    shower_start(pool, phys, e, (int64_t)id, ee_only);
     GAPS_ATOMIC_UPDATE
     cnt[GAPS_COUNT_STARTED] += 1u;
 }
@@ -775,8 +783,14 @@ void gaps_shower_launch_cycles_listed(gaps_pool *pool, const gaps_physics *phys,
     }
 }
 
-void gaps_shower_launch_refill(gaps_pool *pool, const gaps_physics *phys, int nslots)
+void gaps_shower_launch_refill(gaps_pool *pool, const gaps_physics *phys, int nslots,
+                               int hadronic)
 {
-    GAPS_PARALLEL_FOR(nslots)
-    for (int e = 0; e < nslots; ++e) refill(pool, phys, e);
+    if (hadronic) {
+        GAPS_PARALLEL_FOR(nslots)
+        for (int e = 0; e < nslots; ++e) refill(pool, phys, e, 0);
+    } else {   /* a kernel of its own, without the hadronic code (is_hadronic()) */
+        GAPS_PARALLEL_FOR(nslots)
+        for (int e = 0; e < nslots; ++e) refill(pool, phys, e, 1);
+    }
 }
