@@ -345,12 +345,14 @@ typedef struct partition {
     double *rows_host;         /* host copies of the first `done` entries of out */
     gaps_records records_host;
     double time_me, time_shower, time_analysis;
-    long iterations;           /* passes of the cycle loop (each cycles_per_iteration cycles) */
+    long iterations;           /* strides of the cycle loop, of cycles_per_launch cycles each (a
+                                  pass at the end of a run runs GAPS_TAIL_STRIDES of them) */
     long launches;
     long log_cap;
-    int64_t *log;              /* events analysed after each pass, if keep_cycle_log */
-    double *log_s;             /* ... and when that pass ended (s after shared.t_start) */
+    int64_t *log;              /* showers ended after each stride, if keep_cycle_log */
+    double *log_s;             /* ... and when (s after shared.t_start; log_stride()) */
     int64_t analysed;
+    int64_t finished;          /* showers ended, at the end of the last pass */
     int failed;                /* enum failure: the events hook or next_range failed, or
                                   memory ran out */
     int log_failed;            /* the --cycles-out table could not grow */
@@ -433,10 +435,49 @@ static int take_piece(partition *part, const shared *sh)
     return 1;
 }
 
+/* One entry of the --cycles-out table, for the cycles_per_launch cycles that end at stride
+ * part->iterations: the events whose shower had ended by then and the seconds since the event
+ * loop began.  The host learns both once per pass, so in a pass of several strides (the end
+ * of a run) the entries before its last give the count and the time at the pass's start. */
+static void log_stride(partition *part, int64_t analysed, double seconds)
+{
+    if (part->iterations == part->log_cap) {
+        int64_t *grown = realloc(part->log, 2 * part->log_cap * sizeof *grown);
+        if (grown) part->log = grown;
+        double *grown_s = grown ? realloc(part->log_s, 2 * part->log_cap * sizeof *grown_s)
+                                : NULL;
+        if (grown_s) part->log_s = grown_s;
+        if (!grown_s) {
+            part->failed = FAILED_OUTPUT;
+            part->log_failed = 1;
+            free(part->log);
+            free(part->log_s);
+            part->log = NULL;
+            part->log_s = NULL;
+            return;
+        }
+        part->log_cap *= 2;
+    }
+    part->log[part->iterations] = analysed;
+    part->log_s[part->iterations] = seconds;
+}
+
+/* Events that wait for the analysis while a pool drains, at most.  On a GPU an analysis launch
+ * lasts at least as long as its costliest event takes one thread: about 0.9 ms for pp-z on an
+ * H200 (the anti-k_T clustering of a large event), the time of some 10^5 events' analyses;
+ * at the end of a run, where each pass finishes a few events, a launch per pass cost pp-z
+ * 10^6 events 48 launches and 50 ms (doc/benchmarks.md).  Nothing waits for the slots then. */
+#define GAPS_DRAIN_BATCH 65536
+
+/* Cycles of a pass at the end of a run (one listed launch), in cycles_per_launch: each pass
+ * also costs a gathering launch and the transfers of the counters (about 0.3 ms on an H200,
+ * against 17 us for a cycle of one long pp-z event, doc/benchmarks.md). */
+#define GAPS_TAIL_STRIDES 8
+
 /* The cycle loop of one pool over one segment of event numbers.  Each pass runs veto cycles
  * for every slot (one launch per veto step, or cycles_per_launch whole cycles in one launch),
- * analyses the events whose shower ended (the done list), and hands fresh event numbers to
- * the freed slots.  The host learns the state from a few counters, never from per-slot
+ * analyses the events whose shower ended (the done list; while the pool drains, in batches:
+ * GAPS_DRAIN_BATCH), and hands fresh event numbers to the freed slots.  The host learns the state from a few counters, never from per-slot
  * flags.  It ends when no slot is busy and no event number below the segment's end is left
  * (or a stop was requested).  With pieces, the pool's own counter walks one piece at a time;
  * when every event of a piece has started, the next piece is taken while the pool is still
@@ -449,6 +490,7 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
     const int nslots = part->pool.nslots;
     unsigned long long *c = part->c;
 
+    part->draining = 0;
     double t0 = now();
     if (!stop_requested(sh) && (!sh->pieces || take_piece(part, sh))) {
         gaps_shower_launch_refill(pool, phys, nslots, config_hadronic(cfg));
@@ -457,6 +499,7 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
     part->time_me += now() - t0;
     for (;;) {
         t0 = now();
+        int strides = 1;   /* cycles of this pass, in cycles_per_launch */
         if (gaps_config_loop_mode(cfg) == GAPS_LOOPS_FUSED) {
             gaps_shower_launch_cycles(pool, phys, nslots, gaps_config_cycles_per_launch(cfg),
                                       gaps_config_split_every(cfg), config_hadronic(cfg));
@@ -470,8 +513,10 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
                 && (long)showering * gaps_runtime_step_tail_share() <= nslots) {
                 /* the end of the run: a few long events, where four launches per cycle cost
                  * more than the work of their few lanes, so the pass's cycles run in one
-                 * launch (splitting at once, as the step loops do; backend/gaps_parallel.h) */
-                gaps_shower_launch_cycles_listed(pool, phys, showering, cycles, 1,
+                 * launch (splitting at once, as the step loops do; backend/gaps_parallel.h),
+                 * and the pass runs GAPS_TAIL_STRIDES times as many */
+                strides = GAPS_TAIL_STRIDES;
+                gaps_shower_launch_cycles_listed(pool, phys, showering, strides * cycles, 1,
                                                  gaps_runtime_event_lanes(showering));
                 part->launches++;
             } else if (showering > 0) {
@@ -487,7 +532,11 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
         const double t1 = now();
         part->time_shower += t1 - t0;
         const int done = gaps_pool_done_count(c);
-        if (done > 0) {
+        /* While the pool drains, finished events wait in their slots (no event is left to
+         * take them) until a batch has gathered or none is showering any more */
+        const int64_t finished = part->analysed + done;   /* showers ended, for the table */
+        const int64_t showering_left = (int64_t)c[GAPS_COUNT_STARTED] - finished;
+        if (done > 0 && (!part->draining || done >= GAPS_DRAIN_BATCH || showering_left == 0)) {
             /* with per-event output, at most out_capacity events per analysis launch: the
              * output buffers stay small whatever the pool size */
             const int chunk = part->out_dev ? part->out_capacity : done;
@@ -505,29 +554,14 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
         const double t2 = now();
         part->time_analysis += t2 - t1;
 
-        if (part->log) {
-            if (part->iterations == part->log_cap) {
-                int64_t *grown = realloc(part->log, 2 * part->log_cap * sizeof *grown);
-                if (grown) part->log = grown;
-                double *grown_s = grown ? realloc(part->log_s, 2 * part->log_cap
-                                                               * sizeof *grown_s) : NULL;
-                if (grown_s) part->log_s = grown_s;
-                if (!grown_s) {
-                    part->failed = FAILED_OUTPUT;
-                    part->log_failed = 1;
-                    free(part->log);
-                    free(part->log_s);
-                    part->log = NULL;
-                    part->log_s = NULL;
-                }
-                else part->log_cap *= 2;
-            }
-            if (part->log) {
-                part->log[part->iterations] = part->analysed;
-                part->log_s[part->iterations] = t2 - sh->t_start;
-            }
+        for (int k = 0; k < strides; ++k) {   /* the --cycles-out table */
+            const int last = k == strides - 1;
+            if (part->log)
+                log_stride(part, last ? finished : part->finished,
+                           (last ? t2 : t0) - sh->t_start);
+            part->iterations++;
         }
-        part->iterations++;
+        part->finished = finished;
         if (is_first_partition && sh->hooks && sh->hooks->progress) {
             int64_t all;
             GAPS_ATOMIC_READ
