@@ -54,7 +54,7 @@ find_package(Python3 COMPONENTS Interpreter REQUIRED)
 # (one 256-thread block per SM), 96 without any spill (two blocks); 23 % faster on an H200.
 # The fused shower kernel: 130-138 registers, too many for two blocks per SM; held at 128
 # (a 16-byte spill) it is 16-18 % faster (doc/benchmarks.md).  Empty: the toolkit as it is.
-set(GAPS_GPU_REGISTER_CAPS "gaps_analysis_launch=96;gaps_shower_launch_cycles=128;gaps_shower_launch_step=128" CACHE STRING
+set(GAPS_GPU_REGISTER_CAPS "gaps_analysis_launch=96;gaps_shower_launch_cycles=128;gaps_shower_launch_step=128;gaps_shower_launch_trial=128;gaps_shower_launch_splitting=128" CACHE STRING
     "Register caps of GPU kernels, NAME=N;... (empty: none)")
 foreach(_cap IN LISTS GAPS_GPU_REGISTER_CAPS)
   if(NOT _cap MATCHES "^[A-Za-z0-9_]+=([0-9]+)$" OR CMAKE_MATCH_1 LESS 16 OR CMAKE_MATCH_1 GREATER 255)

@@ -122,7 +122,7 @@ static void check_options(const gaps_options *o)
     if (c->split_every < 0 || c->split_every > GAPS_MAX_CYCLES_PER_LAUNCH)
         fuzz_fail("split_every %d", c->split_every);   /* 0: the process default */
     if (c->loop_mode != GAPS_LOOPS_STEPS && c->loop_mode != GAPS_LOOPS_FUSED
-        && c->loop_mode != GAPS_LOOPS_AUTO)
+        && c->loop_mode != GAPS_LOOPS_TRIALS && c->loop_mode != GAPS_LOOPS_AUTO)
         fuzz_fail("loop_mode %d", c->loop_mode);
     if (c->refill != 0 && c->refill != 1) fuzz_fail("refill %d", c->refill);
     if (o->progress < -1 || o->progress > 1) fuzz_fail("progress %d", o->progress);
@@ -505,7 +505,7 @@ static const char *specials[] = {
     "1e-999999999999999", "0e999999999999", "-1", "+1", "-0", "inf", "nan", "0x1p3", ".", "",
     "e", "1e", "1e+", ".5", "5.", "0", "1", "2", "3", "64", "65", "4096", "4097", "268435456",
     "268435457", "1048576", "1048577", "4294967295", "4294967296", "0.118", "91.2", "1e-400",
-    "1e309", "none", "-", "--", "steps", "fused", "true", "false", "yes", "no", "TRUE", "a.yoda",
+    "1e309", "none", "-", "--", "steps", "trials", "fused", "true", "false", "yes", "no", "TRUE", "a.yoda",
     "./-x", "-x", "--quiet", "=", "==", "#", "a#b", "a=b", " ", "\t", "\r", "\x01", "\xff",
     "\xc3\xa9", "0.5", "1.0", "0.9999999999999999999", "1000e-3", "7.0", "007", "1E6", "1e+6",
 };

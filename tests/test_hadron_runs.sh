@@ -47,6 +47,12 @@ for proc in pp-z pp-ll; do
         --pool 500 --cycles-per-launch 3 || bad "$proc steps"
     cmp -s st.csv $proc.csv && ok "$proc: same CSV with --loops steps" \
         || bad "$proc: CSV differs with --loops steps"
+    # or two launches per cycle, the trial and the splitting, with the splitting list's
+    # counters taking turns (gaps_shower_launch_trial)
+    run --process $proc --events $N --output none --observables-out tr.csv --loops trials \
+        --pool 500 --cycles-per-launch 3 || bad "$proc trials"
+    cmp -s tr.csv $proc.csv && ok "$proc: same CSV with --loops trials" \
+        || bad "$proc: CSV differs with --loops trials"
     # one pool generation: most of the run is its end, where a pass runs its cycles in one
     # launch over the showering slots (gaps_shower_launch_cycles_listed); and the cycle log
     run --process $proc --events $N --output none --observables-out one.csv --loops steps \

@@ -517,8 +517,10 @@ static void test_command_line(void)
           "--loops steps");
     CHECK(parse(&o, "--loops=fused", (char *)NULL) == 0 && o.cfg.loop_mode == GAPS_LOOPS_FUSED,
           "--loops=fused");
+    CHECK(parse(&o, "--loops", "trials", (char *)NULL) == 0
+          && o.cfg.loop_mode == GAPS_LOOPS_TRIALS, "--loops trials");
     expect_error(parse(&o, "--loops", "sideways", (char *)NULL),
-                 "invalid value 'sideways' for --loops: expected 'steps' or 'fused'",
+                 "invalid value 'sideways' for --loops: expected 'steps', 'trials' or 'fused'",
                  (char *)NULL);
     expect_error(parse(&o, "--loops", "Steps", (char *)NULL), "--loops", (char *)NULL);
 
@@ -844,7 +846,7 @@ static void test_cards(void)
     card_error("alphas-mz = 1", "for alphas-mz");
     card_error("pool = 268435457", "expected an integer from 1 to 268435456");
     card_error("threads = 4097", "expected an integer from 1 to 4096");
-    card_error("loops = sideways", "expected 'steps' or 'fused'");
+    card_error("loops = sideways", "expected 'steps', 'trials' or 'fused'");
     card_error("frobnicate = 1", "unknown key 'frobnicate'");
     card_error("--events = 5", "unknown key '--events' (write the option name without '--'");
     card_error("Events = 5", "unknown key 'Events'");

@@ -114,6 +114,8 @@ def describe(label, rows, names):
     k = int(row.get("cycles_per_launch") or 1)
     if row.get("loops") == "steps":
         text = "%s, one loop per veto step" % gpu
+    elif row.get("loops") == "trials":
+        text = "%s, a loop for the trial and one for the splitting" % gpu
     elif row.get("refill", "true") == "false":
         text = "%s, batches without refill, %d cycles per launch" % (gpu, k)
     else:

@@ -50,6 +50,8 @@ enum gaps_counter {
     GAPS_COUNT_SPLIT_EMIT,    /* entries at the front of split_list: emissions to do */
     GAPS_COUNT_SPLIT_MOVE,    /* entries at the back of split_list: moves to the next scale
                                  bin of the hadronic rates */
+    GAPS_COUNT_SPLIT_EMIT_ODD,   /* the same two for the trial launches of odd parity, which */
+    GAPS_COUNT_SPLIT_MOVE_ODD,   /* fill one pair while they clear the other (src/shower/veto.c) */
     GAPS_COUNT_SHOWERING,     /* entries of showering_list */
     GAPS_COUNT_BY_N,          /* GAPS_MAX_PARTONS + 1 counters from here: entries of the done
                                  list with n = 0, 1, ... partons (the rows of done_by_n) */

@@ -22,8 +22,14 @@ GAPS_C_BEGIN
 enum gaps_loop_mode {
     GAPS_LOOPS_AUTO = -1,   /* the backend's choice for the process (gaps_config_loop_mode) */
     GAPS_LOOPS_STEPS = 0,   /* one data-parallel loop per veto step (the paper's structure) */
-    GAPS_LOOPS_FUSED = 1    /* one loop runs whole cycles for each slot */
+    GAPS_LOOPS_FUSED = 1,   /* one loop runs whole cycles for each slot */
+    GAPS_LOOPS_TRIALS = 2   /* per veto cycle one loop for the trial (steps 1 to 3) and one
+                               for the splitting (step 4) */
 };
+
+/* The name of a loop mode on the command line and in the JSON summary ("steps", "fused",
+ * "trials"). */
+const char *gaps_loop_mode_name(int mode);
 
 /* Physics ranges the double-precision kinematics handle (doc/physics.md section 10).  Below
  * GAPS_MIN_ECM the program's fixed electroweak inputs and its tolerances stop making sense
@@ -148,10 +154,10 @@ void gaps_config_defaults(gaps_config *cfg);
 int gaps_config_split_every(const gaps_config *cfg);
 
 /* The loop mode a run uses: cfg->loop_mode, or for GAPS_LOOPS_AUTO the backend's default for
- * the process (hadron collisions run one loop per step on a GPU, gaps_parallel.h says why). */
+ * the process (hadron collisions run the trials mode on a GPU, gaps_parallel.h says why). */
 int gaps_config_loop_mode(const gaps_config *cfg);
 
-/* The veto cycles per launch (fused) or between analysis and refill (steps) a run uses:
+/* The veto cycles per launch (fused) or between analysis and refill (steps, trials) a run uses:
  * cfg->cycles_per_launch, or where that is 0 the backend's default for the loop mode and the
  * process. */
 int gaps_config_cycles_per_launch(const gaps_config *cfg);

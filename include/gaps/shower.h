@@ -19,8 +19,10 @@
  *   gaps_veto_do_splitting      kinematics and colours of an accepted emission (do_splitting)
  * All slots move in lock step; a finished slot waits for the analysis and a refill.
  * gaps_shower_launch_step runs one step over all slots (the paper's structure: four launches
- * per cycle); gaps_shower_launch_cycles runs K whole cycles per slot in one launch (fewer
- * launches; the fast variant on a GPU).
+ * per cycle); gaps_shower_launch_trial and gaps_shower_launch_splitting run a cycle in two
+ * launches (steps 1 to 3, then step 4: the GPU's way for hadron collisions);
+ * gaps_shower_launch_cycles runs K whole cycles per slot in one launch (fewest launches; the
+ * GPU's way for e+e-).
  */
 #ifndef GAPS_SHOWER_H
 #define GAPS_SHOWER_H
@@ -70,6 +72,15 @@ int gaps_shower_gather(gaps_pool *pool_host, gaps_pool *pool, int nslots);
  * gaps_runtime_event_lanes()); the events do not depend on it, and a CPU ignores it. */
 void gaps_shower_launch_step(gaps_pool *pool, const gaps_physics *phys, int n,
                              enum gaps_veto_step step, int lanes);
+/* The same cycle in two launches (--loops trials): the trial, steps 1 to 3 for the first n
+ * entries of the showering list, then the splitting, step 4 for the slots the trial put on
+ * the splitting list.  The trial of each cycle takes a parity, 0 or 1, the other one than the
+ * cycle before (any order that alternates), and its splitting the same parity: the trial
+ * fills that parity's counters of the splitting list and clears the other's (veto.c).  A
+ * pool's steps of one mode only: the step launches use parity 0 throughout. */
+void gaps_shower_launch_trial(gaps_pool *pool, const gaps_physics *phys, int n, int parity);
+void gaps_shower_launch_splitting(gaps_pool *pool, const gaps_physics *phys, int n, int lanes,
+                                  int parity);
 /* cycles veto cycles per slot; every split_every-th of them, and the last, is a splitting
  * round (split_every 1: every cycle, the plain veto algorithm).  hadronic: the process's
  * phys->proc.hadronic (an e+e- run gets a kernel without the hadronic code). */

@@ -48,7 +48,17 @@ int gaps_config_loop_mode(const gaps_config *cfg)
 {
     if (cfg->loop_mode != GAPS_LOOPS_AUTO) return cfg->loop_mode;
     return gaps_runtime_default_loops_fused(config_hadronic(cfg)) ? GAPS_LOOPS_FUSED
-                                                                   : GAPS_LOOPS_STEPS;
+                                                                   : GAPS_LOOPS_TRIALS;
+}
+
+const char *gaps_loop_mode_name(int mode)
+{
+    switch (mode) {
+    case GAPS_LOOPS_STEPS: return "steps";
+    case GAPS_LOOPS_FUSED: return "fused";
+    case GAPS_LOOPS_TRIALS: return "trials";
+    default: return "auto";
+    }
 }
 
 int gaps_config_cycles_per_launch(const gaps_config *cfg)
@@ -358,6 +368,7 @@ typedef struct partition {
     int log_failed;            /* the --cycles-out table could not grow */
     int dry;                   /* pieces: next_range has nothing left */
     int draining;              /* the last pass found no event left to start */
+    int parity;                /* of the next trial launch (gaps_shower_launch_trial) */
     unsigned long long c[GAPS_N_COUNTERS];
 } partition;
 
@@ -504,8 +515,9 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
             gaps_shower_launch_cycles(pool, phys, nslots, gaps_config_cycles_per_launch(cfg),
                                       gaps_config_split_every(cfg), config_hadronic(cfg));
             part->launches++;
-        } else {   /* cycles_per_launch cycles of one launch per step, then analysis and refill;
-                      the launches run over the slots that are showering at the pass's start */
+        } else {   /* cycles_per_launch cycles of one launch per step (or two: trial and
+                      splitting), then analysis and refill; the launches run over the slots that
+                      are showering at the pass's start */
             const int showering = gaps_shower_gather(&part->pool, pool, nslots);
             const int cycles = gaps_config_cycles_per_launch(cfg);
             part->launches++;
@@ -519,6 +531,15 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
                 gaps_shower_launch_cycles_listed(pool, phys, showering, strides * cycles, 1,
                                                  gaps_runtime_event_lanes(showering));
                 part->launches++;
+            } else if (showering > 0 && gaps_config_loop_mode(cfg) == GAPS_LOOPS_TRIALS) {
+                for (int k = 0; k < cycles; ++k) {
+                    gaps_shower_launch_trial(pool, phys, showering, part->parity);
+                    gaps_shower_launch_splitting(pool, phys, showering,
+                                                 gaps_runtime_event_lanes(showering),
+                                                 part->parity);
+                    part->parity = !part->parity;
+                }
+                part->launches += 2L * cycles;
             } else if (showering > 0) {
                 for (int k = 0; k < cycles; ++k)
                     for (int step = 0; step < GAPS_N_VETO_STEPS; ++step)

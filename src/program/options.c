@@ -282,7 +282,7 @@ static void expected(const opt_def *d, char *buf, size_t len)
                                      ? "expected a finite decimal number greater than 0"
                                      : "expected a decimal number between 0 and 1 (exclusive)");
         break;
-    case K_LOOPS: snprintf(buf, len, "expected 'steps' or 'fused'"); break;
+    case K_LOOPS: snprintf(buf, len, "expected 'steps', 'trials' or 'fused'"); break;
     case K_PARAM: expected_param(&gaps_params[d->lo], buf, len); break;
     case K_FLAG: snprintf(buf, len, "expected true, false, yes, no, 1 or 0"); break;
     default: snprintf(buf, len, "expected a file name"); break;
@@ -438,6 +438,7 @@ static int parse_value(const opt_def *d, const char *text, int in_card, value *v
     case K_LOOPS:
         if (!strcmp(text, "steps")) { v->i = GAPS_LOOPS_STEPS; return 0; }
         if (!strcmp(text, "fused")) { v->i = GAPS_LOOPS_FUSED; return 0; }
+        if (!strcmp(text, "trials")) { v->i = GAPS_LOOPS_TRIALS; return 0; }
         break;
     case K_FLAG:
         if (!in_card) { v->on = 1; return 0; }
@@ -973,11 +974,14 @@ void gaps_options_usage(FILE *f)
         "      --pool N             event slots in the pool, 1..%lld (2^28) (default: 128 per\n"
         "                           CPU thread, 2^20 on a GPU)\n"
         "  -t, --threads N          OpenMP threads, 1..%d (openmp build; default: OpenMP's)\n"
-        "      --loops steps|fused  one loop per veto step (the paper's structure) or whole\n"
+        "      --loops steps|trials|fused  steps: one loop per veto step (the paper's\n"
+        "                           structure); trials: per veto cycle one loop for the\n"
+        "                           trial (steps 1-3), one for the splitting; fused: whole\n"
         "                           cycles per loop (default %s, %s for hadron collisions)\n"
         "      --cycles-per-launch K  veto cycles per fused launch, or with --loops steps\n"
-        "                           between refills, 1..%lld (2^20) (default %d in this\n"
-        "                           build; steps: %d for hadron collisions, else 1)\n"
+        "                           or trials between refills, 1..%lld (2^20) (default %d\n"
+        "                           in this build; steps, trials: %d for hadron collisions,\n"
+        "                           else 1)\n"
         "      --split-every M      fused launches: accepted trials wait and are split\n"
         "                           together every M-th veto cycle, 1..%lld (default %d in\n"
         "                           this build, %d for hadron collisions; 1 = at once; the\n"
@@ -986,8 +990,8 @@ void gaps_options_usage(FILE *f)
         "      --allow-host         offload build: run on the host if no GPU is usable\n"
         "      --energy             measure the GPU's energy during the run\n",
         (long long)GAPS_MAX_SLOTS, GAPS_MAX_THREADS,
-        gaps_runtime_default_loops_fused(0) ? "fused" : "steps",
-        gaps_runtime_default_loops_fused(1) ? "fused" : "steps",
+        gaps_runtime_default_loops_fused(0) ? "fused" : "trials",
+        gaps_runtime_default_loops_fused(1) ? "fused" : "trials",
         (long long)GAPS_MAX_CYCLES_PER_LAUNCH, gaps_runtime_default_cycles_per_launch(),
         gaps_runtime_default_step_cycles(1),
         (long long)GAPS_MAX_CYCLES_PER_LAUNCH, gaps_runtime_default_split_every(0),

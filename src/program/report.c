@@ -136,8 +136,7 @@ void gaps_report_json(FILE *f, const gaps_config *cfg, const gaps_run *run, int6
     }
     fprintf(f, "  \"loops\": \"%s\",\n  \"cycles_per_launch\": %d,\n  \"split_every\": %d,\n"
                "  \"refill\": %s,\n",
-            gaps_config_loop_mode(cfg) == GAPS_LOOPS_FUSED ? "fused" : "steps",
-            gaps_config_cycles_per_launch(cfg),
+            gaps_loop_mode_name(gaps_config_loop_mode(cfg)), gaps_config_cycles_per_launch(cfg),
             gaps_config_split_every(cfg), cfg->refill ? "true" : "false");
     /* shower trials whose acceptance exceeded 1: rare outside --compat gaps21 (this process's) */
     fprintf(f, "  \"overestimate_violations\": %" PRId64 ",\n", run->overestimates);
@@ -207,7 +206,7 @@ void gaps_report_summary(FILE *out, const gaps_config *cfg, const gaps_run *run,
     fprintf(out, "gaps %s  backend %s  on %s\n", GAPS_VERSION, run->backend, run->device);
     print_summary_parameters(out, run->state);
     fprintf(out, "  pool %d slots x %d partons   loops %s", run->slots, cfg->max_partons,
-            gaps_config_loop_mode(cfg) == GAPS_LOOPS_FUSED ? "fused" : "steps");
+            gaps_loop_mode_name(gaps_config_loop_mode(cfg)));
     if (gaps_config_loop_mode(cfg) == GAPS_LOOPS_FUSED) {
         fprintf(out, " (%d veto cycle%s per launch", gaps_config_cycles_per_launch(cfg),
                 gaps_config_cycles_per_launch(cfg) == 1 ? "" : "s");

@@ -616,7 +616,13 @@ GAPS_ALWAYS_INLINE void refill(gaps_pool *pool, const gaps_physics *phys, int e,
 GAPS_DEVICE_END
 
 /* The step loops: one launch per veto step, each a kernel of its own on a GPU (so that each
- * gets the registers it needs, not the most that any step needs).
+ * gets the registers it needs, not the most that any step needs; --loops steps, the paper's
+ * structure), or one launch for the trial (steps 1 to 3) and one for the splitting (--loops
+ * trials, the GPU's default for hadron collisions).  Steps 1 to 3 of a slot need nothing of
+ * any other slot, so one kernel can run them back to back; the splitting runs over the list
+ * that the trial gathers.  Two launches per cycle instead of four: on an H200 pp-z 10^6
+ * events 245 -> 219 ns, 10^7 events 225 -> 207 ns (doc/benchmarks.md), the launches and
+ * their ends, where a few slow warps hold up the machine, being half of a cycle's cost.
  *
  * The showering list.  Once per pass of the host loop (a few cycles, then the analysis and
  * the refill), gaps_shower_gather() puts the slots whose event is showering on a list,
@@ -627,13 +633,16 @@ GAPS_DEVICE_END
  * an empty launch over 2^20 slots costs as much as a tenth of a full one.
  *
  * The splitting list.  A fifth of the hadronic trials end in an emission or a move to the
- * next scale bin of the rates, and either recomputes dipole rates of the event (all of them,
- * before gaps_rows_due): run over all slots, the splitting launch kept 2.3 of 32 lanes of a GPU warp busy and took
- * three quarters of a cycle (doc/benchmarks.md).  So the launch of accept_or_reject puts the
- * slots with work for the splitting step on a list (emissions from the front, moves from the
- * back: a warp then does one kind of work), and the splitting launch runs over the list, with
- * every lane busy.  The counters are set to zero in the launch of select_winner, which adds
- * nothing to the list.
+ * next scale bin of the rates, and either recomputes dipole rates of the event: run over all
+ * slots, the splitting launch kept 2.3 of 32 lanes of a GPU warp busy and took three quarters
+ * of a cycle (doc/benchmarks.md).  So the launch of accept_or_reject puts the slots with work
+ * for the splitting step on a list (emissions from the front, moves from the back: a warp
+ * then does one kind of work), and the splitting launch runs over the list, with every lane
+ * busy.  Its two counters must be zero when a cycle's trial begins: in the step loops the
+ * launch of select_winner, which adds nothing to the list, sets them to zero.  The trial
+ * launch cannot (its threads add to them), so it uses one of two pairs of counters, by the
+ * parity the host gives it, and sets the other pair to zero for the next cycle's trial, the
+ * splitting of this cycle reading the pair of its parity (split_counter()).
  *
  * Lanes to an event.  Where fewer events shower than the GPU has lanes (a run no larger than
  * the pool, the end of any run), the splitting launch and the end-of-run launch give each
@@ -645,23 +654,30 @@ GAPS_DEVICE_END
  * order of either list, which the atomic counters make differ from run to run, does not
  * change the events. */
 GAPS_DEVICE_BEGIN
-static void split_list_add(gaps_pool *pool, int e)
+/* The counter of the splitting list's emissions (move 0) or moves (move 1) of a parity. */
+static int split_counter(int parity, int move)
+{
+    return parity ? (move ? GAPS_COUNT_SPLIT_MOVE_ODD : GAPS_COUNT_SPLIT_EMIT_ODD)
+                  : (move ? GAPS_COUNT_SPLIT_MOVE : GAPS_COUNT_SPLIT_EMIT);
+}
+
+static void split_list_add(gaps_pool *pool, int e, int parity)
 {
     const int kernel = pool->status[e] == GAPS_SLOT_SHOWERING ? pool->trial_kernel[e]
                                                               : GAPS_KERNEL_NONE;
     const int move = kernel == GAPS_KERNEL_NEW_BIN;
     const int emit = kernel != GAPS_KERNEL_NONE && !move;
-    const long i_emit = gaps_lanes_append(pool->counters + GAPS_COUNT_SPLIT_EMIT, emit);
-    const long i_move = gaps_lanes_append(pool->counters + GAPS_COUNT_SPLIT_MOVE, move);
+    const long i_emit = gaps_lanes_append(pool->counters + split_counter(parity, 0), emit);
+    const long i_move = gaps_lanes_append(pool->counters + split_counter(parity, 1), move);
     if (i_emit >= 0) pool->split_list[i_emit] = e;
     if (i_move >= 0) pool->split_list[pool->nslots - 1 - i_move] = e;
 }
 
 /* Entry i of the splitting list (its emissions first, then its moves), or -1 past its end. */
-static int split_list_entry(const gaps_pool *pool, int i)
+static int split_list_entry(const gaps_pool *pool, int i, int parity)
 {
-    const long n_emit = (long)pool->counters[GAPS_COUNT_SPLIT_EMIT];
-    const long n_move = (long)pool->counters[GAPS_COUNT_SPLIT_MOVE];
+    const long n_emit = (long)pool->counters[split_counter(parity, 0)];
+    const long n_move = (long)pool->counters[split_counter(parity, 1)];
     if (i < n_emit) return pool->split_list[i];
     if (i - n_emit < n_move) return pool->split_list[pool->nslots - 1 - (i - n_emit)];
     return -1;
@@ -716,21 +732,43 @@ void gaps_shower_launch_step(gaps_pool *pool, const gaps_physics *phys, int n,
         for (int i = 0; i < n; ++i) {
             const int e = pool->showering_list[i];
             gaps_veto_accept_or_reject(pool, phys, e);
-            split_list_add(pool, e);
+            split_list_add(pool, e, 0);
         }
         break;
-    case GAPS_STEP_DO_SPLITTING: {   /* the splitting list holds at most n entries */
-        const long m = (long)n * lanes;
-        GAPS_PARALLEL_FOR(m)
-        for (long i = 0; i < m; ++i) {
-            const int lane = (int)(i % lanes), e = split_list_entry(pool, (int)(i / lanes));
-            if (e >= 0 && lane < gaps_lanes_in_group(lanes))
-                do_splitting(pool, phys, e, 0, lane, gaps_lanes_in_group(lanes));
-        }
+    case GAPS_STEP_DO_SPLITTING:
+        gaps_shower_launch_splitting(pool, phys, n, lanes, 0);
         break;
-    }
     default:
         break;
+    }
+}
+
+void gaps_shower_launch_trial(gaps_pool *pool, const gaps_physics *phys, int n, int parity)
+{
+    GAPS_PARALLEL_FOR(n)
+    for (int i = 0; i < n; ++i) {
+        if (i == 0)   /* the other pair, for the next cycle's trial */
+            pool->counters[split_counter(!parity, 0)] = pool->counters[split_counter(!parity, 1)]
+                = 0;
+        const int e = pool->showering_list[i];
+        gaps_veto_select_winner(pool, phys, e);
+        gaps_veto_check_cutoff(pool, phys, e);
+        gaps_veto_accept_or_reject(pool, phys, e);
+        split_list_add(pool, e, parity);
+    }
+}
+
+void gaps_shower_launch_splitting(gaps_pool *pool, const gaps_physics *phys, int n, int lanes,
+                                  int parity)
+{
+    lanes = lanes_width(lanes);
+    const long m = (long)n * lanes;   /* the splitting list holds at most n entries */
+    GAPS_PARALLEL_FOR(m)
+    for (long i = 0; i < m; ++i) {
+        const int lane = (int)(i % lanes);
+        const int e = split_list_entry(pool, (int)(i / lanes), parity);
+        if (e >= 0 && lane < gaps_lanes_in_group(lanes))
+            do_splitting(pool, phys, e, 0, lane, gaps_lanes_in_group(lanes));
     }
 }
 
