@@ -6,7 +6,8 @@
  * two back-to-back jets and their Delta R; the -50 of everything an event lacks (no jets, no
  * leptons, no Z); the Z from a lepton pair; the zphi = 0 spike of a Z without p_T and where
  * it lands; njets = 10 (stop after 10 jets) in the overflow; the logarithmic zptfull edges;
- * anti-k_T merging inside R and not outside, the 1e6 GeV^-2 rule; gaps_atan2 against the C
+ * anti-k_T merging inside R and not outside, the 1e6 GeV^-2 rule; the clustering against the
+ * plain scan over all pairs, bit for bit; gaps_atan2 against the C
  * library; the histograms of one event filled through the analysis table; a state of the LHC
  * analysis written, read back (format 3, two entries per event in leptpt) and refused as a
  * merge partner of a LEP state; its YODA file (paths, logarithmic and zero edges).
@@ -302,6 +303,150 @@ static void test_njets_overflow(double *row)
     check_close("leading jet: the hardest gluon", row[GAPS_LHC_J1_PT], 31.0, TIGHT, 0.0);
 }
 
+/* ---- the clustering against the plain scan over all pairs ----
+ * gaps_antikt() divides by R^2 only for the pairs that can be the nearest (pair_bound());
+ * its choices must be those of comparing every distance, ties included (the first smallest
+ * distance in the order d_i0 .. d_i(i-1), d_iB for i = 0, 1, ...).  plain_antikt() is that
+ * scan, as the analysis had it before. */
+static int plain_antikt(int n, const double p[][4], double R, int max_jets, double d_max,
+                        gaps_jet *jets)
+{
+    double c[GAPS_MAX_PARTONS][4], ipt[GAPS_MAX_PARTONS], eta[GAPS_MAX_PARTONS],
+        phi[GAPS_MAX_PARTONS];
+    for (int i = 0; i < n; ++i) {
+        for (int m = 0; m < 4; ++m) c[i][m] = p[i][m];
+        ipt[i] = 1.0 / (c[i][1] * c[i][1] + c[i][2] * c[i][2]);
+        eta[i] = gaps_pseudorapidity(c[i][1], c[i][2], c[i][3]);
+        phi[i] = gaps_azimuth(c[i][1], c[i][2]);
+    }
+    int m = n, nj = 0;
+    while (m > 0 && nj < max_jets) {
+        double dmin = d_max;
+        int bi = -1, bj = -1;
+        for (int i = 0; i < m; ++i) {
+            for (int j = 0; j < i; ++j) {
+                const double w = ipt[i] < ipt[j] ? ipt[i] : ipt[j];
+                const double de = eta[i] - eta[j], dp = gaps_delta_phi(phi[i], phi[j]);
+                const double d = w * (de * de + dp * dp) / (R * R);
+                if (d < dmin) { dmin = d; bi = i; bj = j; }
+            }
+            if (ipt[i] < dmin) { dmin = ipt[i]; bi = i; bj = -1; }
+        }
+        if (bi < 0) break;
+        if (bj < 0) {
+            gaps_jet *jet = &jets[nj++];
+            for (int k = 0; k < 4; ++k) jet->p[k] = c[bi][k];
+            jet->pt = sqrt(c[bi][1] * c[bi][1] + c[bi][2] * c[bi][2]);
+            jet->eta = eta[bi];
+            jet->phi = phi[bi];
+        } else {
+            for (int k = 0; k < 4; ++k) c[bj][k] += c[bi][k];
+            ipt[bj] = 1.0 / (c[bj][1] * c[bj][1] + c[bj][2] * c[bj][2]);
+            eta[bj] = gaps_pseudorapidity(c[bj][1], c[bj][2], c[bj][3]);
+            phi[bj] = gaps_azimuth(c[bj][1], c[bj][2]);
+        }
+        for (int i = bi; i < m - 1; ++i) {
+            for (int k = 0; k < 4; ++k) c[i][k] = c[i + 1][k];
+            ipt[i] = ipt[i + 1];
+            eta[i] = eta[i + 1];
+            phi[i] = phi[i + 1];
+        }
+        --m;
+    }
+    for (int i = 1; i < nj; ++i) {
+        const gaps_jet t = jets[i];
+        int k = i;
+        while (k > 0 && jets[k - 1].pt < t.pt) { jets[k] = jets[k - 1]; --k; }
+        jets[k] = t;
+    }
+    while (nj > 0 && !(jets[nj - 1].pt > 0.0)) --nj;
+    return nj;
+}
+
+static uint64_t lcg_state = 12345u;
+static double lcg(void)   /* uniform in [0, 1), the same on every machine */
+{
+    lcg_state = lcg_state * 6364136223846793005u + 1442695040888963407u;
+    return (double)(lcg_state >> 11) * 0x1p-53;
+}
+
+/* Random events of 0..64 massless partons, many of them built for ties: parton copies (d = 0
+ * between them), momenta on a coarse grid of p_T, eta and phi (equal distances), partons
+ * without p_T (d_iB = +infinity) and mirror images in phi.  Every jet must be the plain
+ * scan's to the bit; a negative control checks that the comparison sees a changed jet. */
+static void test_antikt_plain_scan(void)
+{
+    int events = 0, jets_seen = 0, differ = 0, ties = 0;
+    for (int ev = 0; ev < 4000; ++ev) {
+        const int n = ev == 0 ? 4 : (int)(lcg() * (GAPS_MAX_PARTONS + 1));
+        const int kind = ev % 4;   /* 0 free, 1 grid, 2 copies and zeros, 3 mirrors */
+        double p[GAPS_MAX_PARTONS][4];
+        for (int i = 0; i < n; ++i) {
+            double pt = 1.0 + 60.0 * lcg(), y = 8.0 * lcg() - 4.0, ph = 2.0 * PI * lcg() - PI;
+            if (kind == 1) {
+                pt = 5.0 * (1 + (int)(4 * lcg()));
+                y = 0.2 * (int)(20 * lcg() - 10);
+                ph = (PI / 8.0) * (int)(16 * lcg() - 8);
+            }
+            p[i][1] = pt * cos(ph);
+            p[i][2] = pt * sin(ph);
+            p[i][3] = pt * sinh(y);
+            p[i][0] = pt * cosh(y);
+            if (kind == 2 && i > 0 && lcg() < 0.4) {
+                const int from = (int)(lcg() * i);
+                for (int m = 0; m < 4; ++m) p[i][m] = p[from][m];
+                ++ties;
+            }
+            if (kind == 2 && lcg() < 0.1) p[i][1] = p[i][2] = 0.0;
+            if (kind == 3 && i > 0 && lcg() < 0.5) {
+                for (int m = 0; m < 4; ++m) p[i][m] = p[i - 1][m];
+                p[i][2] = -p[i][2];
+                ++ties;
+            }
+        }
+        if (ev == 0) {
+            /* A tie that a merger makes: A, a copy A', C (twice A's p_T, mirrored in phi), a
+             * softer i between them (Delta R 0.3 to each, A and C 0.6 apart).  Once A and A'
+             * merge, the merged AA, before C in the scan, is exactly as near to i as C and
+             * must be taken: jets AA + i and C, not AA and C + i */
+            const double pts[4] = { 10.0, 10.0, 20.0, 5.0 }, phs[4] = { 0.3, 0.3, -0.3, 0.0 };
+            for (int i = 0; i < 4; ++i) {
+                p[i][1] = pts[i] * cos(phs[i]);
+                p[i][2] = pts[i] * sin(phs[i]);
+                p[i][3] = 0.0;
+                p[i][0] = pts[i];
+            }
+            p[2][1] = 2.0 * p[0][1];
+            p[2][2] = -2.0 * p[0][2];
+        }
+        const int max_jets = ev % 3 == 0 ? 10 : GAPS_MAX_PARTONS;
+        const double d_max = ev % 5 == 0 ? HUGE_VAL : (ev % 5 == 1 ? 1e-3 : 1e6);
+        const double R = ev % 7 == 3 ? 1.0 : 0.4;
+        gaps_jet a[GAPS_MAX_PARTONS], b[GAPS_MAX_PARTONS];
+        const int na = gaps_antikt(n, (const double(*)[4])p, R, max_jets, d_max, a);
+        const int nb = plain_antikt(n, (const double(*)[4])p, R, max_jets, d_max, b);
+        int same = na == nb;
+        for (int k = 0; same && k < na; ++k)
+            same = memcmp(a[k].p, b[k].p, sizeof a[k].p) == 0 && memcmp(&a[k].pt, &b[k].pt, 8) == 0
+                   && memcmp(&a[k].eta, &b[k].eta, 8) == 0 && memcmp(&a[k].phi, &b[k].phi, 8) == 0;
+        differ += !same;
+        if (!same && differ <= 3)
+            printf("FAIL anti-k_T event %d (n %d, kind %d): %d jets, the plain scan %d\n", ev, n,
+                   kind, na, nb);
+        ++events;
+        jets_seen += na;
+        if (ev == 7 && na > 0) {   /* negative control: one bit of one jet changed */
+            b[0].pt = nextafter(b[0].pt, HUGE_VAL);
+            check_true("negative control: a jet one ulp off is seen",
+                       memcmp(&a[0].pt, &b[0].pt, 8) != 0);
+        }
+    }
+    ++checks;
+    if (differ) ++failures;
+    printf("anti-k_T: %d events (%d partons copied or mirrored), %d jets: %d differ from the "
+           "plain scan\n", events, ties, jets_seen, differ);
+}
+
 /* ---- the histograms of one event, through the analysis table ---- */
 static uint64_t entries(const gaps_histograms *h, int id, int bin)
 {
@@ -491,6 +636,7 @@ int main(void)
     test_missing_and_leptons();
     test_antikt_small();
     test_njets_overflow(overflow_row);
+    test_antikt_plain_scan();
     test_histograms(spike_row, overflow_row);
     test_state_and_yoda(spike_row, overflow_row);
     test_atan2();
