@@ -486,11 +486,12 @@ static void log_stride(partition *part, int64_t analysed, double seconds)
 #define GAPS_TAIL_STRIDES 8
 
 /* The cycle loop of one pool over one segment of event numbers.  Each pass runs veto cycles
- * for every slot (one launch per veto step, or cycles_per_launch whole cycles in one launch),
- * analyses the events whose shower ended (the done list; while the pool drains, in batches:
- * GAPS_DRAIN_BATCH), and hands fresh event numbers to the freed slots.  The host learns the state from a few counters, never from per-slot
- * flags.  It ends when no slot is busy and no event number below the segment's end is left
- * (or a stop was requested).  With pieces, the pool's own counter walks one piece at a time;
+ * for every slot (one launch per veto step, two per cycle, or cycles_per_launch whole cycles
+ * in one launch), analyses the events whose shower ended (the done list; while the pool
+ * drains, in batches: GAPS_DRAIN_BATCH), and hands fresh event numbers to the freed slots.
+ * The host learns the state from a few counters, never from per-slot flags.  It ends when
+ * no slot is busy and no event number below the segment's end is left (or a stop was
+ * requested).  With pieces, the pool's own counter walks one piece at a time;
  * when every event of a piece has started, the next piece is taken while the pool is still
  * busy, so a piece boundary costs no drain. */
 static void run_segment(partition *part, shared *sh, int is_first_partition)

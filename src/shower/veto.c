@@ -568,9 +568,18 @@ void gaps_veto_step(gaps_pool *pool, const gaps_physics *phys, int e, enum gaps_
     }
 }
 
-/* One veto cycle of one slot: its steps in the order of enum gaps_veto_step.  This is the
- * only place where the order of the steps is spelled out; the one-loop-per-step launches on
- * the host follow the same enum.  The steps are written out, not looped over with
+/* The trial of one slot: veto steps 1 to 3 in their order (a cycle without its splitting;
+ * the trial launch runs it for each slot, gaps_shower_launch_trial()). */
+GAPS_ALWAYS_INLINE void trial(gaps_pool *pool, const gaps_physics *phys, int e, int ee_only)
+{
+    select_winner(pool, phys, e, ee_only);
+    gaps_veto_check_cutoff(pool, phys, e);
+    accept_or_reject(pool, phys, e, ee_only);
+}
+
+/* One veto cycle of one slot: its steps in the order of enum gaps_veto_step.  This and trial()
+ * are the only places where the order of the steps is spelled out; the one-loop-per-step
+ * launches on the host follow the same enum.  The steps are written out, not looped over with
  * gaps_veto_step(): once the steps grew, clang kept such a loop as a loop around a switch in the
  * fused kernel, which cost LEP 15 % more GPU instructions per event (on an H200, Nsight
  * Compute: the same floating-point work per lane, issued by less converged warps, plus the
@@ -587,11 +596,8 @@ void gaps_veto_step(gaps_pool *pool, const gaps_physics *phys, int e, enum gaps_
 GAPS_ALWAYS_INLINE void veto_cycle(gaps_pool *pool, const gaps_physics *phys, int e,
                                    int splitting_round, int ee_only, int lane, int lanes)
 {
-    if (lane == 0 && pool->trial_kernel[e] == GAPS_KERNEL_NONE) {   /* no accepted trial waits */
-        select_winner(pool, phys, e, ee_only);
-        gaps_veto_check_cutoff(pool, phys, e);
-        accept_or_reject(pool, phys, e, ee_only);
-    }
+    if (lane == 0 && pool->trial_kernel[e] == GAPS_KERNEL_NONE)   /* no accepted trial waits */
+        trial(pool, phys, e, ee_only);
     if (splitting_round) do_splitting(pool, phys, e, ee_only, lane, lanes);
 }
 
@@ -751,9 +757,7 @@ void gaps_shower_launch_trial(gaps_pool *pool, const gaps_physics *phys, int n, 
             pool->counters[split_counter(!parity, 0)] = pool->counters[split_counter(!parity, 1)]
                 = 0;
         const int e = pool->showering_list[i];
-        gaps_veto_select_winner(pool, phys, e);
-        gaps_veto_check_cutoff(pool, phys, e);
-        gaps_veto_accept_or_reject(pool, phys, e);
+        trial(pool, phys, e, 0);
         split_list_add(pool, e, parity);
     }
 }
