@@ -450,7 +450,7 @@ static int take_piece(partition *part, const shared *sh)
  * part->iterations: the events whose shower had ended by then and the seconds since the event
  * loop began.  The host learns both once per pass, so in a pass of several strides (the end
  * of a run) the entries before its last give the count and the time at the pass's start. */
-static void log_stride(partition *part, int64_t analysed, double seconds)
+static void log_stride(partition *part, int64_t finished, double seconds)
 {
     if (part->iterations == part->log_cap) {
         int64_t *grown = realloc(part->log, 2 * part->log_cap * sizeof *grown);
@@ -469,7 +469,7 @@ static void log_stride(partition *part, int64_t analysed, double seconds)
         }
         part->log_cap *= 2;
     }
-    part->log[part->iterations] = analysed;
+    part->log[part->iterations] = finished;
     part->log_s[part->iterations] = seconds;
 }
 
@@ -524,8 +524,8 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
             part->launches++;
             if (showering > 0 && part->draining
                 && (long)showering * gaps_runtime_step_tail_share() <= nslots) {
-                /* the end of the run: a few long events, where four launches per cycle cost
-                 * more than the work of their few lanes, so the pass's cycles run in one
+                /* the end of the run: a few long events, where the launches of each cycle
+                 * cost more than the work of their few lanes, so the pass's cycles run in one
                  * launch (splitting at once, as the step loops do; backend/gaps_parallel.h),
                  * and the pass runs GAPS_TAIL_STRIDES times as many */
                 strides = GAPS_TAIL_STRIDES;

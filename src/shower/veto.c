@@ -627,8 +627,9 @@ GAPS_DEVICE_END
  * trials, the GPU's default for hadron collisions).  Steps 1 to 3 of a slot need nothing of
  * any other slot, so one kernel can run them back to back; the splitting runs over the list
  * that the trial gathers.  Two launches per cycle instead of four: on an H200 pp-z 10^6
- * events 245 -> 219 ns, 10^7 events 225 -> 207 ns (doc/benchmarks.md), the launches and
- * their ends, where a few slow warps hold up the machine, being half of a cycle's cost.
+ * events 245 -> 219 ns, 10^7 events 225 -> 207 ns (doc/benchmarks.md).  Much of a cycle's
+ * cost does not grow with the slots (0.7 of 1.8 ms with 2^20 of them): the launches, and
+ * their ends, where a few slow warps hold up the machine.
  *
  * The showering list.  Once per pass of the host loop (a few cycles, then the analysis and
  * the refill), gaps_shower_gather() puts the slots whose event is showering on a list,
