@@ -24,14 +24,15 @@ const char *gaps_runtime_backend_name(void);
 int gaps_runtime_default_slots_per_partition(void);
 int gaps_runtime_default_cycles_per_launch(void);
 int gaps_runtime_default_split_every(int hadronic);
-/* 1: whole veto cycles per launch (fused), 0: one launch per veto step. */
+/* 1: whole veto cycles per launch (fused), 0: the step loops (hadron collisions on a GPU: two
+ * launches per cycle, --loops trials). */
 int gaps_runtime_default_loops_fused(int hadronic);
-/* One launch per step: veto cycles between analysis and refill. */
+/* The step loops (steps, trials): veto cycles between analysis and refill. */
 int gaps_runtime_default_step_cycles(int hadronic);
-/* One launch per step: once no event is left to start and at most 1 / this of the slots are
+/* The step loops: once no event is left to start and at most 1 / this of the slots are
  * showering, a pass runs its cycles in one launch. */
 int gaps_runtime_step_tail_share(void);
-/* One launch per step: the lanes that share an event in the splitting launch (its dipole
+/* The step loops: the lanes that share an event in the splitting launch (its dipole
  * rates) and in the one launch of a pass at the end of a run, for `events` events showering:
  * a power of two up to 32, and 1 on a CPU (gaps_parallel.h says why). */
 int gaps_runtime_event_lanes(long events);

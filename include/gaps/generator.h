@@ -68,9 +68,9 @@ typedef struct gaps_config {
     int nlo;                 /* 1: next-to-leading order with MC@NLO matching (ee-qq, pp-z) */
     int refill;              /* 1: refill finished slots at once; 0: whole batches */
     int loop_mode;           /* enum gaps_loop_mode */
-    int cycles_per_launch;   /* fused mode: veto cycles per launch; steps mode: veto cycles
-                                (of one launch per step) between analysis and refill; 0: the
-                                backend's default (gaps_config_cycles_per_launch) */
+    int cycles_per_launch;   /* fused mode: veto cycles per launch; steps and trials modes:
+                                veto cycles between analysis and refill; 0: the backend's
+                                default (gaps_config_cycles_per_launch) */
     int split_every;         /* fused mode: every split_every-th veto cycle is a splitting round;
                                 0: the backend's default for the process
                                 (gaps_config_split_every) */
