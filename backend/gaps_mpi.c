@@ -1,5 +1,5 @@
 /* gaps_mpi.c -- the MPI calls of a shared run (gaps_mpi.h). */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE   /* sched_getaffinity, CPU_COUNT */
 #include "gaps_mpi.h"
 #include "gaps/analysis.h"
 
@@ -9,18 +9,48 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Message tags: batches to rank 0 and the reason of a failure never match each other. */
 enum { TAG_BATCH = 1, TAG_REASON = 2 };
 
 static MPI_Comm comm = MPI_COMM_NULL;   /* a private duplicate of MPI_COMM_WORLD */
-static int my_rank, n_ranks, my_local_rank;
+static int my_rank, n_ranks, my_local_rank, n_local_ranks, my_cpus, my_cpu_share;
 static char host[MPI_MAX_PROCESSOR_NAME + 1];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;   /* "any thread" calls */
 static MPI_Win counter_win = MPI_WIN_NULL;
 static MPI_Request send_req[GAPS_MPI_SEND_SLOTS];
 static unsigned char *recv_buf;
 static size_t recv_cap;
+
+/* my_cpus and my_cpu_share (gaps_mpi.h): the affinity masks of the node's ranks, gathered. */
+static void cpu_share(MPI_Comm node)
+{
+    cpu_set_t mine;
+    CPU_ZERO(&mine);
+    if (sched_getaffinity(0, sizeof mine, &mine) != 0) {   /* unknown: every CPU online */
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        if (n < 1) n = 1;
+        for (long c = 0; c < n && c < CPU_SETSIZE; ++c) CPU_SET(c, &mine);
+    }
+    my_cpus = CPU_COUNT(&mine);
+    cpu_set_t *all = malloc((size_t)n_local_ranks * sizeof *all);
+    if (!all) {   /* as if every rank of the node may use the same CPUs */
+        my_cpu_share = my_cpus / n_local_ranks;
+    } else {
+        MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, node);
+        double share = 0.0;
+        for (int c = 0; c < CPU_SETSIZE; ++c) {
+            if (!CPU_ISSET(c, &mine)) continue;
+            int k = 0;
+            for (int r = 0; r < n_local_ranks; ++r) k += CPU_ISSET(c, &all[r]) != 0;
+            share += 1.0 / (k > 0 ? k : 1);
+        }
+        my_cpu_share = (int)(share + 1e-9);
+        free(all);
+    }
+    if (my_cpu_share < 1) my_cpu_share = 1;
+}
 
 int gaps_mpi_init(int *argc, char ***argv, char *msg, size_t len)
 {
@@ -40,6 +70,8 @@ int gaps_mpi_init(int *argc, char ***argv, char *msg, size_t len)
     MPI_Comm node;
     MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, my_rank, MPI_INFO_NULL, &node);
     MPI_Comm_rank(node, &my_local_rank);
+    MPI_Comm_size(node, &n_local_ranks);
+    cpu_share(node);
     MPI_Comm_free(&node);
     int n = 0;
     MPI_Get_processor_name(host, &n);
@@ -66,6 +98,9 @@ void gaps_mpi_abort(int status)
 int gaps_mpi_rank(void) { return my_rank; }
 int gaps_mpi_size(void) { return n_ranks; }
 int gaps_mpi_local_rank(void) { return my_local_rank; }
+int gaps_mpi_local_size(void) { return n_local_ranks; }
+int gaps_mpi_cpus(void) { return my_cpus; }
+int gaps_mpi_cpu_share(void) { return my_cpu_share; }
 const char *gaps_mpi_host(void) { return host; }
 double gaps_mpi_time(void) { return MPI_Wtime(); }
 

@@ -29,6 +29,13 @@ void gaps_mpi_abort(int status);
 int gaps_mpi_rank(void);
 int gaps_mpi_size(void);
 int gaps_mpi_local_rank(void);   /* rank among the ranks of this node */
+int gaps_mpi_local_size(void);   /* ranks on this node */
+/* The CPUs this rank may run on (its affinity mask, sched_getaffinity), and its share of
+ * them: each of those CPUs counts 1/k where k ranks of this node may run on it; the sum,
+ * rounded down, at least 1.  Ranks bound to CPUs of their own keep them all, ranks that are
+ * not bound divide the node's CPUs among them.  Found by gaps_mpi_init. */
+int gaps_mpi_cpus(void);
+int gaps_mpi_cpu_share(void);
 const char *gaps_mpi_host(void);
 double gaps_mpi_time(void);      /* seconds, MPI_Wtime */
 

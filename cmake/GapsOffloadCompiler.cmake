@@ -13,3 +13,22 @@ if(NOT CMAKE_C_COMPILER)
   endif()
   set(CMAKE_C_COMPILER ${GAPS_CLANG19} CACHE FILEPATH "C compiler of the offload build" FORCE)
 endif()
+# The C++ programs of the tests (tests/CMakeLists.txt) are compiled and linked with the same
+# clang: one of them links the physics library, whose offload flags (--offload-arch=...) and
+# device code g++ does not know.  Chosen here, before the C++ language is first enabled; the
+# clang++ of the C compiler's own LLVM (clang-19 -> clang++-19), unless CMAKE_CXX_COMPILER or
+# CXX chooses another.
+if(NOT DEFINED CMAKE_CXX_COMPILER AND NOT DEFINED ENV{CXX})
+  get_filename_component(_gaps_cc_real "${CMAKE_C_COMPILER}" REALPATH)
+  get_filename_component(_gaps_cc_dir "${_gaps_cc_real}" DIRECTORY)
+  get_filename_component(_gaps_cc_name "${CMAKE_C_COMPILER}" NAME)
+  if(_gaps_cc_name MATCHES "^clang(-[0-9]+)?$")
+    string(REGEX REPLACE "^clang" "clang++" _gaps_cxx_name "${_gaps_cc_name}")
+    get_filename_component(_gaps_cc_given_dir "${CMAKE_C_COMPILER}" DIRECTORY)
+    find_program(GAPS_OFFLOAD_CXX NAMES ${_gaps_cxx_name} clang++
+                 HINTS ${_gaps_cc_given_dir} ${_gaps_cc_dir})
+    if(GAPS_OFFLOAD_CXX)
+      set(CMAKE_CXX_COMPILER ${GAPS_OFFLOAD_CXX} CACHE FILEPATH "C++ compiler of the offload build")
+    endif()
+  endif()
+endif()

@@ -9,7 +9,7 @@ fail=0
 
 expect_error() {   # expect_error WORD ARGS...: exit 2, one stderr line mentioning WORD
     word=$1; shift
-    "$gaps" "$@" >out.txt 2>err.txt
+    timeout 60 "$gaps" "$@" >out.txt 2>err.txt
     rc=$?
     lines=$(wc -l <err.txt)
     if [ "$rc" -ne 2 ] || [ "$lines" -ne 1 ] || ! grep -q -- "$word" err.txt; then
@@ -20,6 +20,8 @@ expect_error() {   # expect_error WORD ARGS...: exit 2, one stderr line mentioni
 }
 
 expect_error "--frobnicate" --frobnicate
+expect_error "unknown option '--proces' (did you mean --process?)" --proces pp-z
+expect_error "expected one of ee-qq, pp-z, pp-ll (did you mean pp-z?)" --process pp-zz
 expect_error "--events" --events -5
 expect_error "--events" --events abc
 expect_error "--events" --events 0
@@ -33,6 +35,30 @@ expect_error "--max-partons" --max-partons 100
 expect_error "--loops" --loops sideways
 expect_error "--seed" --seed 99999999999
 expect_error "Landau" --tcut 0.01 --events 10
+# the cutoff against the hard scale Q^2 (s, M_Z^2, 66^2 GeV^2): at NLO at most Q^2 / 100
+# (doc/nlo.md), at LO below the hadronic shower's start; just inside each limit runs
+for c in "ee-qq 1 8317.44" "pp-z 1 8315.1811" "pp-ll 1 4356" "pp-z 0 8315.1811" "pp-ll 0 4356"; do
+    set -- $c
+    q2=$3
+    if [ "$2" = 1 ]; then
+        expect_error "not well below the hard scale of $1 at NLO" --process $1 --nlo 1 \
+            --tcut $(awk "BEGIN { printf \"%.9g\", $q2 / 100 * 1.001 }") --events 10 --output none
+        expect_error "not well below the hard scale of $1 at NLO" --process $1 --nlo 1 \
+            --tcut 4e7 --events 10 --output none
+        inside=$(awk "BEGIN { printf \"%.9g\", $q2 / 100 * 0.999 }")
+    else
+        expect_error "at or above the shower's start scale of $1" --process $1 --tcut $q2 \
+            --events 10 --output none
+        inside=$(awk "BEGIN { printf \"%.9g\", $q2 * 0.999 }")
+    fi
+    if timeout 60 "$gaps" --quiet --process $1 --nlo $2 --tcut $inside --events 10 \
+            --output none 2>err.txt; then
+        echo "ok: --process $1 --nlo $2 --tcut $inside runs"
+    else
+        echo "FAIL: --process $1 --nlo $2 --tcut $inside (inside the limit) -> exit $?:"
+        cat err.txt; fail=1
+    fi
+done
 expect_error "no/such/dir" --events 10 --output no/such/dir/out.yoda
 expect_error "no/such/dir" --events 10 --output none --json no/such/dir/run.json
 expect_error "stray" stray
@@ -60,12 +86,34 @@ expect_error "--pdf is only" --card ee.card
     || { echo "FAIL: gaps.yoda written"; fail=1; }
 
 "$gaps" --help >help.txt 2>&1 && grep -q -- "--events" help.txt || { echo "FAIL: --help"; fail=1; }
+# an option too long for column 27 has its text on the next line, not glued to it
+if grep -q -e '--process ee-qq|pp-z|pp-ll ' -e '--compat none|gaps21 ' help.txt \
+        || ! grep -q -x -- '      --process ee-qq|pp-z|pp-ll' help.txt; then
+    echo "FAIL: --help glues an option to its text:"; grep -e '--process' -e '--compat' help.txt; fail=1
+else
+    echo "ok: --help puts the text of a long option on its own line"
+fi
 "$gaps" --version | grep -q "gaps" || { echo "FAIL: --version"; fail=1; }
 
 # a good run writes every output, and only complete ones
 "$gaps" --events 2000 --output ok.yoda --json ok.json --observables-out ok.csv --quiet || { echo "FAIL: good run"; fail=1; }
 grep -q "END YODA_COUNTER_V2" ok.yoda && grep -q '"sigma_pb"' ok.json && [ "$(wc -l <ok.csv)" -eq 2001 ] \
     || { echo "FAIL: outputs of a good run incomplete"; fail=1; }
+# the JSON's times: start-up and wall beside the event loop's total, wall >= total >= 0
+time_s=$(grep '"time_s"' ok.json)
+if echo "$time_s" | awk '{
+        for (i = 1; i <= NF; ++i) { k = $i; gsub(/[":{},]/, "", k); v = $(i + 1); gsub(/[},]/, "", v); t[k] = v }
+        ok = ("total" in t) && ("startup" in t) && ("wall" in t) && t["startup"] + 0 >= 0 \
+             && t["total"] + 0 >= 0 && t["wall"] + 0 >= t["total"] + 0 && t["wall"] + 0 >= t["startup"] + 0
+        exit !ok }'; then
+    echo "ok: JSON time_s has startup and wall (wall >= total): $time_s"
+else
+    echo "FAIL: JSON time_s lacks startup or wall, or wall < total: $time_s"; fail=1
+fi
+"$gaps" --events 200 --output none >sum.txt 2>&1
+grep -q '^        start-up ' sum.txt && grep -q '^        wall ' sum.txt \
+    && echo "ok: the summary states start-up and wall time" \
+    || { echo "FAIL: summary lacks start-up or wall time:"; cat sum.txt; fail=1; }
 
 # help and version that cannot be written are an error
 for a in --help --version; do

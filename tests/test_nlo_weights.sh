@@ -13,9 +13,9 @@
 #     YODA physics of one run (ee-qq NLO: tests/test_nlo_runs.sh);
 #  4. ee-qq and pp-z NLO killed (SIGKILL) after a checkpoint that holds events, and resumed: CSV, HepMC3,
 #     YODA and JSON physics of one run; a checkpoint of an NLO run refuses to resume as LO;
-#  5. tools/gaps-plot draws negative bins: linear y axis whose range holds the most negative
-#     bin (minus its error); negative control: forcing a log axis hides them, and the check
-#     must see that.
+#  5. tools/gaps-plot draws negative bins: a linear or symmetric-log y axis whose range holds
+#     the most negative bin (minus its error); negative control: forcing a log axis hides
+#     them, and the check must see that (gaps-plot then warns, naming the histogram).
 # Usage: test_nlo_weights.sh GAPS_BINARY WORKDIR [PYTHON]
 # The plot part (5) is skipped without numpy, matplotlib and mplhep unless GAPS_STRICT=1.
 gaps=$1
@@ -192,7 +192,7 @@ def drawn(args):
     fig = gp.draw_page(path, [f], args, plt, hep)
     ax = fig.axes[0]
     lo = ax.get_ylim()[0]
-    shown = ax.get_yscale() == "linear" and lo <= ymin - emin
+    shown = ax.get_yscale() in ("linear", "symlog") and lo <= ymin - emin
     plt.close(fig)
     return shown, lo, ax.get_yscale()
 shown, lo, scale = drawn(Args())

@@ -462,6 +462,31 @@ static void test_command_line(void)
     expect_error(parse(&o, "--a\nb", (char *)NULL), "unknown option '--a\\x0ab'",
                  (char *)NULL);
 
+    /* a misspelt option or name: the closest one, when it is close (one or two edits) */
+    expect_error(parse(&o, "--proces", "pp-z", (char *)NULL),
+                 "unknown option '--proces' (did you mean --process?)", (char *)NULL);
+    expect_error(parse(&o, "--evnets=10", (char *)NULL), "(did you mean --events?)",
+                 (char *)NULL);
+    expect_error(parse(&o, "--Events", "10", (char *)NULL), "(did you mean --events?)",
+                 (char *)NULL);
+    expect_error(parse(&o, "--max-parton", "10", (char *)NULL),
+                 "(did you mean --max-partons?)", (char *)NULL);
+    expect_error(parse(&o, "--process", "pp-zz", (char *)NULL),
+                 "expected one of ee-qq, pp-z, pp-ll (did you mean pp-z?)", (char *)NULL);
+    expect_error(parse(&o, "--compat", "gaps12", (char *)NULL), "(did you mean gaps21?)",
+                 (char *)NULL);
+    expect_error(parse(&o, "--loops", "fsued", (char *)NULL), "(did you mean fused?)",
+                 (char *)NULL);
+    /* nothing close: no guess (far, short, or two names equally close) */
+    const char *far[][2] = { { "--frobnicate", NULL }, { "--ev", "10" }, { "--foo", "1" },
+                             { "--process", "w" }, { "--process", "lhc" },
+                             { "--compat", "x" }, { "--loops", "sideways" } };
+    for (size_t i = 0; i < sizeof far / sizeof far[0]; ++i) {
+        CHECK(parse(&o, far[i][0], far[i][1], (char *)NULL) == 2, "%s %s accepted", far[i][0],
+              far[i][1] ? far[i][1] : "");
+        CHECK(strstr(msg, "did you mean") == NULL, "a guess that is no near miss: %s", msg);
+    }
+
     /* stray arguments */
     expect_error(parse(&o, "stray", (char *)NULL), "unexpected argument 'stray'", (char *)NULL);
     expect_error(parse(&o, "--events", "10", "20", (char *)NULL), "unexpected argument '20'",
@@ -680,7 +705,7 @@ static void test_help_version(void)
         gaps_options_free(&o);
     }
     const char *frag[] = { "gaps merge", "Physics:", "Output", "Checkpoints and merging:",
-                           "Execution:", "Other:", "4611686018427387904", "268435456",
+                           "Execution (", "Other:", "4611686018427387904", "268435456",
                            "4096", "1048576", "4294967295", "default 100000", "default 91.2",
                            "default 0.118", "-n, --events", "-s, --seed", "-o, --output",
                            "-t, --threads", "-q, --quiet", "-c, --card", "-h, --help",
@@ -692,6 +717,48 @@ static void test_help_version(void)
         if (!nl) break;
         CHECK(nl - p <= 90, "--help line longer than 90 characters: %.*s", (int)(nl - p), p);
     }
+
+    /* the layout: an option's text starts at column 27, two spaces after the option at
+     * least, or on the next line; one "(default" per option; a default that is the same
+     * for every process is named once */
+    int n_opts = 0, n_defaults = 0;
+    for (const char *p = captured, *nl; *p; p = nl + 1) {
+        nl = strchr(p, '\n');
+        if (!nl) break;
+        const int n = (int)(nl - p);
+        const int opt = n > 8 && (!strncmp(p, "      --", 8) || (p[0] == ' ' && p[1] == ' '
+                                                                 && p[2] == '-' && p[3] != '-'
+                                                                 && !strncmp(p + 4, ", --", 4)));
+        if (opt || !strncmp(p, "Output", 6) || !strncmp(p, "Checkpoints", 11)
+            || !strncmp(p, "Execution", 9) || !strncmp(p, "Other:", 6)) {
+            CHECK(n_defaults <= 1, "--help: the option before '%.*s' names %d defaults",
+                  n, p, n_defaults);
+            n_defaults = 0;
+        }
+        for (const char *q = p; (q = strstr(q, "(default")) && q < nl; ++q) ++n_defaults;
+        if (!opt) continue;
+        ++n_opts;
+        /* the option and its value name, then nothing, or two spaces and the text */
+        int words = 0;
+        for (int i = 0; i < n; ++i) words += p[i] != ' ' && (i == 0 || p[i - 1] == ' ');
+        const int alone = words <= (p[2] == '-' ? 3 : 2);
+        CHECK(alone || (n > 27 && p[25] == ' ' && p[26] == ' ' && p[27] != ' '),
+              "--help: the text of '%.*s' does not start at column 27", n, p);
+    }
+    CHECK(n_opts >= 35, "--help: %d option lines found", n_opts);
+    for (const char *p = captured; (p = strstr(p, " for hadron collisions")); ++p) {
+        /* "X, Y for hadron collisions": Y differs from X */
+        const char *y = p;
+        while (y > captured && y[-1] != ' ') --y;
+        const char *x = y - 2, *comma = y - 2;
+        if (x <= captured || strncmp(comma, ", ", 2)) continue;
+        while (x > captured && x[-1] != ' ') --x;
+        CHECK((size_t)(comma - x) != (size_t)(p - y) || strncmp(x, y, (size_t)(p - y)),
+              "--help names the same default twice: '%.*s'", (int)(p - x) + 22, x);
+    }
+    CHECK(strstr(captured, "else 1)") == NULL, "--help: '... else 1)' left: %s", captured);
+    CHECK(strstr(captured, "LEP") && strstr(captured, "LHC") && strstr(captured, "anti-k_T"),
+          "--help's introduction does not name both analyses");
 
     CHECK(parse_captured(2, ver, 0) == 1, "--version returns 1");
     CHECK(!strncmp(captured, "gaps ", 5) && strstr(captured, " backend, ") &&
@@ -853,6 +920,7 @@ static void test_cards(void)
     card_error("max partons = 5", "unknown key 'max partons'");
     card_error("card = other.card", "'card' cannot be used inside a run card");
     card_error("help = true", "'help' cannot be used in a run card");
+    card_error("proces = pp-z", "unknown key 'proces' (did you mean 'process'?)");
     card_error("version = 1", "'version' cannot be used in a run card");
     card_error("= 5", "missing key before '='");
     card_error("quiet = maybe", "invalid value 'maybe' for quiet: expected true, false, yes, "
@@ -901,7 +969,8 @@ static void test_cards(void)
              missing);
     expect_error(parse(&o, "--card", missing, (char *)NULL), (char *)NULL);
     CHECK(!strcmp(msg, want), "missing card: %s", msg);
-    snprintf(want, sizeof want, "cannot read run card '%s': Is a directory", dir);
+    snprintf(want, sizeof want, "cannot read run card '%s': not a regular file (a directory)",
+             dir);
     expect_error(parse(&o, "-c", dir, (char *)NULL), (char *)NULL);
     CHECK(!strcmp(msg, want), "directory card: %s", msg);
     expect_error(parse(&o, "-c", path, "--card", path, (char *)NULL),

@@ -1,6 +1,8 @@
 #!/bin/sh
 # tools/gaps-plot on two small runs: every histogram gives a valid PNG and PDF page, the
 # index holds one page per histogram, and bad input gives one error line and exit status 2.
+# Negative bins (a synthetic file): drawn on a symmetric-log axis, or named in a warning when
+# --logy yes cannot draw them; the legend's cross section in the axis's unit.
 # Usage: test_plot.sh GAPS_BINARY WORKDIR [PYTHON]
 # Exits 77 (SKIPPED) when numpy, matplotlib or mplhep are missing, unless GAPS_STRICT=1:
 # then their absence is a failure.
@@ -96,6 +98,97 @@ if "$python" "$plot" a.yoda --match 'y23$' --format png --no-index --quiet -o on
 else
     echo "FAIL: --match/--format: $(ls one 2>&1)"; cat one.log; fail=1
 fi
+
+# Negative bins (NLO runs have some): a synthetic file whose /TEST/zpt spans 4.6 decades with
+# one negative bin, [4, 5) at -5 pb/GeV, and a /TEST/flat without any.  --logy yes cannot draw
+# it: one warning line naming the histogram and the bin, exit 0; auto draws it on a
+# symmetric-log axis (no warning); the legend's cross section is in the axis's unit (pb).
+cat >neg.yoda <<'YODA'
+BEGIN YODA_HISTO1D_V2 /TEST/zpt
+Path: /TEST/zpt
+YLabel: $\mathrm{d}\sigma/\mathrm{d}p_T$ [pb/GeV]
+---
+0 1 30000 100 0 0 500
+1 2 8000 50 0 0 300
+2 3 1000 10 0 0 100
+3 4 100 2 0 0 50
+4 5 -5 1 0 0 20
+5 6 2 0.5 0 0 20
+6 7 0.8 0.3 0 0 10
+END YODA_HISTO1D_V2
+BEGIN YODA_HISTO1D_V2 /TEST/flat
+Path: /TEST/flat
+YLabel: $\mathrm{d}\sigma/\mathrm{d}x$ [pb]
+---
+0 1 30000 100 0 0 500
+1 2 8000 50 0 0 300
+2 3 10 2 0 0 50
+END YODA_HISTO1D_V2
+BEGIN YODA_SCATTER1D_V2 /_XSEC
+Path: /_XSEC
+---
+42480 290 290
+END YODA_SCATTER1D_V2
+YODA
+"$python" "$plot" neg.yoda --logy yes --quiet -o neg-log >out.txt 2>err.txt
+rc=$?
+if [ $rc -eq 0 ] && [ "$(wc -l <err.txt)" -eq 1 ] && grep -q "warning: /TEST/zpt: neg.yoda: 1 negative bin .*\[4, 5) -5" err.txt; then
+    echo "ok: --logy yes names the negative bin it cannot draw: $(cat err.txt)"
+else
+    echo "FAIL: --logy yes with a negative bin -> exit $rc, stderr:"; cat err.txt; fail=1
+fi
+"$python" "$plot" neg.yoda --quiet -o neg-auto >out.txt 2>err.txt
+rc=$?
+[ $rc -eq 0 ] && [ ! -s err.txt ] && [ -s neg-auto/TEST_zpt.png ] \
+    && echo "ok: --logy auto draws the negative bin without a warning" \
+    || { echo "FAIL: --logy auto with a negative bin -> exit $rc, stderr:"; cat err.txt; fail=1; }
+MPLBACKEND=Agg "$python" - "$plot" neg.yoda <<'PY' || fail=1
+import importlib.machinery, importlib.util, sys
+import numpy as np
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import mplhep as hep
+loader = importlib.machinery.SourceFileLoader("gaps_plot", sys.argv[1])
+spec = importlib.util.spec_from_loader("gaps_plot", loader)
+gp = importlib.util.module_from_spec(spec)
+loader.exec_module(gp)
+gp.np = np
+f = gp.read_yoda(sys.argv[2], "neg", False)
+bad = []
+def page(path, logy):
+    class Args:
+        shape = False
+    Args.logy = logy
+    said = []
+    fig = gp.draw_page(path, [f], Args(), plt, hep, lambda kind, line: said.append((kind, line)))
+    ax = fig.axes[0]
+    r = (ax.get_yscale(), ax.get_ylim(), [t.get_text() for t in ax.get_legend().get_texts()],
+         said)
+    plt.close(fig)
+    return r
+scale, (lo, hi), legend, said = page("/TEST/zpt", "auto")
+# the bin [4, 5): -5 +- 1 pb/GeV, inside the axis; the tail above it still logarithmic
+if scale != "symlog" or lo > -6 or hi < 3e4:
+    bad.append("auto: %s axis %g..%g does not show the bin at -5 +- 1 and the peak" % (scale, lo, hi))
+if any(k == "warning" for k, _ in said) or not any("[4, 5)" in l for _, l in said):
+    bad.append("auto: %s" % said)
+if not any(" pb)" in t and "42480" in t for t in legend):
+    bad.append("legend %s: not in pb, the axis's unit" % legend)
+scale, (lo, hi), legend, said = page("/TEST/zpt", "yes")
+if scale != "log" or [k for k, _ in said] != ["warning"] or "/TEST/zpt" not in said[0][1]:
+    bad.append("--logy yes: %s, %s" % (scale, said))
+# negative control: no negative bin, nothing said, a plain log axis
+scale, (lo, hi), legend, said = page("/TEST/flat", "auto")
+if scale != "log" or said:
+    bad.append("/TEST/flat: %s, %s" % (scale, said))
+for b in bad:
+    print("FAIL: gaps-plot negative bins: " + b)
+if not bad:
+    print("ok: negative bin drawn on a symmetric-log axis (auto), warned about under --logy "
+          "yes; legend in pb as the axis; a histogram without one: log axis, nothing said")
+sys.exit(1 if bad else 0)
+PY
 
 # Bad input: exit status 2 and one line on stderr naming the problem.
 printf 'BEGIN YODA_COUNTER_V2 /_EVTCOUNT\n---\n1 1 1\nEND YODA_COUNTER_V2\n' >nohist.yoda

@@ -274,9 +274,9 @@ for n in 4097 9000; do expect 2 "card$n:1:|line longer than 4096 characters" --c
 runs 0 --card "$tmp/card1M" --events 10
 expect 2 "card1M+1|larger than 1048576 bytes" --card "$tmp/card1M+1"
 expect 2 "NUL" --card "$tmp/cardnul"
-expect 2 "larger than 1048576 bytes" --card /dev/zero
+expect 2 "/dev/zero|not a regular file (a character device)" --card /dev/zero
 mkdir -p "$tmp/carddir"
-expect 2 "carddir|Is a directory" --card "$tmp/carddir"
+expect 2 "carddir|not a regular file (a directory)" --card "$tmp/carddir"
 # a card path longer than any message shows: its end (the file's own name) is kept
 deep="$tmp/$(printf 'd%.0s' $(seq 1 120))/$(printf 'e%.0s' $(seq 1 120))"
 mkdir -p "$deep"

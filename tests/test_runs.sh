@@ -1,18 +1,51 @@
 #!/bin/sh
 # Runs of any size: streamed per-event output, event ranges, exact merge, checkpoint and resume,
 # progress; the same for the hadron collisions pp-z and pp-ll, with a run card.  Every promise
-# is checked with cmp against one uninterrupted run.
-# Usage: test_runs.sh GAPS_BINARY WORKDIR
+# is checked with cmp against one uninterrupted run.  Runs are interrupted at chosen
+# checkpoints by the test hooks of src/program/testhook.h (GAPS_HOOKS_BINARY, the program
+# gaps-hooks), never after a guessed time: the test passes the same on a loaded machine.
+# Every run is under a timeout (T seconds, 300 by default); a run that fails says whether it
+# timed out, was killed by a signal or exited with a status.
+# Usage: test_runs.sh GAPS_BINARY WORKDIR GAPS_HOOKS_BINARY
 gaps=$1
 work=$2
+hooks=$3
+[ -n "$gaps" ] && [ -n "$work" ] && [ -n "$hooks" ] \
+    || { echo "usage: test_runs.sh GAPS_BINARY WORKDIR GAPS_HOOKS_BINARY"; exit 2; }
+case $gaps in /*) ;; *) gaps=$(pwd)/$gaps ;; esac
+case $hooks in /*) ;; *) hooks=$(pwd)/$hooks ;; esac
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 export KMP_WARNINGS=0
+T=${T:-300}
 fail=0
 ok() { echo "ok: $*"; }
 bad() { echo "FAIL: $*"; fail=1; }
+# why STATUS: what an exit status of a command run under timeout means
+why() {
+    case $1 in
+        124) echo "timed out after ${T}s" ;;
+        137) echo "killed (SIGKILL; or timed out after ${T}s)" ;;
+        0) echo "exit 0" ;;
+        *) if [ "$1" -gt 128 ]; then echo "killed by signal $(($1 - 128))"; else echo "exit $1"; fi ;;
+    esac
+}
 extra=""
-"$gaps" --version | grep -q "offload backend" && extra="--allow-host"
-run() { "$gaps" $extra --seed 5 --quiet "$@"; }
+timeout 60 "$gaps" --version | grep -q "offload backend" && extra="--allow-host"
+run() {
+    timeout $T "$gaps" $extra --seed 5 --quiet "$@"
+    rc=$?
+    [ $rc -ne 0 ] && echo "   gaps $*: $(why $rc)" >&2
+    return $rc
+}
+# at_checkpoint K SIGNAL ARGS...: gaps-hooks (seed 5, quiet) runs ARGS and gets SIGNAL at its
+# K-th checkpoint (1: the one written at the start), right after it is in place; sets rc.
+at_checkpoint() {
+    k=$1 sig=$2; shift 2
+    rm -f hook.count
+    GAPS_TEST_HOOK_CHECKPOINT="n=\$((\$(cat hook.count 2>/dev/null || echo 0) + 1)); echo \$n >hook.count; [ \$n -eq $k ] && kill -$sig \$PPID" \
+        timeout $T "$hooks" $extra --seed 5 --quiet "$@"
+    rc=$?
+}
 N=24000
 
 # JSON minus the keys that describe how (not what) a run computed
@@ -44,24 +77,24 @@ tail -n 8000 c.csv | cmp -s - c-from-full.csv && ok "range [16000,24000) holds t
     || bad "range c differs from the big run's events"
 for order in "a b c" "c a b" "b c a" "c b a"; do
     set -- $order
-    "$gaps" merge -o m.yoda --json m.json --quiet "$1.state" "$2.state" "$3.state" \
+    timeout $T "$gaps" merge -o m.yoda --json m.json --quiet "$1.state" "$2.state" "$3.state" \
         || { bad "merge $order"; continue; }
     grep -v '^Backend: ' m.yoda >m.phys; grep -v '^Backend: ' full.yoda >full.phys
     cmp -s m.phys full.phys && same_physics_json m.json full.json \
         && ok "merge $order == one run (YODA bytes, JSON physics)" || bad "merge $order differs"
 done
 # a merge of merges is the same
-"$gaps" merge -o ab.yoda --state-out ab.state --quiet a.state b.state \
-    && "$gaps" merge -o abc.yoda --quiet ab.state c.state && grep -v '^Backend: ' abc.yoda | cmp -s - full.phys \
+timeout $T "$gaps" merge -o ab.yoda --state-out ab.state --quiet a.state b.state \
+    && timeout $T "$gaps" merge -o abc.yoda --quiet ab.state c.state && grep -v '^Backend: ' abc.yoda | cmp -s - full.phys \
     && ok "merge of a merged state" || bad "merge of a merged state"
 # gaps in the ranges are allowed and reported
-"$gaps" merge -o ac.yoda a.state c.state 2>err.txt >/dev/null && grep -q "gaps" err.txt \
+timeout $T "$gaps" merge -o ac.yoda a.state c.state 2>err.txt >/dev/null && grep -q "gaps" err.txt \
     && ok "gap reported: $(cat err.txt)" || bad "gap in ranges not reported"
 
 # refusals: exit 2 and one line
 refuse() {   # refuse WORD ARGS...
     word=$1; shift
-    "$gaps" merge -o r.yoda --quiet "$@" >out.txt 2>err.txt; rc=$?
+    timeout $T "$gaps" merge -o r.yoda --quiet "$@" >out.txt 2>err.txt; rc=$?
     if [ $rc -eq 2 ] && [ "$(wc -l <err.txt)" -eq 1 ] && grep -q -- "$word" err.txt && [ ! -e r.yoda ]; then
         ok "merge $* refused: $(cat err.txt)"
     else
@@ -113,51 +146,55 @@ wait $reader
     && ok "a FIFO consumer reads the events while they are made; the FIFO stays a FIFO" \
     || bad "FIFO output"
 
-# ---- checkpoint, kill at random points, resume ----
+# ---- checkpoint, killed at a checkpoint, resume ----
 ckargs="--events $N --output r.yoda --json r.json --observables-out r.csv --hepmc r.hepmc \
         --checkpoint r.ckpt --checkpoint-every 2000"
-# three random moments between 0.1 s and 1.2 s (printed, so that a failure can be repeated)
-delays=$(od -An -N6 -tu2 /dev/urandom | awk '{ for (i = 1; i <= NF; i++) printf "%.2f ", 0.1 + ($i % 1100) / 1000 }')
-for delay in $delays; do
-    rm -f r.*
-    "$gaps" $extra --seed 5 --quiet $ckargs &   # not through run(): $! must be gaps itself
-    pid=$!
-    sleep $delay
-    kill -KILL $pid 2>/dev/null
-    wait $pid 2>/dev/null
-    [ -e r.yoda ] && { ok "killed after ${delay}s: the run had already ended"; continue; }
-    part=$(ls r.* 2>/dev/null | tr '\n' ' ')
-    tries=0
-    while [ ! -e r.yoda ] && [ $tries -lt 20 ]; do
-        if [ -e r.ckpt ]; then run $ckargs --resume r.ckpt || { bad "resume"; break; }
-        else run $ckargs || { bad "restart"; break; }; fi
-        tries=$((tries + 1))
+# the outputs of the resumed run against the uninterrupted one; says what differs
+resumed_same() {   # resumed_same REF_PREFIX
+    for f in csv hepmc yoda; do
+        cmp -s r.$f $1.$f || { echo "   r.$f differs from $1.$f"; return 1; }
     done
-    if cmp -s r.csv full.csv && cmp -s r.hepmc full.hepmc && cmp -s r.yoda full.yoda \
-        && same_physics_json r.json full.json && [ ! -e r.ckpt ] && [ -z "$(ls r.*.part 2>/dev/null)" ]; then
-        ok "SIGKILL after ${delay}s (left: $part) + resume == one run (YODA, JSON, CSV, HepMC3)"
+    same_physics_json r.json $1.json || { echo "   r.json physics differs"; return 1; }
+    [ ! -e r.ckpt ] || { echo "   r.ckpt left behind"; return 1; }
+    [ -z "$(ls r.*.part 2>/dev/null)" ] || { echo "   left behind: $(ls r.*.part)"; return 1; }
+}
+# SIGKILL at the first checkpoint (no event yet) and at two random ones of the 12 written
+# while it goes (printed, so that a failure can be repeated: K=... in the message)
+kills="1 $(od -An -N4 -tu2 /dev/urandom | awk '{ for (i = 1; i <= NF; i++) printf "%d ", 2 + $i % 11 }')"
+for k in $kills; do
+    rm -f r.*
+    at_checkpoint $k KILL $ckargs
+    if [ $rc -ne 137 ] || [ -e r.yoda ] || [ ! -e r.ckpt ]; then
+        bad "SIGKILL at checkpoint K=$k: $(why $rc), $(ls r.* 2>/dev/null | tr '\n' ' ')"; continue
+    fi
+    part=$(ls r.* 2>/dev/null | tr '\n' ' ')
+    if ! run $ckargs --resume r.ckpt; then
+        bad "resume after SIGKILL at checkpoint K=$k: $(why $rc)"
+    elif resumed_same full; then
+        ok "SIGKILL at checkpoint K=$k (left: $part) + resume == one run (YODA, JSON, CSV, HepMC3)"
     else
-        bad "SIGKILL after ${delay}s + resume differs"
+        bad "SIGKILL at checkpoint K=$k + resume: the outputs differ from one run's"
     fi
 done
+# SIGINT and SIGTERM at the third checkpoint (2000 events done): a clean stop
 for sig in INT TERM; do
     rm -f r.*
-    "$gaps" $extra --seed 5 --quiet $ckargs --checkpoint-every 1000 2>err.txt &
-    pid=$!
-    sleep 0.6
-    kill -$sig $pid
-    wait $pid
-    rc=$?
+    at_checkpoint 3 $sig $ckargs --checkpoint-every 1000 2>err.txt
     want=130; [ $sig = TERM ] && want=143
-    if [ $rc -eq 0 ] && [ -e r.yoda ]; then ok "SIG$sig came after the end"; continue; fi
     [ $rc -eq $want ] && grep -q -- "--resume r.ckpt" err.txt && [ -e r.ckpt ] && [ ! -e r.yoda ] \
-        && ok "SIG$sig: exit $rc, '$(cat err.txt)'" || bad "SIG$sig: exit $rc, $(cat err.txt)"
-    run $ckargs --resume r.ckpt && cmp -s r.csv full.csv && cmp -s r.yoda full.yoda \
-        && ok "resumed after SIG$sig == one run" || bad "resume after SIG$sig"
+        && ok "SIG$sig: exit $rc, '$(cat err.txt)'" \
+        || bad "SIG$sig at the third checkpoint: $(why $rc) (want $want), $(cat err.txt)"
+    if run $ckargs --resume r.ckpt; then
+        resumed_same full && ok "resumed after SIG$sig == one run" \
+            || bad "resumed after SIG$sig: the outputs differ from one run's"
+    else
+        bad "resume after SIG$sig: $(why $rc)"
+    fi
 done
 # a checkpoint only continues its own run
-"$gaps" $extra --seed 5 --quiet --events 5000 --output none --checkpoint x.ckpt --checkpoint-every 1000 &
-pid=$!; sleep 0.3; kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
+rm -f x.ckpt
+at_checkpoint 1 KILL --events 5000 --output none --checkpoint x.ckpt --checkpoint-every 1000
+[ $rc -eq 137 ] && [ -e x.ckpt ] || bad "killed at its first checkpoint: $(why $rc), x.ckpt $(ls x.ckpt 2>&1)"
 if [ -e x.ckpt ]; then
     run --events 5000 --seed 9 --output none --resume x.ckpt 2>err.txt; rc=$?
     [ $rc -eq 2 ] && grep -q "other physics" err.txt && ok "resume with another seed refused" \
@@ -196,7 +233,7 @@ for proc in pp-z pp-ll; do
     tail -n $((NP / 2)) $proc.csv >b-from-full.csv
     tail -n $((NP / 2)) $proc-b.csv | cmp -s - b-from-full.csv \
         && ok "$proc: range [$((NP / 2)),$NP) holds the run's events" || bad "$proc: range b differs"
-    "$gaps" merge -o $proc-m.yoda --json $proc-m.json --state-out $proc-m.state --quiet \
+    timeout $T "$gaps" merge -o $proc-m.yoda --json $proc-m.json --state-out $proc-m.state --quiet \
         $proc-b.state $proc-a.state || bad "$proc: merge"
     grep -v '^Backend: ' $proc-m.yoda >m.phys; grep -v '^Backend: ' $proc.yoda >full.phys
     cmp -s m.phys full.phys && same_physics_json $proc-m.json $proc.json \
@@ -212,36 +249,29 @@ seed = 5
 output = $proc-card.yoda
 observables-out = $proc-card.csv
 CARD
-    "$gaps" $extra --card $proc.card --quiet && cmp -s $proc-card.yoda $proc.yoda \
+    timeout $T "$gaps" $extra --card $proc.card --quiet && cmp -s $proc-card.yoda $proc.yoda \
         && cmp -s $proc-card.csv $proc.csv && ok "$proc: a run card with 'process = $proc' == the command line" \
         || bad "$proc: the run card's run differs"
-    # killed as soon as its first checkpoint exists, then resumed
+    # killed at its second checkpoint (100 events done), then resumed
     ck="$p --threads 1 --output r.yoda --json r.json --observables-out r.csv --hepmc r.hepmc \
         --checkpoint r.ckpt --checkpoint-every 100"
     rm -f r.*
-    "$gaps" $extra --seed 5 --quiet $ck &   # not through run(): $! must be gaps itself
-    pid=$!
-    i=0
-    while [ ! -e r.ckpt ] && [ $i -lt 3000 ] && kill -0 $pid 2>/dev/null; do
-        sleep 0.01; i=$((i + 1))
-    done
-    kill -KILL $pid 2>/dev/null
-    wait $pid 2>/dev/null
-    if [ -e r.yoda ]; then
-        ok "$proc: the run ended before its checkpoint was seen (nothing to resume)"
+    at_checkpoint 2 KILL $ck
+    part=$(ls r.* 2>/dev/null | tr '\n' ' ')
+    if [ $rc -ne 137 ] || [ -e r.yoda ] || [ ! -e r.ckpt ]; then
+        bad "$proc: SIGKILL at its second checkpoint: $(why $rc), left: $part"
+    elif ! run $ck --resume r.ckpt; then
+        bad "$proc: resume after SIGKILL: $(why $rc)"
+    elif resumed_same $proc; then
+        ok "$proc: SIGKILL at its second checkpoint (left: $part) + resume == one run"
     else
-        part=$(ls r.* 2>/dev/null | tr '\n' ' ')
-        [ -e r.ckpt ] && run $ck --resume r.ckpt && cmp -s r.csv $proc.csv && cmp -s r.hepmc $proc.hepmc \
-            && cmp -s r.yoda $proc.yoda && same_physics_json r.json $proc.json && [ ! -e r.ckpt ] \
-            && [ -z "$(ls r.*.part 2>/dev/null)" ] \
-            && ok "$proc: SIGKILL at its first checkpoint (left: $part) + resume == one run" \
-            || bad "$proc: SIGKILL + resume differs (left: $part)"
+        bad "$proc: SIGKILL + resume: the outputs differ from one run's (left: $part)"
     fi
 done
 
 # ---- progress: a line per 10 % in a log, nothing with --quiet ----
 # one thread and 10^6 events: longer than the 2 s before progress shows, on any machine
-"$gaps" $extra --threads 1 --events 1000000 --output none --progress 2>progress.txt >/dev/null
+timeout $T "$gaps" $extra --threads 1 --events 1000000 --output none --progress 2>progress.txt >/dev/null
 lines=$(grep -c "events/s" progress.txt)
 [ "$lines" -ge 1 ] && [ "$lines" -le 10 ] && ok "progress in a log: $lines lines, e.g. '$(tail -n 1 progress.txt)'" \
     || bad "progress lines: $lines"
@@ -254,7 +284,7 @@ run --events 400000 --output none 2>quiet.txt
 # reorder buffer for as long as it is starved; that memory follows the machine's load, not the
 # number of events (doc/design.md, streaming).
 if [ -x /usr/bin/time ]; then
-    rss() { /usr/bin/time -f %M "$gaps" $extra --threads 1 --quiet --output none \
+    rss() { timeout $T /usr/bin/time -f %M "$gaps" $extra --threads 1 --quiet --output none \
                 --observables-out o.csv --hepmc o.hepmc --events "$1" 2>&1 >/dev/null | tail -n 1; }
     small=$(rss 10000); big=$(rss 400000)
     echo "   maximum resident size: $small kB at 10^4 events, $big kB at 4x10^5 events"

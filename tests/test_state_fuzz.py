@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""State and checkpoint files from a buggy or hostile writer (doc/formats.md, state format 4).
+"""State and checkpoint files from a buggy or hostile writer (doc/formats.md, state format 5).
 
 Takes a valid state and a valid checkpoint (with its .part files) made by the program, changes
 one field at a time to values whose meaning is impossible (NaN, infinities, negatives, huge
@@ -32,8 +32,8 @@ import time
 import zlib
 
 TIMEOUT = 60
-FORMAT = 4
-HEADER = 312                              # ranges start here (doc/formats.md)
+FORMAT = 5
+HEADER = 320                              # ranges start here (doc/formats.md)
 NBINS = 1191
 NWORDS = 13
 EVENT_BIN = NBINS - 2                     # the event counter's one bin
@@ -97,9 +97,10 @@ class State:
         (self.order,) = struct.unpack_from("<Q", data, 216)
         (self.tcut,) = struct.unpack_from("<d", data, 224)
         self.seed, self.maxp, self.nlo = struct.unpack_from("<3Q", data, 232)
-        (self.w_unit,) = struct.unpack_from("<d", data, 256)
-        self.events, self.cap, self.invalid, self.badw = struct.unpack_from("<4Q", data, 264)
-        self.nbins, self.nwords, self.nranges, self.res1 = struct.unpack_from("<4I", data, 296)
+        (self.pdf_digest,) = struct.unpack_from("<Q", data, 256)
+        (self.w_unit,) = struct.unpack_from("<d", data, 264)
+        self.events, self.cap, self.invalid, self.badw = struct.unpack_from("<4Q", data, 272)
+        self.nbins, self.nwords, self.nranges, self.res1 = struct.unpack_from("<4I", data, 304)
         self.ranges = [list(struct.unpack_from("<2q", data, HEADER + 16 * i))
                        for i in range(self.nranges)]
         at = HEADER + 16 * self.nranges
@@ -129,6 +130,7 @@ class State:
         b += struct.pack("<Q", self.order & U64)
         b += struct.pack("<d", self.tcut)
         b += struct.pack("<3Q", self.seed & U64, self.maxp & U64, self.nlo & U64)
+        b += struct.pack("<Q", self.pdf_digest & U64)
         b += struct.pack("<d", self.w_unit)
         b += struct.pack("<4Q", *(x & U64 for x in (self.events, self.cap, self.invalid,
                                                       self.badw)))
@@ -298,7 +300,7 @@ def field(name, attr, values, ck_only=False):
         mutations.append((f"{name} = {v!r}", lambda s, a=attr, v=v: setattr(s, a, v), ck_only))
 
 
-field("format", "fmt", [1, 2, 3, 5, 0, 0xffffffff])
+field("format", "fmt", [1, 2, 3, 4, 6, 0, 0xffffffff])
 field("kind", "kind", [0, 3, 0xffffffff])
 for label, v in [("non-printable", b"1.0\x01.0"), ("DEL", b"1.0.0\x7f"), ("8-bit", b"1.\xc3\xa9"),
                  ("newline", b"1.0\n0"), ("empty", b""), ("unterminated", b"A" * 32),
@@ -316,13 +318,14 @@ field("nlo", "nlo", [2, 1 << 32, U64])
 field("process", "process", [3, 1000, U64])
 field("compat", "compat", [2, U64])
 field("PDF member without a set", "pdf_member", [1, U64])
+field("PDF digest without a set", "pdf_digest", [1, U64])
 # a PDF set with ee-qq, a name that is no set name or not NUL-padded
 for label, v in [("a PDF set with ee-qq", b"CT14lo"), ("a space", b"CT 14"),
                  ("a slash", b"CT/14"), ("non-printable", b"CT\x01"), ("8-bit", b"C\xc3\xa9"),
                  ("unterminated", b"A" * 128), ("bytes after the NUL", b"CT14lo\0junk")]:
     mutations.append((f"PDF name {label}",
                       lambda s, v=v: setattr(s, "pdf_name", v.ljust(128, b"\0")[:128]), False))
-field("reserved word 308", "res1", [1])
+field("reserved word 316", "res1", [1])
 field("weight unit", "w_unit", [NAN, INF, -INF, 0.0, -1.0, 5e-324, 2.0 ** 101, 2.0 ** -101])
 mutations.append(("weight unit twice the process's", lambda s: setattr(s, "w_unit", 2 * s.w_unit),
                   False))
@@ -383,6 +386,14 @@ for kind in ("negative", "beyond 2^62", "end before begin", "empty", "overlappin
 mutations.append(("checkpoint ranges shifted by one", m_range("shifted"), True))
 
 
+def cs_excess(s, b):
+    """a sum of weights (quanta) just beyond what Cauchy-Schwarz allows bin b with its count
+    and sum of w^2: |s1| <= sqrt(n 2^40 (s2 + n/2)) + n/2 (src/io/state.c), within the
+    2^126-per-entry range (so that only that check can refuse it)"""
+    n, s2 = s.count(b), s.get_sum(b, 1)
+    return math.isqrt(n * (1 << 40) * (s2 + n)) * 1000001 // 1000000 + n + 1
+
+
 def m_words(kind):
     def f(s):
         n = s.events
@@ -393,8 +404,25 @@ def m_words(kind):
             s.set_count(TAU_FIRST + 6, 1)
         elif kind == "event counter entries != events":
             s.set_count(EVENT_BIN, n - 1)
-        elif kind == "event counter overflow bin":
+        elif kind == "event counter overflow entries > events":
+            # (the overflow counts the imprecise weights: at most one per event)
+            s.set_count(EVENT_BIN + 1, n + 1)
+        elif kind == "imprecise weights with a negative sum of |w|":
             s.set_count(EVENT_BIN + 1, 1)
+            s.set_sum(EVENT_BIN + 1, 0, -(1 << 20))
+            s.set_sum(EVENT_BIN + 1, 1, 2)    # (Cauchy-Schwarz holds)
+        elif kind == "event counter sum w above sqrt(n sum w^2)":
+            s.set_sum(EVENT_BIN, 0, cs_excess(s, EVENT_BIN))
+        elif kind == "event counter sum w below -sqrt(n sum w^2)":
+            s.set_sum(EVENT_BIN, 0, -cs_excess(s, EVENT_BIN))
+        elif kind == "event counter sum w^2 0 with a sum w":
+            s.set_sum(EVENT_BIN, 1, 0)
+        elif kind == "bin sum w above sqrt(n sum w^2)":
+            b = max(range(TAU_FIRST, TAU_FIRST + 102), key=s.count)
+            s.set_sum(b, 0, cs_excess(s, b))
+        elif kind == "bin sum w^2 0 with a sum w":
+            b = max(range(TAU_FIRST, TAU_FIRST + 102), key=s.count)
+            s.set_sum(b, 1, 0)
         elif kind == "event counter underflow entries > events":
             s.set_count(EVENT_BIN - 1, n + 1)
         elif kind == "negative weights with a positive sum":
@@ -418,7 +446,12 @@ def m_words(kind):
 
 
 for kind in ("bin entries > events", "histogram entries > events",
-             "event counter entries != events", "event counter overflow bin",
+             "event counter entries != events", "event counter overflow entries > events",
+             "imprecise weights with a negative sum of |w|",
+             "event counter sum w above sqrt(n sum w^2)",
+             "event counter sum w below -sqrt(n sum w^2)",
+             "event counter sum w^2 0 with a sum w", "bin sum w above sqrt(n sum w^2)",
+             "bin sum w^2 0 with a sum w",
              "event counter underflow entries > events", "negative weights with a positive sum",
              "negative sum of w^2", "sum w beyond its entries",
              "sum w x beyond its entries (negative)", "a sum without entries", "sum near 2^191",
@@ -451,6 +484,26 @@ m_ck(6, NAN, "HepMC3 sum w NaN")
 m_ck(6, INF, "HepMC3 sum w inf")
 m_ck(7, -1.0, "HepMC3 sum w^2 negative")
 m_ck(7, NAN, "HepMC3 sum w^2 NaN")
+# running sums with a valid CRC that no run of these events makes (issue 28: a sum of 1e300
+# resumed and wrote GenCrossSection 8.3e296)
+m_ck(6, 1e300, "HepMC3 sum w 1e300")
+m_ck(6, lambda s: -s.ck[6], "HepMC3 sum w negated")
+m_ck(6, lambda s: 2 * s.ck[6], "HepMC3 sum w doubled")
+m_ck(6, lambda s: s.ck[6] * (1 + 1e-6), "HepMC3 sum w 1e-6 off")
+m_ck(7, lambda s: s.ck[7] * (1 + 1e-6), "HepMC3 sum w^2 1e-6 off")
+m_ck(7, lambda s: s.ck[7] * 1e6, "HepMC3 sum w^2 x 1e6")
+m_ck(7, 1e300, "HepMC3 sum w^2 1e300")
+
+
+def m_ck_both(s):
+    s.ck[6], s.ck[7] = 1e150, 1e300   # (sum w)^2 <= n sum w^2: only the state refutes them
+mutations.append(("checkpoint HepMC3 sums 1e150 and 1e300", m_ck_both, True))
+
+
+def m_ck_fewer(s):
+    s.ck[5] = s.ck[5] // 2            # fewer events than done, with all the events' sums
+    s.ck[7] = s.ck[7] * 4
+mutations.append(("checkpoint HepMC3 half the events, 4 x the sum w^2", m_ck_fewer, True))
 m_ck(8, 1 << 63, "launches 2^63")
 m_ck(9, U64, "veto cycles 2^64-1")
 
@@ -519,11 +572,11 @@ else:
 old = st.copy()
 old.fmt = 1
 old.write("old.state")
-expect_refused("format 1", "old.state", resume=False, words=("format 1", "format 4"))
-for fmt in (2, 3):
+expect_refused("format 1", "old.state", resume=False, words=("format 1", "format 5"))
+for fmt in (2, 3, 4):
     old.fmt = fmt
     old.write("old.state")
-    expect_refused(f"format {fmt}", "old.state", resume=False, words=(f"format {fmt}", "format 4"))
+    expect_refused(f"format {fmt}", "old.state", resume=False, words=(f"format {fmt}", "format 5"))
 
 # .part files that are not this run's: another header, an event that is not the next one
 shutil.copy("o.csv.part", "saved.csv")

@@ -288,6 +288,9 @@ static void expect_event(expect *e, const gaps_histograms *h, const event *ev)
     expect_fill(e, h, GAPS_LEP_H_NPARTONS, (double)o->n_partons, r);
     expect_fill(e, h, GAPS_LEP_N_HISTS, 0.5, r);
     if (r < 0.0) expect_fill(e, h, GAPS_LEP_N_HISTS, -0.5, r);   /* negative: the underflow */
+    /* imprecise (nonzero, below 2^-16 units): the overflow, with |w| */
+    if (r != 0.0 && fabs(r) < GAPS_WEIGHT_PRECISE_UNITS)
+        expect_fill(e, h, GAPS_LEP_N_HISTS, 1.5, fabs(r));
 }
 
 /* Compare one copy of accumulators with the expectation; returns the number of sums that
@@ -681,8 +684,51 @@ static void test_overflow(void)
     free(b);
 }
 
+/* Imprecise weights and lost precision (gaps/histogram.h): N events of weight w in units of 1
+ * pb give n_imprecise = N for nonzero |w| < 2^-16 (and 0 at 2^-16), and lost_precision when
+ * N 2^-41 exceeds 1e-9 |sum w| or N 2^-41 exceeds 1e-6 sum w^2; N weights exactly 0 lose
+ * nothing (sigma = 0 is exact). */
+static void test_precision(void)
+{
+    static const struct { double w; int imprecise, lost; } cases[] = {
+        { 1.0, 0, 0 }, { -0.25, 0, 0 }, { 0x1.0p-4, 0, 0 },
+        { 0x1.0p-8, 0, 0 },   /* sum w^2 = N 2^-16: the bound N 2^-41 is 3e-8 of it */
+        { 0x1.0p-16, 0, 1 }, { 0x1.fp-17, 1, 1 }, { 1e-13, 1, 1 }, { -1e-30, 1, 1 },
+        { 0.0, 0, 0 },
+    };
+    enum { N = 1000 };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        gaps_histograms h;
+        gaps_histograms_layout(&h, 1, 1.0, GAPS_ANALYSIS_LEP);
+        uint64_t *acc = calloc((size_t)gaps_histograms_words(&h), sizeof *acc);
+        gaps_hist_result *r = malloc(sizeof *r);
+        if (!acc || !r) { CHECK(0, "out of memory"); free(acc); free(r); return; }
+        h.acc = acc;
+        gaps_observables o;
+        memset(&o, 0, sizeof o);
+        o.n_partons = 3;
+        o.y23 = 0.01;
+        o.tau = 0.1;
+        for (int i = 0; i < N; ++i) fill_event(&h, 0, &o, cases[c].w);
+        gaps_histograms_result(&h, acc, r);
+        /* the bound, as documented: N 2^-41 against 1e-9 |sum w| and 1e-6 sum w^2 */
+        const double w = cases[c].w, b = N * 0x1.0p-41;
+        const int lost = w != 0.0 && !(b <= 1e-9 * N * fabs(w) && b <= 1e-6 * N * w * w);
+        CHECK(lost == cases[c].lost, "precision case %zu: the table says lost %d, the bound %d",
+              c, cases[c].lost, lost);
+        CHECK(r->n_imprecise == (cases[c].imprecise ? (uint64_t)N : 0),
+              "weight %a: %llu imprecise weights among %d", w,
+              (unsigned long long)r->n_imprecise, N);
+        CHECK(r->lost_precision == cases[c].lost, "weight %a: lost_precision %d, expected %d", w,
+              r->lost_precision, cases[c].lost);
+        free(acc);
+        free(r);
+    }
+}
+
 int main(void)
 {
+    test_precision();
     test_conversion();
     test_value();
     test_stream();

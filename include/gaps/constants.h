@@ -28,6 +28,19 @@
  * resolution (2^-40 unit) and range (2^43 units) depend on it, never a result. */
 #define GAPS_PP_Z_UNIT_LUMINOSITY  2.5
 #define GAPS_PP_LL_UNIT_LUMINOSITY 7.0
+/* Once the run's PDFs are read, that unit is halved (gaps_weight_unit_for) while it stays at
+ * least GAPS_WEIGHT_UNIT_MARGIN times the sampling table's estimate of the mean weight (so
+ * that the weights, LO and NLO, keep their bits: gaps/histogram.h), at most
+ * GAPS_WEIGHT_UNIT_MAX_HALVINGS times and never below GAPS_WEIGHT_UNIT_MIN pb (far above the
+ * 2^-100 pb a state may carry).  At 13 TeV with CT14lo no halving: the default runs keep
+ * their unit. */
+#define GAPS_WEIGHT_UNIT_MARGIN 8.0
+#define GAPS_WEIGHT_UNIT_MAX_HALVINGS 96
+#define GAPS_WEIGHT_UNIT_MIN 0x1.0p-90
+
+/* The largest t_cut / Q^2 of an NLO run (Q^2: gaps_process_hard_scale2): the matching leaves
+ * a power correction of order t_C / Q^2 (doc/nlo.md), kept at or below 1 %. */
+#define GAPS_NLO_MAX_TCUT_OVER_Q2 0.01
 
 /* QCD colour factors. */
 #define GAPS_NC 3.0

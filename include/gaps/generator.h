@@ -57,7 +57,7 @@ typedef struct gaps_config {
     double ecm;              /* sqrt(s), GeV */
     char pdf[GAPS_PDF_SPEC_MAX];  /* hadronic processes: "NAME[/MEMBER]"; "" = the process's
                                      default set; "" for the others */
-    char pdf_path[4096];     /* directories searched for PDF sets before LHAPDF_DATA_PATH and
+    char pdf_path[GAPS_PDF_USER_DIRS_MAX];  /* directories searched for PDF sets before LHAPDF_DATA_PATH and
                                 the installed ones (colon-separated); "" = none */
     double alphas_mz;
     int alphas_order;        /* 0 fixed, 1 one loop, 2 two loops */
@@ -125,12 +125,21 @@ typedef struct gaps_run {
     int64_t events, capacity_hits, invalid_events;
     int64_t bad_weights;     /* events whose weight the histograms could not take (not
                                 finite, or beyond 2^43 weight units): counted, not added */
+    int64_t imprecise_weights;/* events whose nonzero weight the sums keep with fewer than 24
+                                significant bits (gaps/histogram.h) */
+    int lost_precision;      /* 1: the sums' rounding may have changed sigma by more than 1e-9
+                                of it or sum w^2 by more than 1e-6 (gaps/histogram.h) */
     int64_t next_event;      /* the run covers [first_event, next_event) (with next_range:
                                 the run's end once no piece was left, else its start) */
     int interrupted;         /* 1 if *hooks->stop ended it early */
     int64_t overestimates;   /* shower trials whose acceptance f/g exceeded 1 (this process's
                                 part of the run; rare outside --compat gaps21) */
-    double time_me, time_shower, time_analysis, time_total;   /* s, wall clock */
+    double time_me, time_shower, time_analysis, time_total;   /* s, wall clock; total: the
+                                event loop, from the first event to the last */
+    double time_startup;     /* s from the call to the first event: device set-up, PDF tables,
+                                ISR bounds, pool (the program adds its own start) */
+    double time_wall;        /* s from the call to the return (the program: from its start to
+                                its outputs) */
     long launches;           /* data-parallel loops run, all partitions together */
     long veto_cycles;        /* lock-step veto cycles of the longest-running partition */
     long cycle_log_length;   /* entries of completed_per_cycle (if keep_cycle_log) */
@@ -176,8 +185,16 @@ int gaps_config_check(const gaps_config *cfg, char *msg, size_t len);
  * program calls this before it creates any output, to refuse a missing or corrupt set up
  * front (gaps_generate() loads the set itself and fails the same way). */
 int gaps_config_check_pdf(const gaps_config *cfg, char *msg, size_t len);
+/* The same check, and what the set is: its digest (gaps_pdf.digest: what gaps_state.pdf_digest
+ * records) and the member file read (into file, file_len bytes); 0 and "" for a process
+ * without PDFs.  digest and file may be NULL.  Also refused here: a --pdf-path directory
+ * that does not exist, a set without the quarks and antiquarks 1..5 of the hadron processes
+ * (doc/physics.md, "Parton distributions"). */
+int gaps_config_pdf_identity(const gaps_config *cfg, uint64_t *digest, char *file,
+                             size_t file_len, char *msg, size_t len);
 
-/* The state of a run that has done nothing yet: parameters and version filled in. */
+/* The state of a run that has done nothing yet: parameters, version, the run's weight unit
+ * and, for hadron beams, the PDF digest filled in (it reads the set for the last two). */
 void gaps_state_init(gaps_state *state, const gaps_config *cfg);
 
 /* Where a run of cfg stands when every event below next_event is done: the checkpoint's

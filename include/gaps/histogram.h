@@ -33,7 +33,8 @@ GAPS_C_BEGIN
  * all events (the cross section) follows the last of them: its id is the analysis's number
  * of histograms (gaps_histograms.n_hists).  Its bin holds every event; its underflow bin
  * holds the events of negative weight a second time (their number and sums), its overflow
- * bin nothing. */
+ * bin the events of imprecise weight (below) a second time, filled with |w| (their number
+ * and sum of |w|). */
 
 typedef struct gaps_hist_def {
     int column;          /* the per-event column it histograms (GAPS_OBS_*, GAPS_<ID>_*) */
@@ -87,6 +88,22 @@ enum { GAPS_ACC_SUM_WORDS = 3,
 
 /* The largest |weight| / w_unit the accumulators take (see the top of this file). */
 #define GAPS_WEIGHT_MAX_UNITS 0x1.0p43
+
+/* Precision.  A weight is rounded once to the quantum 2^-40 w_unit in sum w and w^2 to
+ * 2^-40 w_unit^2 in sum w^2: an error of at most half a quantum each.  A nonzero weight with
+ * |w| < GAPS_WEIGHT_PRECISE_UNITS w_unit = 2^-16 w_unit keeps fewer than 24 significant bits
+ * in sum w (and its w^2 fewer than 8 in sum w^2): an *imprecise weight*, counted (the event
+ * counter's overflow bin, gaps_hist_result.n_imprecise; a run's imprecise_weights).  The run's
+ * own unit is chosen so that its weights are not (gaps_weight_unit_for); a few from the tails
+ * do no harm.  What matters is the whole: the sums of N events are off by at most
+ * N 2^-41 w_unit (sum w) and N 2^-41 w_unit^2 (sum w^2), and the cross section has lost its
+ * meaning (gaps_hist_result.lost_precision: the run is an error) when that bound exceeds
+ * GAPS_SIGMA_ROUNDING_MAX = 1e-9 of |sum w| or GAPS_ERROR_ROUNDING_MAX = 1e-6 of sum w^2,
+ * unless every weight was exactly 0 (sum w^2 = 0 and no imprecise weight: then sigma = 0
+ * is exact). */
+#define GAPS_WEIGHT_PRECISE_UNITS 0x1.0p-16
+#define GAPS_SIGMA_ROUNDING_MAX 1e-9
+#define GAPS_ERROR_ROUNDING_MAX 1e-6
 
 /* Every contribution of an accepted weight is at most 2^GAPS_FIXED_TERM_BITS quanta in
  * magnitude; a sum of k contributions at most k times that (what a state must satisfy). */
@@ -151,6 +168,10 @@ typedef struct gaps_hist_result {
      * event counter's underflow bin */
     uint64_t n_negative;
     double sum_w_negative;
+    /* the events of imprecise weight (nonzero, below GAPS_WEIGHT_PRECISE_UNITS w_unit) and
+     * whether the rounding may have changed the cross section or its error (1: see above) */
+    uint64_t n_imprecise;
+    int lost_precision;
 } gaps_hist_result;
 
 /* Host: dst += src, exactly, for two single-copy accumulator arrays of nbins_total bins: the

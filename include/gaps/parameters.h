@@ -100,7 +100,8 @@ GAPS_C_BEGIN
       "random seed, 0..4294967295", "seed", "Seed", "seed", "seed %s")                        \
     X(max_partons, "max-partons", 0, INT, STATE, GAPS_PF_PROCESS_DEFAULT, 3, GAPS_MAX_PARTONS, \
       (gaps_process_table[c->process].hadronic ? GAPS_MAX_PARTONS : GAPS_DEFAULT_MAX_PARTONS),  \
-      "", "N", "event record capacity, 3..64 (default 32, 64 for\nhadron beams)", "max_partons",\
+      "", "N", "event record capacity, 3..64, at least what\nthe process's events need (doc/physics.md 7.3)",\
+      "max_partons",                                                                           \
       "MaxPartons", "max_partons", NULL)                                                       \
     X(nlo, "nlo", 0, INT, STATE, GAPS_PF_HEPMC_OMIT_DEFAULT | GAPS_PF_OMIT_DEFAULT, 0, 1, 0,    \
       "", "0|1", "1: next-to-leading order, MC@NLO matching\n(--process ee-qq, pp-z, pp-ll; doc/nlo.md)",\
@@ -127,7 +128,7 @@ enum gaps_param_type {
 #define GAPS_PT_DECL_PROCESS(key) int key;
 #define GAPS_PT_DECL_COMPAT(key) int key;
 #define GAPS_PT_DECL_PDF(key) char key[GAPS_PDF_SPEC_MAX];
-#define GAPS_PT_DECL_PATH(key) char key[4096];
+#define GAPS_PT_DECL_PATH(key) char key[GAPS_PDF_USER_DIRS_MAX];
 
 /* One parameter, as the list says (gaps_params[], src/generator/parameters.c). */
 typedef struct gaps_param {

@@ -49,6 +49,7 @@
 #define GAPS_PDF_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "gaps/decl.h"
 
 GAPS_C_BEGIN
@@ -62,6 +63,10 @@ GAPS_C_BEGIN
 #define GAPS_PDF_NPARTONS 13
 /* The value ForcePositive = 2 raises small values to (LHAPDF's). */
 #define GAPS_PDF_TINY 1e-10
+/* The longest directory of a search path (longer entries are skipped) and the longest path of
+ * a set's file in one: DIR/NAME/NAME_MMMM.dat. */
+#define GAPS_PDF_DIR_MAX 4096
+#define GAPS_PDF_FILE_MAX (GAPS_PDF_DIR_MAX + 2 * GAPS_PDF_NAME_MAX + 32)
 
 typedef struct gaps_pdf {
     /* --- the grid, read by the evaluation (device memory in a device view) --- */
@@ -95,6 +100,15 @@ typedef struct gaps_pdf {
     int order_qcd;                  /* OrderQCD (0 = LO), or -1 */
     /* NaN where the set does not give them; GeV */
     double mz, alphas_mz, m_charm, m_bottom, m_top;
+    /* What the set is, beyond its name: a 64-bit FNV-1a digest of everything of the member
+     * that can change a result (doc/formats.md, "PDF digest"): the knots, the flavour list,
+     * every grid value as its IEEE bit pattern, ForcePositive, OrderQCD and the masses and
+     * couplings of the metadata.  Two sets of one name with different grids (another
+     * LHAPDF_DATA_PATH, an edited file) have different digests, which states, checkpoints
+     * and MPI ranks compare.  Computed on the host from the values as read, so it is the same
+     * in every build; never 0 (0 stands for "no PDF set"). */
+    uint64_t digest;
+    char file[GAPS_PDF_FILE_MAX];   /* the member file read: DIR/NAME/NAME_MMMM.dat */
 } gaps_pdf;
 
 /* Host: load member MEMBER of set NAME, spec = "NAME" (member 0) or "NAME/MEMBER" (0..9999).
@@ -103,7 +117,10 @@ typedef struct gaps_pdf {
  * read in the C locale whatever the caller's locale.  Returns 0, or -1 with one line (no
  * newline) in err naming the file and what is wrong; on failure *pdf is left zeroed (and
  * gaps_pdf_free() on it is harmless).  Memory is bounded: member files above 128 MiB and grids
- * above 2^22 values (4 x 10^6; CT14lo has 10^5) are refused. */
+ * above 2^22 values (4 x 10^6; CT14lo has 10^5) are refused.  Also refused: a file that is not
+ * a regular file (a FIFO would block for ever), a set without the gluon, and a set whose gluon
+ * or d, u, dbar, ubar (where listed) is zero at every knot (doc/physics.md section 12.1).
+ * pdf->digest and pdf->file say what was read. */
 int gaps_pdf_load(gaps_pdf *pdf, const char *spec, const char *search_path, char *err,
                   size_t errlen);
 /* Host: the search path for PDF sets, colon-separated, in this order: user_dir (--pdf-path;
@@ -115,9 +132,17 @@ int gaps_pdf_load(gaps_pdf *pdf, const char *spec, const char *search_path, char
  * the library finds the sets through user_dir or $LHAPDF_DATA_PATH.  Returns 0, or -1 if the
  * path does not fit in len bytes. */
 int gaps_pdf_search_path(const char *user_dir, char *buf, size_t len);
-/* The longest search path a run takes (bytes, with the final NUL): --pdf-path's 4096 bytes and
- * a long LHAPDF_DATA_PATH. */
+/* The longest search path (bytes, with the final NUL): --pdf-path's 4096 bytes and a long
+ * LHAPDF_DATA_PATH.  The one limit of both a run and `gaps pdf`: a path that fits one fits the
+ * other. */
 #define GAPS_PDF_SEARCH_PATH_MAX 65536
+/* The longest --pdf-path (bytes, with the final NUL), of a run and of `gaps pdf` alike. */
+#define GAPS_PDF_USER_DIRS_MAX 4096
+/* Host: check the directories a user named (--pdf-path, colon-separated; NULL or "" for none):
+ * each must exist and be a directory, since a set not found there would otherwise be taken
+ * silently from $LHAPDF_DATA_PATH or the installed sets.  Returns 0, or -1 with one line in
+ * err naming the entry. */
+int gaps_pdf_check_user_dirs(const char *user_dir, char *err, size_t errlen);
 
 /* Host: release what gaps_pdf_load() allocated and zero the struct. */
 void gaps_pdf_free(gaps_pdf *pdf);

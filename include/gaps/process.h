@@ -51,6 +51,10 @@ typedef struct gaps_process_info {
     int hadronic;              /* beams are hadrons: the process needs parton distributions */
     const char *default_pdf;   /* the PDF set of a hadronic process ("NAME[/MEMBER]"), else NULL */
     int analysis;              /* enum gaps_analysis_id (gaps/analyses.h) */
+    int hard_rows[2];          /* the most rows (partons and colourless particles) its hard
+                                  events hand to the shower, at LO [0] and NLO [1]; at most
+                                  GAPS_HARD_MAX (gaps_process_min_partons() derives the
+                                  smallest --max-partons from it) */
 } gaps_process_info;
 
 extern const gaps_process_info gaps_process_table[GAPS_N_PROCESSES];
@@ -131,7 +135,10 @@ typedef struct gaps_process {
                                 generator after gaps_process_init() */
     double ecm, s;           /* sqrt(s) in GeV, s in GeV^2 */
     double w_unit;           /* a typical large event weight, pb: the unit in which the
-                                exact histogram sums are kept (gaps/histogram.h) */
+                                exact histogram sums are kept (gaps/histogram.h): the
+                                process's nominal one (gaps_process_init), for a hadronic
+                                process halved to the run's weights by
+                                gaps_process_prepare() (gaps_weight_unit_for) */
     gaps_me ee_qq;           /* GAPS_PROCESS_EE_QQ */
     gaps_ee_nlo ee_nlo;      /* GAPS_PROCESS_EE_QQ with --nlo 1 (ee_nlo.on), else all 0 */
     gaps_pp_z pp_z;          /* GAPS_PROCESS_PP_Z */
@@ -141,6 +148,15 @@ typedef struct gaps_process {
 
 /* Host: the process of that name, or -1. */
 int gaps_process_lookup(const char *name);
+
+/* Host: the smallest event record (--max-partons) a run of `process` at order `nlo` (0 or
+ * 1) can use: the most rows of its hard events (gaps_process_info.hard_rows) plus one for the
+ * first emission.  With fewer rows than the hard event the record could not even hold the
+ * start of the shower; with exactly that many, every event would end at its first accepted
+ * emission as a capacity hit, a shower that never ran.  The dipole rows (2 per parton) and
+ * colour tags (at most one new tag per emission, so the next tag never exceeds the partons'
+ * count) grow with the record and need no more.  An unknown process: 3. */
+int gaps_process_min_partons(int process, int nlo);
 
 /* Host: the analysis (enum gaps_analysis_id) of a run of `process` under `compat` (enum
  * gaps_compat), the one function that decides it: the process's own (gaps_process_table),
@@ -154,6 +170,12 @@ int gaps_process_analysis(int process, int compat);
  * from gaps_process_analysis() after this.  Returns 0, or -1 with a reason in msg. */
 int gaps_process_init(gaps_process *proc, enum gaps_process_id id, double ecm, char *msg,
                       size_t len);
+
+/* Host: the hard scale Q^2 of a process's events, GeV^2, the smallest where it varies: s for
+ * ee-qq, M_Z^2 for pp-z, the lowest dilepton mass^2 of the window (66^2) for pp-ll.  The
+ * shower starts there (LO); the cutoff must lie below it, at NLO well below
+ * (GAPS_NLO_MAX_TCUT_OVER_Q2, checked by gaps_config_check). */
+double gaps_process_hard_scale2(const gaps_process *proc);
 
 /* Host: the renormalisation scale mu_R^2 of the NLO matrix elements, GeV^2: s for ee-qq,
  * M_Z^2 for pp-z and pp-ll. */
@@ -169,8 +191,24 @@ int gaps_process_set_nlo(gaps_process *proc, double alphas, int compat, char *ms
  * gaps_process_init(): for pp-z a rapidity distribution that follows d sigma/dy, for pp-ll
  * a (mass, rapidity) distribution that follows d sigma/dm dy, so that the events' weights are
  * nearly equal and no shower time goes to events of negligible weight.  Without it the
- * rapidity is uniform (the same cross section, larger weight spread). */
+ * rapidity is uniform (the same cross section, larger weight spread).  It also sets the run's
+ * weight unit w_unit from the table's estimate of the mean weight (gaps_weight_unit_for):
+ * the unit depends on the process, sqrt(s) and the PDF set, and is the same wherever the
+ * same configuration is prepared (host arithmetic only). */
 void gaps_process_prepare(gaps_process *proc, const gaps_pdf *pdf);
+
+/* Host: the weight unit of the exact sums for a process of nominal unit `nominal`
+ * (gaps_process_init's) whose sampling table estimates the mean |weight| at `estimate` pb
+ * (0: unknown): nominal 2^-k with the largest k in [0, GAPS_WEIGHT_UNIT_MAX_HALVINGS] such that
+ * the unit stays at least GAPS_WEIGHT_UNIT_MARGIN times the estimate and at least
+ * GAPS_WEIGHT_UNIT_MIN (constants.h).  A power
+ * of two times the nominal unit: exact, and the default runs keep theirs (k = 0). */
+double gaps_weight_unit_for(double nominal, double estimate);
+
+/* Host: 1 if w_unit is a unit a run of this (initialised, not prepared) process can have:
+ * its nominal unit times 2^-k, k in [0, GAPS_WEIGHT_UNIT_MAX_HALVINGS] for a hadronic
+ * process, k = 0 otherwise (how a merge checks a state's unit without the PDF set). */
+int gaps_process_weight_unit_allowed(const gaps_process *proc, double w_unit);
 
 /* Host: the beams' four-momenta (E, px, py, pz) in the centre-of-mass frame, the first along
  * +z, massless. */

@@ -22,7 +22,7 @@
 GAPS_C_BEGIN
 
 /* Version of the state and checkpoint file layout; bumped whenever it changes. */
-#define GAPS_STATE_FORMAT 4
+#define GAPS_STATE_FORMAT 5
 
 /* Most disjoint event ranges one state may hold (adjacent ranges coalesce). */
 #define GAPS_STATE_MAX_RANGES 1024
@@ -44,12 +44,20 @@ typedef struct gaps_state {
     GAPS_STATE_FIELD_##STATE(TYPE, key)
     GAPS_PARAMETERS(GAPS_STATE_FIELD_)
 #undef GAPS_STATE_FIELD_
+    /* the digest of the PDF set's grid and metadata (gaps_pdf.digest, gaps/pdf.h): a set is
+     * known by its values, not only by its name, so that states made with two different grids
+     * called alike neither merge nor resume each other; 0 for a process without hadron beams.
+     * gaps_state_init() fills it in from the set the configuration names (0 if it cannot be
+     * read: a run refuses that configuration with the reason) */
+    uint64_t pdf_digest;
     /* the analysis whose histograms the words hold (enum gaps_analysis_id): that of the
      * process and compat (gaps_process_analysis()), set from them when a state is made or
      * read, not stored */
     int analysis;
-    /* the weight unit of the histogram sums, pb: a property of the process (for LEP the
-     * largest leading-order weight, gaps_me.w_max); states merge only when it is equal */
+    /* the weight unit of the histogram sums, pb: the run's (for LEP the largest leading-order
+     * weight, gaps_me.w_max; for hadron beams the process's nominal unit halved to the
+     * weights of this energy and PDF set, gaps_weight_unit_for()); states merge only when it
+     * is equal */
     double w_unit;
     /* counts; bad_weights: events whose weight the sums could not take (gaps/histogram.h) */
     uint64_t events, capacity_hits, invalid_events, bad_weights;

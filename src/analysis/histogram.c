@@ -211,6 +211,9 @@ int gaps_histograms_fill_event(const gaps_histograms *h, int copy, const double 
     hist_fill(h, copy, events, 0.5, 0.5, w);
     /* negative weights (NLO) once more into the counter's underflow: their count and sums */
     if (w < 0.0) hist_fill(h, copy, events, -0.5, -0.5, w);
+    /* imprecise weights once more into its overflow, as |w|: their count and sum of |w| */
+    if (w != 0.0 && fabs(w) < GAPS_WEIGHT_PRECISE_UNITS)
+        hist_fill(h, copy, events, 1.5, 1.5, fabs(w));
     return 0;
 }
 
@@ -360,6 +363,16 @@ void gaps_histograms_result(const gaps_histograms *h, const uint64_t *words,
     out->n_events = ev->entries;
     out->n_negative = out->bin[h->n_hists][0].entries;
     out->sum_w_negative = out->bin[h->n_hists][0].sumw;
+    out->n_imprecise = out->bin[h->n_hists][2].entries;
+    /* the rounding bound of the sums (gaps/histogram.h), from the exact words: every weight
+     * exactly 0 leaves sum w^2 = 0 without an imprecise one, and sigma = 0 exactly */
+    const uint64_t *c = words + (long)(h->offset[h->n_hists] + 1) * GAPS_ACC_WORDS;
+    const int all_zero = out->n_imprecise == 0 && (c[GAPS_ACC_SUMW2] | c[GAPS_ACC_SUMW2 + 1]
+                                                   | c[GAPS_ACC_SUMW2 + 2]) == 0;
+    const double bound = (double)out->n_events * (0.5 / GAPS_FIXED_SCALE) * w_unit;
+    out->lost_precision = out->n_events > 0 && !all_zero
+                          && !(bound <= GAPS_SIGMA_ROUNDING_MAX * fabs(out->sum_w)
+                               && bound * w_unit <= GAPS_ERROR_ROUNDING_MAX * out->sum_w2);
 }
 
 void gaps_histograms_sigma(const gaps_hist_result *r, double *sigma, double *error)

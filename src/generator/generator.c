@@ -11,6 +11,7 @@
 #include "io/c_locale.h"
 
 #include <float.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,6 +163,33 @@ static int config_check(const gaps_config *cfg, char *msg, size_t len)
         if (cfg->nlo && gaps_process_set_nlo(&proc, GAPS_DEFAULT_ALPHAS_MZ, cfg->compat, msg,
                                              len) != 0)
             return -1;
+        /* the cutoff against the hard scale Q^2 (gaps_process_hard_scale2): at NLO the
+         * matching assumes t_C << Q^2 (doc/nlo.md: the shower's S events miss D below t_C, a
+         * power correction t_C / Q^2), so t_C <= Q^2 GAPS_NLO_MAX_TCUT_OVER_Q2; a hadronic
+         * shower starts at Q^2, so at LO a t_C at or above it would leave every event
+         * unshowered (ee-qq: the s > 4 t_cut below) */
+        const double q2 = gaps_process_hard_scale2(&proc);
+        if (cfg->nlo && !(cfg->t_cut <= GAPS_NLO_MAX_TCUT_OVER_Q2 * q2))
+            return snprintf(msg, len, "--tcut %g GeV^2 is not well below the hard scale of %s at "
+                            "NLO (Q^2 = %g GeV^2): the NLO matching assumes t_cut << Q^2 "
+                            "(doc/nlo.md); give --tcut at most Q^2 / %g = %g GeV^2", cfg->t_cut,
+                            gaps_process_table[cfg->process].name, q2,
+                            1.0 / GAPS_NLO_MAX_TCUT_OVER_Q2, GAPS_NLO_MAX_TCUT_OVER_Q2 * q2), -1;
+        if (proc.hadronic && !(cfg->t_cut < q2))
+            return snprintf(msg, len, "--tcut %g GeV^2 is at or above the shower's start scale "
+                            "of %s (Q^2 = %g GeV^2): no event would be showered; give --tcut "
+                            "below it", cfg->t_cut, gaps_process_table[cfg->process].name, q2), -1;
+    }
+    {
+        /* the record must hold the process's hard events and their first emission: the
+         * shower's writes are bounded by the capacity (veto.c), but a record too small for
+         * the hard event would make every event a failure, not a result */
+        const int need = gaps_process_min_partons(cfg->process, cfg->nlo);
+        if (cfg->max_partons < need)
+            return snprintf(msg, len, "--max-partons %d is too small for %s at %s: its events "
+                            "need at least %d (%d rows of the hard event and one emission)",
+                            cfg->max_partons, gaps_process_table[cfg->process].name,
+                            cfg->nlo ? "NLO" : "LO", need, need - 1), -1;
     }
     if (cfg->ecm * cfg->ecm <= 4.0 * cfg->t_cut)
         return snprintf(msg, len,
@@ -201,24 +229,41 @@ static int config_check(const gaps_config *cfg, char *msg, size_t len)
     return 0;
 }
 
-/* The weight unit of the histogram sums (gaps/histogram.h) is a property of the process
- * (gaps_process.w_unit): for LEP at leading order the largest event weight, as the sums always
- * used, so that LEP's numbers keep their bits; a process with other weights (NLO: signed,
- * unbounded) names a typical size of its weights, which may then reach 2^43 times it. */
-static double process_weight_unit(const gaps_config *cfg)
+static int load_run_pdf(const gaps_config *cfg, gaps_pdf *pdf, char *msg, size_t len);
+
+/* The weight unit of the histogram sums (gaps/histogram.h) is the run's (gaps_process.w_unit):
+ * for LEP at leading order the largest event weight, as the sums always used, so that LEP's
+ * numbers keep their bits; a hadronic process's nominal unit halved to its weights at this
+ * sqrt(s) with this PDF set (gaps_process_prepare, gaps_weight_unit_for), so that no weight
+ * falls below the sums' resolution; it may then reach 2^43 times the unit.  The same host
+ * computation as the run's (run_pdf_setup), so every state of one configuration (a rank's,
+ * a checkpoint's, a split part's) carries the same unit.  The set loaded for it also gives
+ * the state its PDF digest (0 for a run without hadron beams, or a set that cannot be read:
+ * the run itself refuses that, with the reason). */
+static double process_weight_unit(const gaps_config *cfg, uint64_t *pdf_digest)
 {
     gaps_process proc;
-    char msg[128];
+    char msg[512];
+    *pdf_digest = 0;
     if (gaps_process_init(&proc, (enum gaps_process_id)cfg->process, cfg->ecm, msg,
                           sizeof msg) != 0)
         return 0.0;   /* an unknown process: gaps_config_check refuses it first */
+    if (!proc.hadronic) return proc.w_unit;
+    gaps_pdf pdf;
+    const gaps_c_locale saved = gaps_c_locale_enter();
+    const int rc = load_run_pdf(cfg, &pdf, msg, sizeof msg);
+    gaps_c_locale_leave(saved);
+    if (rc != 0) return proc.w_unit;
+    gaps_process_prepare(&proc, &pdf);
+    *pdf_digest = pdf.digest;
+    gaps_pdf_free(&pdf);
     return proc.w_unit;
 }
 
 void gaps_state_init(gaps_state *state, const gaps_config *cfg)
 {
     memset(state, 0, sizeof *state);
-    state->w_unit = process_weight_unit(cfg);
+    state->w_unit = process_weight_unit(cfg, &state->pdf_digest);
     snprintf(state->version, sizeof state->version, "%s", GAPS_VERSION);
     /* every parameter the state records, as the configuration has it; the PDF set named in
      * full ("NAME/MEMBER", the process's default where none was given) */
@@ -267,20 +312,38 @@ static int load_run_pdf(const gaps_config *cfg, gaps_pdf *pdf, char *msg, size_t
     if (!spec || !*spec)
         return snprintf(msg, len, "process %s needs a PDF set (--pdf)",
                         gaps_process_table[cfg->process].name), -1;
+    /* a directory the user named must be there: else the set would silently come from
+     * LHAPDF_DATA_PATH or the installed sets */
+    if (gaps_pdf_check_user_dirs(cfg->pdf_path, msg, len) != 0) return -1;
     char *path = malloc(GAPS_PDF_SEARCH_PATH_MAX);
     if (!path) return snprintf(msg, len, "out of memory for the PDF search path"), -1;
     if (gaps_pdf_search_path(cfg->pdf_path, path, GAPS_PDF_SEARCH_PATH_MAX) != 0) {
         free(path);
         return snprintf(msg, len, "the PDF search path (--pdf-path, LHAPDF_DATA_PATH) is longer "
-                        "than %d bytes", GAPS_PDF_SEARCH_PATH_MAX), -1;
+                        "than %d bytes", GAPS_PDF_SEARCH_PATH_MAX - 1), -1;
     }
-    const int rc = gaps_pdf_load(pdf, spec, path, msg, len);
+    int rc = gaps_pdf_load(pdf, spec, path, msg, len);
     free(path);
+    /* the hadron processes take quarks and antiquarks d, u, s, c, b from the set (their hard
+     * channels and the initial-state shower's flavours): a set without one of them would
+     * silently drop its channels (the reader itself requires the gluon) */
+    for (int q = 1; rc == 0 && q <= 5; ++q)
+        for (int sign = 1; rc == 0 && sign >= -1; sign -= 2)
+            if (gaps_pdf_column(pdf, sign * q) < 0) {
+                snprintf(msg, len, "%s: the set has no flavour %d (Flavors): the hadron "
+                         "processes need the quarks and antiquarks d, u, s, c, b (1 to 5, -1 "
+                         "to -5) and the gluon", pdf->file, sign * q);
+                gaps_pdf_free(pdf);
+                rc = -1;
+            }
     return rc;
 }
 
-int gaps_config_check_pdf(const gaps_config *cfg, char *msg, size_t len)
+int gaps_config_pdf_identity(const gaps_config *cfg, uint64_t *digest, char *file,
+                             size_t file_len, char *msg, size_t len)
 {
+    if (digest) *digest = 0;
+    if (file && file_len) file[0] = '\0';
     if (cfg->process < 0 || cfg->process >= GAPS_N_PROCESSES
         || !gaps_process_table[cfg->process].hadronic)
         return 0;
@@ -288,8 +351,15 @@ int gaps_config_check_pdf(const gaps_config *cfg, char *msg, size_t len)
     const gaps_c_locale saved = gaps_c_locale_enter();
     const int rc = load_run_pdf(cfg, &pdf, msg, len);
     gaps_c_locale_leave(saved);
+    if (rc == 0 && digest) *digest = pdf.digest;
+    if (rc == 0 && file && file_len) snprintf(file, file_len, "%s", pdf.file);
     gaps_pdf_free(&pdf);
     return rc;
+}
+
+int gaps_config_check_pdf(const gaps_config *cfg, char *msg, size_t len)
+{
+    return gaps_config_pdf_identity(cfg, NULL, NULL, 0, msg, len);
 }
 
 /* The parton distributions where the loops run, for the run's lifetime. */
@@ -297,6 +367,8 @@ typedef struct run_pdf {
     gaps_pdf view;     /* host struct whose arrays are device copies */
     gaps_pdf *dev;     /* the view copied where the loops run; NULL for a non-hadronic run */
     double *bound;     /* the initial-state shower's PDF-ratio bounds where the loops run */
+    uint64_t digest;   /* the set's digest (gaps_pdf.digest); 0 for a non-hadronic run */
+    char file[GAPS_PDF_FILE_MAX];   /* its member file */
 } run_pdf;
 
 /* Load the set of a hadronic process and put it where the loops run: phys->proc.pdf. */
@@ -310,6 +382,8 @@ static int run_pdf_setup(const gaps_config *cfg, gaps_physics *phys, run_pdf *rp
     const int rc = load_run_pdf(cfg, &host, msg, len);
     gaps_c_locale_leave(saved);
     if (rc != 0) return -1;
+    rp->digest = host.digest;
+    snprintf(rp->file, sizeof rp->file, "%s", host.file);
     gaps_process_prepare(&phys->proc, &host);
     /* the bounds of the initial-state shower come from the host copy of the set */
     double *table = NULL;
@@ -738,6 +812,7 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
                        const gaps_state *resume_state, const gaps_resume_point *resume,
                        gaps_run *run, char *msg, size_t len)
 {
+    const double t_entry = now();
     memset(run, 0, sizeof *run);
     if (gaps_config_check(cfg, msg, len) != 0) return -1;
     const int64_t run_end = cfg->first_event + cfg->events;
@@ -747,7 +822,8 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
                         (long long)start), -1;
     if (resume_state) {
         /* the sums continue in the unit they were made in, or not at all */
-        const double unit = process_weight_unit(cfg);
+        uint64_t digest;   /* compared below, with the set's file named */
+        const double unit = process_weight_unit(cfg, &digest);
         if (memcmp(&resume_state->w_unit, &unit, sizeof unit) != 0)
             return snprintf(msg, len, "the checkpoint's weight unit %.17g pb is not this run's "
                             "%.17g pb", resume_state->w_unit, unit), -1;
@@ -766,6 +842,15 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     physics_init(cfg, &phys);
     run_pdf pdf;
     if (run_pdf_setup(cfg, &phys, &pdf, msg, len) != 0) return -1;
+    /* the sums continue with the grid they were made with, or not at all: a set of the same
+     * name may hold other values (another LHAPDF_DATA_PATH, an edited file) */
+    if (resume_state && resume_state->pdf_digest != pdf.digest) {
+        snprintf(msg, len, "the checkpoint was made with PDF set %s of digest %016" PRIx64
+                 ", but %s has digest %016" PRIx64 ": another grid of the same name",
+                 resume_state->pdf, resume_state->pdf_digest, pdf.file, pdf.digest);
+        run_pdf_free(&pdf);
+        return -1;
+    }
     /* one partition per worker on the host, one on the device; never more slots than events */
     const int nparts = gaps_runtime_partitions();
     int64_t slots = cfg->slots > 0 ? cfg->slots
@@ -829,6 +914,7 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     if (ok) {
         if (resume_state) *base = *resume_state;
         else gaps_state_init(base, cfg);
+        base->pdf_digest = pdf.digest;   /* the set this run loaded (0 without one) */
         /* where the run stands: a resumed run starts from its checkpoint's accumulators */
         *run->state = *base;
     }
@@ -847,6 +933,7 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
                            : -1.0;
     const double t_start = now();
     sh.t_start = t_start;
+    run->time_startup = t_start - t_entry;
     while (ok) {
         /* A segment: event numbers [segment_start, segment_end), then a checkpoint.  The
          * pool drains at its end, so the accumulators then hold exactly the events below
@@ -963,6 +1050,7 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     gaps_device_free(hist.acc);
     run_pdf_free(&pdf);
     if (!ok) gaps_run_free(run);
+    else run->time_wall = now() - t_entry;
     return ok ? 0 : -1;
 }
 
@@ -974,6 +1062,8 @@ void gaps_run_take_state(gaps_run *run)
         gaps_histograms_weight_summary(run->hist, &run->effective_events,
                                        &run->negative_fraction);
         run->negative_weights = (int64_t)run->hist->n_negative;
+        run->imprecise_weights = (int64_t)run->hist->n_imprecise;
+        run->lost_precision = run->hist->lost_precision;
     }
     run->events = (int64_t)run->state->events;
     run->capacity_hits = (int64_t)run->state->capacity_hits;

@@ -3,6 +3,7 @@
 #include "io/event_stream.h"
 #include "io/c_locale.h"
 #include "io/fmt_double.h"
+#include "io/input_file.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -238,7 +239,12 @@ int gaps_event_stream_check_resume(const char *part, int hepmc, int analysis, in
                                    const char *const *hepmc_attributes, int n_hepmc_attributes,
                                    char *msg, size_t len)
 {
-    FILE *f = fopen(part, "rb");
+    /* a regular file only: a FIFO put in its place would block the open (or the read) for
+     * ever (io/input_file.h) */
+    const char *not_regular;
+    FILE *f = gaps_open_input(part, &not_regular);
+    if (!f && not_regular)
+        return snprintf(msg, len, "'%s' is not a regular file (%s)", part, not_regular), -1;
     if (!f) return 0;   /* missing or unreadable: preparing the output says why */
     /* the header this run writes */
     char *head = NULL;

@@ -10,6 +10,7 @@
 #include "gaps/generator.h"
 #include "gaps/process.h"
 #include "gaps/analysis.h"
+#include "io/input_file.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -28,7 +29,7 @@ static long state_words(int a)
  * Each parameter of the list (gaps/parameters.h) takes 8 bytes (an f64 or a u64), a PDF set
  * GAPS_PDF_NAME_MAX bytes of name and 8 of member. */
 #define PARAM_BYTES (10 * 8 + GAPS_PDF_NAME_MAX)
-#define HEADER_BYTES (16 + 32 + PARAM_BYTES + 8 + 32 + 16)
+#define HEADER_BYTES (16 + 32 + PARAM_BYTES + 8 + 8 + 32 + 16)
 #define MAX_FILE_BYTES (HEADER_BYTES + 16 * GAPS_STATE_MAX_RANGES                               \
                         + 8 * GAPS_HIST_MAX_TOTAL_BINS * GAPS_ACC_WORDS + 80 + 4)
 /* The weight units a state may carry, pb: far beyond any process's (LEP: 3e-4 to 1e5), and
@@ -99,6 +100,11 @@ int gaps_state_merge(gaps_state *dst, const gaps_state *src, char *msg, size_t l
     if (p)
         return snprintf(msg, len, "different parameters: --%s %s and %s (states merge only "
                         "when every physics parameter is equal)", p->option, va, vb), -1;
+    /* the same set name, other grid values: other physics */
+    if (dst->pdf_digest != src->pdf_digest)
+        return snprintf(msg, len, "different grids for PDF set %s (digests %016" PRIx64 " and %016"
+                        PRIx64 "): two sets of the same name with other values", dst->pdf,
+                        dst->pdf_digest, src->pdf_digest), -1;
     if (memcmp(&dst->w_unit, &src->w_unit, sizeof dst->w_unit))
         return snprintf(msg, len, "different weight units (%.17g/%.17g pb): the sums cannot be "
                         "added", dst->w_unit, src->w_unit), -1;
@@ -321,6 +327,7 @@ int gaps_state_write(FILE *f, const gaps_state *s, const gaps_resume_point *rp)
     memcpy(b.p + b.n, s->version, strnlen(s->version, 31));
     b.n += 32;
     put_params(&b, s);
+    put_u64(&b, s->pdf_digest);
     put_f64(&b, s->w_unit);
     put_u64(&b, s->events);
     put_u64(&b, s->capacity_hits);
@@ -369,6 +376,27 @@ static int sum_within(const uint64_t *a, uint64_t count)
     for (int k = 2; k >= 0; --k)
         if (m[k] != bound[k]) return m[k] < bound[k];
     return 1;
+}
+
+/* Cauchy-Schwarz for the rounded sums of one bin: count entries of real values a_i (in
+ * quanta) rounded to r_i (sum s1) with a_i^2 2^-40 rounded to t_i (sum s2), each by at most
+ * 1/2, give |s1| <= sum |a_i| + n/2 <= sqrt(n 2^40 (s2 + n/2)) + n/2.  Evaluated in double
+ * precision with a relative margin of 1e-12, far above its rounding (a few 2^-53): a state
+ * a run made always passes. */
+static int sums_consistent(const uint64_t *a, uint64_t count)
+{
+    /* |sum w| negated in integers first: the value of a small negative sum would lose its
+     * low bits (gaps_fixed_value adds its words as format 1 did) */
+    uint64_t m[3] = { a[GAPS_ACC_SUMW], a[GAPS_ACC_SUMW + 1], a[GAPS_ACC_SUMW + 2] };
+    if (m[2] >> 63) {
+        m[0] = ~m[0] + 1u;
+        m[1] = ~m[1] + (m[0] == 0 ? 1u : 0u);
+        m[2] = ~m[2] + (m[0] == 0 && m[1] == 0 ? 1u : 0u);
+    }
+    const double n = (double)count;
+    const double s1 = ((double)m[2] * 0x1.0p64 + (double)m[1]) * 0x1.0p64 + (double)m[0];
+    const double s2 = gaps_fixed_value(a + GAPS_ACC_SUMW2);   /* >= 0: checked before */
+    return s1 <= (sqrt(n * GAPS_FIXED_SCALE * (s2 + 0.5 * n)) + 0.5 * n) * (1.0 + 1e-12);
 }
 
 /* The meaning of every field, once the bytes are known to be a state of this format: the
@@ -439,9 +467,10 @@ static int check_meaning(const gaps_state *s, const unsigned char *version, int 
     const gaps_analysis_info *info = &gaps_analysis_table[s->analysis];
     for (int id = 0; id <= h.n_hists; ++id) {
         /* a histogram of two columns (leptpt) has two entries per event, the event counter
-         * up to two (its bin, and its underflow for a negative weight) */
-        const uint64_t per_event = id == h.n_hists || info->hist[id].column2 != GAPS_OBS_NONE
-                                   ? 2 : 1;
+         * up to three (its bin, its underflow for a negative weight, its overflow for an
+         * imprecise one) */
+        const uint64_t per_event = id == h.n_hists ? 3
+                                   : info->hist[id].column2 != GAPS_OBS_NONE ? 2 : 1;
         uint64_t entries = 0;
         for (int b = 0; b < h.nbins[id] + 2; ++b) {
             const int bin = h.offset[id] + b;
@@ -462,14 +491,19 @@ static int check_meaning(const gaps_state *s, const unsigned char *version, int 
                 if (!sum_within(a + k * GAPS_ACC_SUM_WORDS, count))
                     return snprintf(msg, len, "bin %d has a sum beyond what its %" PRIu64
                                     " entries can make", bin, count), -1;
-            if (id == h.n_hists && (b == 0 ? count > s->events
-                                              : count != (b == 1 ? s->events : 0)))
+            if (!sums_consistent(a, count))
+                return snprintf(msg, len, "bin %d has a sum of weights larger than its %" PRIu64
+                                " entries and sum of squared weights allow ((sum w)^2 > n "
+                                "sum w^2)", bin, count), -1;
+            if (id == h.n_hists && (b == 1 ? count != s->events : count > s->events))
                 return snprintf(msg, len, "the event counter has %" PRIu64 " entries in bin %d "
                                 "for %" PRIu64 " events", count, b, s->events), -1;
-            if (id == h.n_hists && b == 0 && !(a[GAPS_ACC_SUMW + 2] >> 63)
+            if (id == h.n_hists && b != 1
+                && (b == 0) != ((a[GAPS_ACC_SUMW + 2] >> 63) != 0)
                 && (a[GAPS_ACC_SUMW] | a[GAPS_ACC_SUMW + 1] | a[GAPS_ACC_SUMW + 2]) != 0)
-                return snprintf(msg, len, "the events of negative weight (bin %d) have a "
-                                "positive sum of weights", bin), -1;
+                return snprintf(msg, len, "the events of %s (bin %d) have a %s sum of weights",
+                                b == 0 ? "negative weight" : "imprecise weight", bin,
+                                b == 0 ? "positive" : "negative"), -1;
         }
     }
     if (kind != KIND_CHECKPOINT) return 0;
@@ -498,6 +532,34 @@ static int check_meaning(const gaps_state *s, const unsigned char *version, int 
         || (r->hepmc_n == 0 && (r->hepmc_sum_w != 0 || r->hepmc_sum_w2 != 0)))
         return snprintf(msg, len, "impossible HepMC3 running sums (%" PRIu64 " events, %.17g, "
                         "%.17g)", r->hepmc_n, r->hepmc_sum_w, r->hepmc_sum_w2), -1;
+    if (r->hepmc_n > 0 && s->bad_weights == 0) {
+        /* The running sums are of the same events' weights as the exact sums (in event
+         * order, in double precision): within the rounding of both they must agree with the
+         * event counter's sums (all of them, or at most them for a stream begun later), and
+         * obey Cauchy-Schwarz themselves.  rel: the double sums' relative error, generously */
+        const uint64_t *a = s->words + (long)(h.offset[h.n_hists] + 1) * GAPS_ACC_WORDS;
+        const double n = (double)r->hepmc_n, unit = s->w_unit;
+        const double sw = gaps_fixed_value(a + GAPS_ACC_SUMW) * (unit / GAPS_FIXED_SCALE);
+        const double sw2 = gaps_fixed_value(a + GAPS_ACC_SUMW2) * (unit / GAPS_FIXED_SCALE) * unit;
+        const double rel = 1e-9 + n * 0x1.0p-50;
+        const double big2 = fmax(sw2, r->hepmc_sum_w2);
+        /* (2^12 quanta more: the value of a negative sum is off by up to 2^11 quanta) */
+        const double tol1 = ((double)s->events * 0.5 + 0x1.0p12) / GAPS_FIXED_SCALE * unit
+                            + rel * sqrt((double)s->events * big2);
+        const double tol2 = (double)s->events * 0.5 / GAPS_FIXED_SCALE * unit * unit + rel * big2;
+        const char *what = NULL;
+        if (!(r->hepmc_sum_w * r->hepmc_sum_w <= n * r->hepmc_sum_w2 * (1.0 + rel)))
+            what = "(sum w)^2 > n sum w^2";
+        else if (!(r->hepmc_sum_w2 <= sw2 + tol2))
+            what = "a sum of squared weights above the state's";
+        else if (r->hepmc_n == (uint64_t)done
+                 && !(fabs(r->hepmc_sum_w - sw) <= tol1 && fabs(r->hepmc_sum_w2 - sw2) <= tol2))
+            what = "sums of weights other than the state's";
+        if (what)
+            return snprintf(msg, len, "HepMC3 running sums (%" PRIu64 " events, sum w %.17g, sum "
+                            "w^2 %.17g) with %s (%.17g, %.17g)", r->hepmc_n, r->hepmc_sum_w,
+                            r->hepmc_sum_w2, what, sw, sw2), -1;
+    }
     if (r->launches > (uint64_t)INT64_MAX || r->veto_cycles > (uint64_t)INT64_MAX)
         return snprintf(msg, len, "work counters beyond 2^63"), -1;
     return 0;
@@ -506,7 +568,12 @@ static int check_meaning(const gaps_state *s, const unsigned char *version, int 
 int gaps_state_read(const char *path, gaps_state *s, gaps_resume_point *rp, char *msg,
                     size_t len)
 {
-    FILE *f = fopen(path, "rb");
+    /* a regular file only: a FIFO would block the open for ever (io/input_file.h) */
+    const char *not_regular;
+    FILE *f = gaps_open_input(path, &not_regular);
+    if (!f && not_regular)
+        return snprintf(msg, len, "cannot read '%s': not a regular file (%s)", path,
+                        not_regular), -1;
     if (!f) return snprintf(msg, len, "cannot read '%s': %s", path, strerror(errno)), -1;
     bytes b = { malloc(MAX_FILE_BYTES + 1), 0, 0, 0 };
     if (!b.p) { fclose(f); return snprintf(msg, len, "out of memory"), -1; }
@@ -557,6 +624,13 @@ int gaps_state_read(const char *path, gaps_state *s, gaps_resume_point *rp, char
          * process exists) */
         s->analysis = gaps_process_analysis(s->process, s->compat);
         const uint32_t analysis = (uint32_t)s->analysis;
+        /* a digest exactly when there is a PDF set (0 stands for none) */
+        s->pdf_digest = get_u64(&b);
+        if (!b.bad && (s->pdf_digest != 0) != (s->pdf[0] != '\0')) {
+            snprintf(msg, len, "'%s' is corrupt (PDF digest %016" PRIx64 " for %s)", path,
+                     s->pdf_digest, s->pdf[0] ? s->pdf : "a process without a PDF set");
+            goto done;
+        }
         s->w_unit = get_f64(&b);
         s->events = get_u64(&b);
         s->capacity_hits = get_u64(&b);

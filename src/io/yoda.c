@@ -105,6 +105,8 @@ static void write_run_annotations(FILE *f, const gaps_state *st, const char *bac
         gaps_param_format(p, gaps_param_in_state(p, st), GAPS_STYLE_EXACT, value, sizeof value);
         fprintf(f, "%s: %s\n", p->yoda, value);
     }
+    /* which grid the PDF set's name stood for (doc/formats.md); none without hadron beams */
+    if (st->pdf_digest) fprintf(f, "PDFDigest: %016" PRIx64 "\n", st->pdf_digest);
     fprintf(f, "Events: %" PRIu64 "\nEventRanges:", st->events);
     for (int i = 0; i < st->n_ranges; ++i)
         fprintf(f, " [%" PRId64 ",%" PRId64 ")", st->range[i].begin, st->range[i].end);

@@ -19,8 +19,10 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "gaps/pdf.h"
+#include "io/input_file.h"
 #include "pdf_grid.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
@@ -34,9 +36,9 @@
 #define MAX_INFO_BYTES ((size_t)1 << 20)
 #define MAX_GRID_VALUES ((size_t)1 << 22)
 #define MAX_KNOTS (1 << 16)   /* per knot line (CT14lo: 240 x knots) */
-#define MAX_DIR 4096   /* a directory of the search path */
+#define MAX_DIR GAPS_PDF_DIR_MAX   /* a directory of the search path */
 /* a file in it: DIR/NAME/NAME_MMMM.dat always fits */
-#define MAX_PATH (MAX_DIR + 2 * GAPS_PDF_NAME_MAX + 32)
+#define MAX_PATH GAPS_PDF_FILE_MAX
 #define MAX_MEMBER 9999
 
 void gaps_pdf_error(char *err, size_t errlen, const char *fmt, ...)
@@ -66,9 +68,16 @@ static int read_text(const char *path, size_t max_bytes, text *t, char *err, siz
 {
     memset(t, 0, sizeof *t);
     t->path = path;
-    FILE *f = fopen(path, "rb");
+    /* a regular file only: a FIFO would block the open (or the read) for ever, a device
+     * never ends (io/input_file.h) */
+    const char *not_regular;
+    FILE *f = gaps_open_input(path, &not_regular);
     if (!f) {
-        gaps_pdf_error(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        if (not_regular)
+            gaps_pdf_error(err, errlen, "%s: not a regular file (%s): refused", path,
+                           not_regular);
+        else
+            gaps_pdf_error(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
     size_t cap = 1 << 16;
@@ -768,7 +777,54 @@ static int exists(const char *path)
     return stat(path, &st) == 0;
 }
 
-/* The first directory of the search path that holds NAME/NAME.info, into dir. */
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+/* The sets in directory dir (entries NAME holding NAME/NAME.info), sorted, as "A, B, C" into
+ * out, cut with "..." to fit len bytes; "no sets" when there are none. */
+static void list_sets(const char *dir, char *out, size_t len)
+{
+    enum { MAX_LISTED = 32 };
+    char names[MAX_LISTED][GAPS_PDF_NAME_MAX];
+    int n = 0, total = 0;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        const char *nm = e->d_name;
+        const size_t l = strlen(nm);
+        int ok = l > 0 && l < GAPS_PDF_NAME_MAX && nm[0] != '.';
+        for (size_t i = 0; ok && i < l; ++i) ok = name_char(nm[i]);
+        char probe[MAX_PATH];
+        if (!ok || snprintf(probe, sizeof probe, "%s/%s/%s.info", dir, nm, nm) >= (int)sizeof probe)
+            continue;
+        struct stat st;
+        if (stat(probe, &st) != 0) continue;
+        ++total;
+        if (n < MAX_LISTED) memcpy(names[n++], nm, l + 1);
+    }
+    if (d) closedir(d);
+    if (total == 0) {
+        snprintf(out, len, "no sets");
+        return;
+    }
+    qsort(names, (size_t)n, sizeof names[0], compare_names);
+    size_t used = (size_t)snprintf(out, len, "sets: ");
+    for (int i = 0; i < n && used < len; ++i) {
+        const size_t need = strlen(names[i]) + (i ? 2 : 0);
+        if (used + need + 5 >= len) {   /* room for ", ..." */
+            snprintf(out + used, len - used, ", ...");
+            return;
+        }
+        used += (size_t)snprintf(out + used, len - used, "%s%s", i ? ", " : "", names[i]);
+    }
+    if (total > n && used < len) snprintf(out + used, len - used, ", ... (%d in all)", total);
+}
+
+/* The first directory of the search path that holds NAME/NAME.info, into dir.  When none
+ * does, the message lists the directories searched that exist with the sets each holds (what
+ * the user can choose from) and counts the entries that do not exist, in one line. */
 static int find_set(const char *name, const char *search_path, char *dir, size_t dir_len,
                     char *err, size_t errlen)
 {
@@ -788,15 +844,143 @@ static int find_set(const char *name, const char *search_path, char *dir, size_t
         p += n;
         if (*p == ':') ++p;
     }
-    if (bare_dir[0])
+    if (bare_dir[0]) {
         gaps_pdf_error(err, errlen, "%s/%s.info: no such file (the set's directory has no .info "
                        "file)", bare_dir, name);
-    else if (!search_path || !*search_path)
+        return -1;
+    }
+    if (!search_path || !*search_path) {
         gaps_pdf_error(err, errlen, "PDF set '%s' not found: the search path is empty", name);
-    else
-        gaps_pdf_error(err, errlen, "PDF set '%s' not found in %.300s (give the directory with "
-                       "--pdf-path, or set LHAPDF_DATA_PATH)", name, search_path);
+        return -1;
+    }
+    /* the directories searched: those that exist, each with its sets, then a count of the
+     * rest; the line stays within 1 KB, whatever the path's length */
+    char msg[1024], sets[200];
+    size_t used = (size_t)snprintf(msg, sizeof msg, "PDF set '%s' not found; searched", name);
+    int shown_dirs = 0, more_dirs = 0, missing = 0;
+    for (p = search_path; *p;) {
+        const char *colon = strchr(p, ':');
+        const size_t n = colon ? (size_t)(colon - p) : strlen(p);
+        if (n > 0 && n < dir_len) {
+            memcpy(dir, p, n);
+            dir[n] = '\0';
+            if (!is_dir(dir)) ++missing;
+            else if (used > 600) ++more_dirs;   /* each entry adds < 380 bytes */
+            else {
+                list_sets(dir, sets, sizeof sets);
+                used += (size_t)snprintf(msg + used, sizeof msg - used, "%s %.160s%s (%s)",
+                                         shown_dirs ? "," : "", dir, n > 160 ? "..." : "", sets);
+                ++shown_dirs;
+            }
+        } else if (n > 0) {
+            ++missing;   /* longer than any directory gaps opens */
+        }
+        p += n;
+        if (*p == ':') ++p;
+    }
+    if (shown_dirs == 0)
+        used += (size_t)snprintf(msg + used, sizeof msg - used, " no existing directory");
+    if (more_dirs && used < sizeof msg)
+        used += (size_t)snprintf(msg + used, sizeof msg - used, ", %d more director%s", more_dirs,
+                                 more_dirs == 1 ? "y" : "ies");
+    if (missing && used < sizeof msg)
+        used += (size_t)snprintf(msg + used, sizeof msg - used, "; %d entr%s of the search path "
+                                 "%s not exist", missing, missing == 1 ? "y" : "ies",
+                                 missing == 1 ? "does" : "do");
+    if (used < sizeof msg)
+        snprintf(msg + used, sizeof msg - used, " (give the directory with --pdf-path, or set "
+                 "LHAPDF_DATA_PATH)");
+    gaps_pdf_error(err, errlen, "%s", msg);
     return -1;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * What a set must hold, and what it is (its digest)
+ * ------------------------------------------------------------------------------------------ */
+
+static int meta_column(const pdf_meta *m, int pid)
+{
+    for (int k = 0; k < m->nfl; ++k)
+        if (same_parton(m->pid[k], pid)) return k;
+    return -1;
+}
+
+/* A proton's densities: the gluon must be listed (every hadron process and the initial-state
+ * shower use it; a set without it would silently lose those channels), and the gluon and the
+ * light quarks and antiquarks the set lists (d, u, dbar, ubar) must not be zero at every knot
+ * (an emptied grid gives a cross section of 0, not an error).  Heavy flavours may be zero
+ * everywhere (a set of fewer flavours lists them as zero).  Values were checked finite when
+ * read; negative values are the set's (ForcePositive decides, as in LHAPDF). */
+static int check_content(const gaps_pdf_grid *g, const pdf_meta *m, const char *info_path,
+                         const char *dat_path, char *err, size_t errlen)
+{
+    if (meta_column(m, 21) < 0) {
+        gaps_pdf_error(err, errlen, "%s: Flavors has no gluon (21 or 0): gaps needs the gluon "
+                       "of a proton set", info_path);
+        return -1;
+    }
+    const int needed[5] = { 21, 1, 2, -1, -2 };
+    const size_t rows = (size_t)g->nq * (size_t)g->nx;
+    for (int i = 0; i < 5; ++i) {
+        const int k = meta_column(m, needed[i]);
+        if (k < 0) continue;
+        size_t r = 0;
+        while (r < rows && g->xf[r * (size_t)g->nfl + (size_t)k] == 0.0) ++r;
+        if (r == rows) {
+            gaps_pdf_error(err, errlen, "%s: flavour %d is zero at every knot: not the parton "
+                           "densities of a proton", dat_path, m->pid[k]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* 64-bit FNV-1a over the little-endian bytes of each number, so that every host and every
+ * build (the digest is made here, on the host, from the values as read) gets the same. */
+#define FNV_OFFSET 0xcbf29ce484222325ULL
+#define FNV_PRIME 0x100000001b3ULL
+static void fnv_u64(uint64_t *h, uint64_t v)
+{
+    for (int i = 0; i < 8; ++i) {
+        *h ^= (v >> (8 * i)) & 0xffu;
+        *h *= FNV_PRIME;
+    }
+}
+static void fnv_f64(uint64_t *h, double d)
+{
+    uint64_t v;
+    if (d != d) v = 0x7ff8000000000000ULL;   /* "not given" (NaN): one pattern */
+    else memcpy(&v, &d, sizeof v);
+    fnv_u64(h, v);
+}
+
+/* The digest of a member (gaps_pdf.digest, doc/formats.md): a version of this recipe, the
+ * grid's shape, its knots, flavours and values in the order the grid holds them, then the
+ * metadata that reaches a result: ForcePositive, OrderQCD, MZ, AlphaS_MZ, MCharm, MBottom,
+ * MTop (the charm and bottom masses set the shower's thresholds).  NumMembers and SetIndex
+ * are bookkeeping and left out.  Never 0: 0 means "no PDF set". */
+static uint64_t set_digest(const gaps_pdf_grid *g, const pdf_meta *m)
+{
+    uint64_t h = FNV_OFFSET;
+    fnv_u64(&h, 1);   /* the recipe's version */
+    fnv_u64(&h, (uint64_t)g->nx);
+    fnv_u64(&h, (uint64_t)g->nq);
+    fnv_u64(&h, (uint64_t)g->nfl);
+    fnv_u64(&h, (uint64_t)g->nsub);
+    for (int s = 0; s <= g->nsub; ++s) fnv_u64(&h, (uint64_t)g->sub_first[s]);
+    for (int i = 0; i < g->nx; ++i) fnv_f64(&h, g->x[i]);
+    for (int i = 0; i < g->nq; ++i) fnv_f64(&h, g->q[i]);
+    for (int k = 0; k < g->nfl; ++k) fnv_u64(&h, (uint64_t)(int64_t)(g->pid[k] == 0 ? 21 : g->pid[k]));
+    const size_t values = (size_t)g->nq * (size_t)g->nx * (size_t)g->nfl;
+    for (size_t i = 0; i < values; ++i) fnv_f64(&h, g->xf[i]);
+    fnv_u64(&h, (uint64_t)(int64_t)m->force_positive);
+    fnv_u64(&h, (uint64_t)(int64_t)m->order_qcd);
+    fnv_f64(&h, m->mz);
+    fnv_f64(&h, m->alphas_mz);
+    fnv_f64(&h, m->m_charm);
+    fnv_f64(&h, m->m_bottom);
+    fnv_f64(&h, m->m_top);
+    return h ? h : 1;
 }
 
 static int load_in_c_locale(gaps_pdf *pdf, const char *spec, const char *search_path,
@@ -827,9 +1011,14 @@ static int load_in_c_locale(gaps_pdf *pdf, const char *spec, const char *search_
     gaps_pdf_grid grid;
     memset(&grid, 0, sizeof grid);
     rc = read_member(dat_path, info_path, &meta, &grid, err, errlen);
+    if (rc == 0) rc = check_content(&grid, &meta, info_path, dat_path, err, errlen);
+    const uint64_t digest = rc == 0 ? set_digest(&grid, &meta) : 0;
     if (rc == 0) rc = gaps_pdf_build_tables(pdf, &grid, dat_path, err, errlen);
     grid_free(&grid);
     if (rc != 0) return -1;
+
+    pdf->digest = digest;
+    snprintf(pdf->file, sizeof pdf->file, "%s", dat_path);
 
     snprintf(pdf->name, sizeof pdf->name, "%s", name);
     pdf->member = member;

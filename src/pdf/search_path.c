@@ -4,9 +4,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gaps/pdf.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int append_dirs(char *buf, size_t len, size_t *n, const char *dirs)
@@ -59,4 +61,37 @@ int gaps_pdf_search_path(const char *user_dir, char *buf, size_t len)
     rc |= append_data_dir(buf, len, &n, GAPS_PDF_SOURCE_DATADIR);
 #endif
     return rc ? -1 : 0;
+}
+
+int gaps_pdf_check_user_dirs(const char *user_dir, char *err, size_t errlen)
+{
+    const char *p = user_dir ? user_dir : "";
+    while (*p) {
+        const char *colon = strchr(p, ':');
+        const size_t n = colon ? (size_t)(colon - p) : strlen(p);
+        if (n > 0) {
+            char dir[GAPS_PDF_DIR_MAX];
+            struct stat st;
+            const int fits = n < sizeof dir;
+            if (fits) {
+                memcpy(dir, p, n);
+                dir[n] = '\0';
+            }
+            const int e = !fits ? ENAMETOOLONG : stat(dir, &st) != 0 ? errno
+                          : !S_ISDIR(st.st_mode) ? ENOTDIR : 0;
+            if (e) {
+                /* one line whatever the name holds */
+                char shown[200];
+                snprintf(shown, sizeof shown, "%.*s", (int)(n < 160 ? n : 160), p);
+                for (char *c = shown; *c; ++c)
+                    if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
+                snprintf(err, errlen, "--pdf-path: '%s%s': %s (a directory given with "
+                         "--pdf-path must exist)", shown, n > 160 ? "..." : "", strerror(e));
+                return -1;
+            }
+        }
+        p += n;
+        if (*p == ':') ++p;
+    }
+    return 0;
 }

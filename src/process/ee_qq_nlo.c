@@ -137,7 +137,6 @@ void gaps_ee_qq_nlo_generate(const gaps_me *me, const gaps_ee_nlo *nlo, gaps_rng
                                                  (const double(*)[4])q, s12, s13, s23, NULL,
                                                  NULL);
         w_h = me->w_norm * s * (1.0 - y) / (16.0 * GAPS_PI * GAPS_PI) * rd;
-        if (!isfinite(w_h)) w_h = 0.0;
     }
     const double w_s = w_b * nlo->k_s;
 
@@ -153,6 +152,14 @@ void gaps_ee_qq_nlo_generate(const gaps_me *me, const gaps_ee_nlo *nlo, gaps_rng
         weight = (hard ? (w_h < 0.0 ? -1.0 : 1.0) : (w_s < 0.0 ? -1.0 : 1.0)) * total;
     }
     ev->weight = weight;
+    /* a w_H that is not finite is passed on, whichever of S and H was drawn (with GAPS 2.1's
+     * fixed fractions an S event would drop it): the histograms count the event as a bad
+     * weight (GAPS_FLAG_WEIGHT, exit status 3) instead of the cross section losing it
+     * silently; its record is the Born one */
+    if (!isfinite(w_h)) {
+        ev->weight = w_h;
+        return;
+    }
     if (!hard || w_h == 0.0) return;   /* S event (or an H event of weight 0: the Born record) */
 
     /* H event: quark (1, 0), antiquark (0, 2), gluon (2, 1) */

@@ -106,12 +106,13 @@ static double cell_density(const gaps_pp_ll *ll, const gaps_pdf *pdf, double rho
 /* Cell probabilities proportional to the largest of the density at the cell's corners, the
  * middles of its edges and its centre (a grid of (2 n_rho + 1) x (2 n_y + 1) points), with the
  * floor of gaps_sampling_table_fill. */
-void gaps_pp_ll_prepare(gaps_pp_ll *ll, const gaps_pdf *pdf)
+double gaps_pp_ll_prepare(gaps_pp_ll *ll, const gaps_pdf *pdf)
 {
     enum { NR = 2 * GAPS_PP_LL_M_BINS + 1, NU = 2 * GAPS_PP_LL_Y_BINS + 1 };
     ll->cells = 0;
     double *grid = malloc(sizeof(double) * NR * NU);
-    if (!grid) return;   /* no table: uniform sampling, the same cross section */
+    if (!grid) return 0.0;   /* no table: uniform sampling, the same cross section */
+    double mean = 0.0;
     for (int a = 0; a < NR; ++a) {
         const double rho = ll->rho_lo + (ll->rho_hi - ll->rho_lo) * a / (NR - 1);
         for (int b = 0; b < NU; ++b)
@@ -123,9 +124,14 @@ void gaps_pp_ll_prepare(gaps_pp_ll *ll, const gaps_pdf *pdf)
             for (int a = 2 * i; a <= 2 * i + 2; ++a)
                 for (int b = 2 * j; b <= 2 * j + 2; ++b) m = fmax(m, grid[a * NU + b]);
             ll->cell_prob[i * GAPS_PP_LL_Y_BINS + j] = m;
+            mean += m / GAPS_PP_LL_CELLS;
         }
     free(grid);
     ll->cells = gaps_sampling_table_fill(ll->cell_prob, ll->cell_cum, GAPS_PP_LL_CELLS);
+    /* the density times norm jac_m / (dm^2 + map_w^2) and the mean 4/3 of (1 + c^2) over a
+     * uniform c: the weight of uniform sampling */
+    return ll->cells > 0 ? mean * (4.0 / 3.0) * ll->norm * (ll->rho_hi - ll->rho_lo) / ll->map_w
+                         : 0.0;
 }
 
 GAPS_DEVICE_BEGIN

@@ -88,7 +88,6 @@ void gaps_pp_ll_nlo_generate(const gaps_pp_ll *ll, const gaps_pp_nlo *nlo, const
     const int ks = gaps_choose_channel(cs, 2 * GAPS_N_FLAVOURS, rch, &sum_s, &sign_s);
     double w_s = sum_s * ll->norm * pt.jac_m * pt.y_range / (m2 * m2) * pt.cell_weight
                  * pt.c_weight;   /* |S weight| */
-    if (!isfinite(w_s)) w_s = 0.0;
 
     /* ---- H: a point of the 2 -> 3 phase space ---- */
     /* the dilepton mass from the Breit-Wigner map of pp_ll.c (uniform in rho) */
@@ -164,17 +163,23 @@ void gaps_pp_ll_nlo_generate(const gaps_pp_ll *ll, const gaps_pp_nlo *nlo, const
             }
         }
         kh = gaps_choose_channel(ch, 6 * GAPS_N_FLAVOURS, rchh, &sum_h, &sign_h);
-        if (!isfinite(sum_h)) sum_h = 0.0;
         if (above) {
             km = gaps_choose_channel(cm, 12 * GAPS_N_FLAVOURS, rchh, &sum_m, &sign_m);
-            if (!isfinite(sum_m)) sum_m = 0.0;
         }
     }
 
     /* ---- S, H or M by |weight| ---- */
+    /* A piece that is not finite (a parton density of 1e300 or inf in the grid) is passed on,
+     * not zeroed: the total and so the event's weight are then not finite, and the histograms
+     * count the event as a bad weight (GAPS_FLAG_WEIGHT, the run's bad_weights, exit status
+     * 3), as at leading order, instead of a cross section that looks sound without it.  Such
+     * an event takes the Born record of its S channel, whose momenta are finite whatever the
+     * weights, so that the shower and the event checks see a well-formed record.  A finite
+     * total keeps the choice it always had (the same draws, the same bits). */
     const double total = w_s + sum_h + sum_m;
-    const int hard = rsh * total < sum_h;
-    const int mapped = !hard && rsh * total < sum_h + sum_m;
+    const int finite = isfinite(total);
+    const int hard = finite && rsh * total < sum_h;
+    const int mapped = finite && !hard && rsh * total < sum_h + sum_m;
     ev->weight = (hard ? sign_h : mapped ? sign_m : sign_s) * total;
     if (mapped) {
         mapped_born_record(ll, km, xi1, xi2, yh, qa, qb, qk, qlm, ev);

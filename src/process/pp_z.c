@@ -89,17 +89,20 @@ int gaps_sampling_table_fill(double *prob, double *cum, int n)
 
 /* Bin probabilities proportional to the largest of d sigma/dy at the bin's edges and centre,
  * with a floor of 1e-4 of the average so that no rapidity is left out. */
-void gaps_pp_z_prepare(gaps_pp_z *pz, const gaps_pdf *pdf)
+double gaps_pp_z_prepare(gaps_pp_z *pz, const gaps_pdf *pdf)
 {
     const int n = GAPS_PP_Y_BINS;
     const double dy = 2.0 * pz->y_max / n;
+    double mean = 0.0;   /* channel_sum is the weight of uniform sampling (Jacobian 2Y) */
     for (int i = 0; i < n; ++i) {
         const double lo = -pz->y_max + i * dy;
         double m = 0.0;
         for (int k = 0; k <= 2; ++k) m = fmax(m, channel_sum(pz, pdf, lo + 0.5 * k * dy));
         pz->y_prob[i] = m;
+        mean += m / n;
     }
     pz->y_bins = gaps_sampling_table_fill(pz->y_prob, pz->y_cum, n);
+    return pz->y_bins > 0 ? mean : 0.0;
 }
 
 GAPS_DEVICE_BEGIN

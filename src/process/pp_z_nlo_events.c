@@ -71,7 +71,6 @@ void gaps_pp_z_nlo_generate(const gaps_pp_z *pz, const gaps_pp_nlo *nlo, const g
     double sum_s, sign_s;
     const int ks = gaps_choose_channel(cs, 2 * GAPS_N_FLAVOURS, rc, &sum_s, &sign_s);
     double w_s = sum_s * y_weight;   /* |S weight| */
-    if (!isfinite(w_s)) w_s = 0.0;
 
     /* ---- H: a point of the 2 -> 2 phase space ---- */
     const double ltau = -2.0 * pz->y_max;          /* ln(M_Z^2 / S) */
@@ -132,17 +131,23 @@ void gaps_pp_z_nlo_generate(const gaps_pp_z *pz, const gaps_pp_nlo *nlo, const g
                 cm[12 * (f - 1) + m] = above ? -jac * d[m] * p1[m / 2] * p2[m / 2] : 0.0;
         }
         kh = gaps_choose_channel(ch, 6 * GAPS_N_FLAVOURS, rch, &sum_h, &sign_h);
-        if (!isfinite(sum_h)) sum_h = 0.0;
         if (above) {
             km = gaps_choose_channel(cm, 12 * GAPS_N_FLAVOURS, rch, &sum_m, &sign_m);
-            if (!isfinite(sum_m)) sum_m = 0.0;
         }
     }
 
     /* ---- S, H or M by |weight| ---- */
+    /* A piece that is not finite (a parton density of 1e300 or inf in the grid) is passed on,
+     * not zeroed: the total and so the event's weight are then not finite, and the histograms
+     * count the event as a bad weight (GAPS_FLAG_WEIGHT, the run's bad_weights, exit status
+     * 3), as at leading order, instead of a cross section that looks sound without it.  Such
+     * an event takes the Born record of its S channel, whose momenta are finite whatever the
+     * weights, so that the shower and the event checks see a well-formed record.  A finite
+     * total keeps the choice it always had (the same draws, the same bits). */
     const double total = w_s + sum_h + sum_m;
-    const int hard = rsh * total < sum_h;
-    const int mapped = !hard && rsh * total < sum_h + sum_m;
+    const int finite = isfinite(total);
+    const int hard = finite && rsh * total < sum_h;
+    const int mapped = finite && !hard && rsh * total < sum_h + sum_m;
     ev->weight = (hard ? sign_h : mapped ? sign_m : sign_s) * total;
     ev->n_in = 2;
     ev->x[0] = ev->x[1] = 0.0;

@@ -4,19 +4,21 @@
 #include "gaps/constants.h"
 #include "process/processes.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 /* One row per process, in the order of enum gaps_process_id. */
 const gaps_process_info gaps_process_table[GAPS_N_PROCESSES] = {
     [GAPS_PROCESS_EE_QQ] = { "ee-qq", "e+ e- -> Z/gamma* -> q qbar, LO + dipole shower",
-                             { -11, 11 }, GAPS_DEFAULT_ECM, 0, NULL, GAPS_ANALYSIS_LEP },
+                             { -11, 11 }, GAPS_DEFAULT_ECM, 0, NULL, GAPS_ANALYSIS_LEP,
+                             { 2, 3 } },   /* q qbar; NLO: + g (ee_qq_nlo.c) */
     [GAPS_PROCESS_PP_Z] = { "pp-z", "p p -> Z (on shell), LO + dipole shower",
                             { 2212, 2212 }, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF,
-                            GAPS_ANALYSIS_LHC },
+                            GAPS_ANALYSIS_LHC, { 3, 4 } },   /* q qbar Z; NLO: + a parton */
     [GAPS_PROCESS_PP_LL] = { "pp-ll", "p p -> Z/gamma* -> l+ l- (Drell-Yan), LO + dipole shower",
                              { 2212, 2212 }, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF,
-                             GAPS_ANALYSIS_LHC },
+                             GAPS_ANALYSIS_LHC, { 4, 5 } },   /* q qbar l- l+; NLO: + a parton */
 };
 
 int gaps_process_lookup(const char *name)
@@ -24,6 +26,13 @@ int gaps_process_lookup(const char *name)
     for (int i = 0; i < GAPS_N_PROCESSES; ++i)
         if (strcmp(name, gaps_process_table[i].name) == 0) return i;
     return -1;
+}
+
+int gaps_process_min_partons(int process, int nlo)
+{
+    if (process < 0 || process >= GAPS_N_PROCESSES) return 3;
+    /* the hard event's rows, then row n for the first emission (gaps/process.h says why) */
+    return gaps_process_table[process].hard_rows[nlo ? 1 : 0] + 1;
 }
 
 int gaps_process_analysis(int process, int compat)
@@ -76,6 +85,15 @@ int gaps_process_init(gaps_process *proc, enum gaps_process_id id, double ecm, c
     }
 }
 
+double gaps_process_hard_scale2(const gaps_process *proc)
+{
+    switch (proc->id) {
+    case GAPS_PROCESS_PP_Z: return proc->pp_z.mz2;
+    case GAPS_PROCESS_PP_LL: return proc->pp_ll.m_lo * proc->pp_ll.m_lo;
+    default: return proc->s;
+    }
+}
+
 double gaps_process_nlo_mu_r2(const gaps_process *proc)
 {
     switch (proc->id) {
@@ -101,13 +119,46 @@ int gaps_process_set_nlo(gaps_process *proc, double alphas, int compat, char *ms
     }
 }
 
-void gaps_process_prepare(gaps_process *proc, const gaps_pdf *pdf)
+/* The nominal unit of a process (gaps_process_init), before the run's PDFs are known. */
+static double nominal_weight_unit(const gaps_process *proc)
 {
     switch (proc->id) {
-    case GAPS_PROCESS_PP_Z: gaps_pp_z_prepare(&proc->pp_z, pdf); break;
-    case GAPS_PROCESS_PP_LL: gaps_pp_ll_prepare(&proc->pp_ll, pdf); break;
-    default: break;
+    case GAPS_PROCESS_EE_QQ: return proc->ee_qq.w_max;
+    case GAPS_PROCESS_PP_Z: return gaps_pp_z_weight_unit(&proc->pp_z);
+    case GAPS_PROCESS_PP_LL: return gaps_pp_ll_weight_unit(&proc->pp_ll);
+    default: return 0.0;
     }
+}
+
+double gaps_weight_unit_for(double nominal, double estimate)
+{
+    int k = 0;
+    if (estimate > 0.0 && isfinite(estimate))
+        while (k < GAPS_WEIGHT_UNIT_MAX_HALVINGS
+               && ldexp(nominal, -(k + 1)) >= GAPS_WEIGHT_UNIT_MARGIN * estimate
+               && ldexp(nominal, -(k + 1)) >= GAPS_WEIGHT_UNIT_MIN)
+            ++k;
+    return ldexp(nominal, -k);
+}
+
+void gaps_process_prepare(gaps_process *proc, const gaps_pdf *pdf)
+{
+    double estimate = 0.0;
+    switch (proc->id) {
+    case GAPS_PROCESS_PP_Z: estimate = gaps_pp_z_prepare(&proc->pp_z, pdf); break;
+    case GAPS_PROCESS_PP_LL: estimate = gaps_pp_ll_prepare(&proc->pp_ll, pdf); break;
+    default: return;
+    }
+    proc->w_unit = gaps_weight_unit_for(nominal_weight_unit(proc), estimate);
+}
+
+int gaps_process_weight_unit_allowed(const gaps_process *proc, double w_unit)
+{
+    const double nominal = nominal_weight_unit(proc);
+    const int halvings = proc->hadronic ? GAPS_WEIGHT_UNIT_MAX_HALVINGS : 0;
+    for (int k = 0; k <= halvings; ++k)
+        if (ldexp(nominal, -k) == w_unit) return 1;
+    return 0;
 }
 
 void gaps_process_beams(const gaps_process *proc, double beam[2][4])

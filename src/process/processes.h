@@ -17,9 +17,11 @@ void gaps_pp_ll_init(gaps_pp_ll *ll, double ecm);
 double gaps_pp_ll_weight_unit(const gaps_pp_ll *ll);
 
 /* Host: the importance-sampling tables of pp-z (rapidity, pp_z.c) and pp-ll (mass and
- * rapidity, pp_ll.c). */
-void gaps_pp_z_prepare(gaps_pp_z *pz, const gaps_pdf *pdf);
-void gaps_pp_ll_prepare(gaps_pp_ll *ll, const gaps_pdf *pdf);
+ * rapidity, pp_ll.c).  Each returns what its table saw of the leading-order weights: the
+ * mean over the cells of the largest |weight| of uniform sampling at the cell's points, pb
+ * (about the LO cross section, from above), or 0 where the table is not built. */
+double gaps_pp_z_prepare(gaps_pp_z *pz, const gaps_pdf *pdf);
+double gaps_pp_ll_prepare(gaps_pp_ll *ll, const gaps_pdf *pdf);
 
 /* Host: a sampling table of n cells (pp_z.c), shared by the hadronic processes.  On entry
  * prob[i] holds a value >= 0 that the density of cell i should follow (e.g. the largest of

@@ -33,17 +33,30 @@ static void note_gaps(const gaps_state *st)
     fputc('\n', stderr);
 }
 
-/* The weight unit is the process's (gaps_state_init): a state that names another would be
- * read in the wrong unit.  0, or -1 with a reason. */
+/* The weight unit is the run's (gaps_state_init): the process's nominal unit, for a hadronic
+ * process halved to the weights its PDF set gives (gaps_weight_unit_for), which a merge
+ * cannot recompute without the set; a state whose unit no run of its process can have
+ * would be read in the wrong unit.  0, or -1 with a reason. */
 static int check_weight_unit(const gaps_state *st, const char *path, char *msg, size_t len)
 {
     gaps_process proc;
     if (gaps_process_init(&proc, (enum gaps_process_id)st->process, st->ecm, msg, len) != 0)
         return -1;
-    if (memcmp(&proc.w_unit, &st->w_unit, sizeof st->w_unit) == 0) return 0;
-    snprintf(msg, len, "'%s' is corrupt (weight unit %.17g pb, the process's is %.17g pb)", path,
-             st->w_unit, proc.w_unit);
+    if (gaps_process_weight_unit_allowed(&proc, st->w_unit)) return 0;
+    snprintf(msg, len, "'%s' is corrupt (weight unit %.17g pb, not the process's %.17g pb%s)",
+             path, st->w_unit, proc.w_unit, proc.hadronic ? " times a power of 2^-1" : "");
     return -1;
+}
+
+/* Whether the merged sums' rounding may have changed the cross section (gaps/histogram.h). */
+static int merged_lost_precision(const gaps_state *st)
+{
+    gaps_hist_result *r = malloc(sizeof *r);
+    if (!r) return 0;
+    gaps_state_result(st, r);
+    const int lost = r->lost_precision;
+    free(r);
+    return lost;
 }
 
 int gaps_merge_command(int argc, char **argv)
@@ -73,6 +86,18 @@ int gaps_merge_command(int argc, char **argv)
             status = EXIT_USAGE;
         if (status != 0) {
             fprintf(stderr, "gaps: merge: %s\n", gaps_one_line(msg));
+        } else if (i > 0 && strcmp(total->pdf, next->pdf) == 0
+                   && total->pdf_digest != next->pdf_digest) {
+            /* one name, two grids: both files named (every state added so far has the first
+             * one's digest) */
+            char a[256], b[256];
+            snprintf(a, sizeof a, "%s", m.inputs[0]);
+            snprintf(b, sizeof b, "%s", m.inputs[i]);
+            fprintf(stderr, "gaps: merge: '%s' and '%s' were made with different grids of PDF "
+                            "set %s (digests %016" PRIx64 " and %016" PRIx64 "): they are "
+                            "not parts of one run\n", gaps_one_line(a), gaps_one_line(b),
+                    total->pdf, total->pdf_digest, next->pdf_digest);
+            status = EXIT_USAGE;
         } else if (i > 0 && gaps_state_merge(total, next, msg, sizeof msg) != 0) {
             char name[256];
             snprintf(name, sizeof name, "%s", m.inputs[i]);
@@ -128,6 +153,12 @@ int gaps_merge_command(int argc, char **argv)
             fprintf(stderr, "gaps: merge: %" PRIu64 " of the merged events failed the built-in "
                             "checks (momentum, masses, colour); the outputs are written, but "
                             "this is a bug: please report it\n", total->invalid_events);
+            status = EXIT_BAD_EVENTS;
+        } else if (status == 0 && merged_lost_precision(total)) {
+            fprintf(stderr, "gaps: merge: the merged cross section lost its precision: the "
+                            "rounding of the exact sums (2^-40 of the weight unit %.17g pb) may "
+                            "exceed 1e-9 of sigma or 1e-6 of sum w^2; the outputs are written, "
+                            "but their numbers cannot be trusted\n", total->w_unit);
             status = EXIT_BAD_EVENTS;
         } else if (status == 0 && total->bad_weights > 0) {
             fprintf(stderr, "gaps: merge: %" PRIu64 " of the merged events had a weight the "

@@ -12,6 +12,7 @@
 #include "gaps/parameters.h"
 #include "gaps/process.h"
 #include "gaps_runtime.h"
+#include "io/input_file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -132,6 +133,60 @@ static const opt_def *find_short(const opt_def *t, char c)
     return NULL;
 }
 
+/* The edit distance between s[0..n) and t (insertions, deletions, substitutions and swaps
+ * of two neighbours count 1 each), or a large number when either is longer than the names
+ * compared here. */
+#define SUGGEST_MAX 40
+static int edit_distance(const char *s, size_t n, const char *t)
+{
+    const size_t m = strlen(t);
+    if (n > SUGGEST_MAX || m > SUGGEST_MAX) return 1000;
+    int d[SUGGEST_MAX + 1][SUGGEST_MAX + 1];
+    for (size_t i = 0; i <= n; ++i) d[i][0] = (int)i;
+    for (size_t j = 0; j <= m; ++j) d[0][j] = (int)j;
+    for (size_t i = 1; i <= n; ++i)
+        for (size_t j = 1; j <= m; ++j) {
+            int v = d[i - 1][j - 1] + (s[i - 1] != t[j - 1]);
+            if (d[i - 1][j] + 1 < v) v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && s[i - 1] == t[j - 2] && s[i - 2] == t[j - 1]
+                && d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[n][m];
+}
+
+/* Is `name` close enough to `s[0..n)` to suggest it?  At most 1 edit for short words, 2 for
+ * words of 6 letters or more; never a name that is half edits. */
+static int close_enough(int dist, size_t n)
+{
+    return dist > 0 && dist <= (n >= 6 ? 2 : 1) && 2 * (size_t)dist < n;
+}
+
+/* The closest of `count` names to s[0..n), or NULL when none is close (or two are equally
+ * close). */
+static const char *closest_name(const char *s, size_t n, const char *const *names, int count)
+{
+    const char *best = NULL;
+    int best_d = 1000, ties = 0;
+    for (int i = 0; i < count; ++i) {
+        const int dist = edit_distance(s, n, names[i]);
+        if (dist < best_d) best = names[i], best_d = dist, ties = 0;
+        else if (dist == best_d) ++ties;
+    }
+    return best && !ties && close_enough(best_d, n) ? best : NULL;
+}
+
+/* The long option of table t closest to name[0..n), or NULL. */
+static const char *closest_option(const opt_def *t, const char *name, size_t n)
+{
+    const char *names[128];
+    int count = 0;
+    for (; t->name && count < 128; ++t) names[count++] = t->name;
+    return closest_name(name, n, names, count);
+}
+
 /* ------------------------------------------------------------------------------------------
  * Messages
  * ------------------------------------------------------------------------------------------ */
@@ -243,7 +298,7 @@ static void param_names(const gaps_param *p, const char *sep, char *buf, size_t 
 
 static void expected_param(const gaps_param *p, char *buf, size_t len)
 {
-    char names[256];
+    int n;
     switch (p->type) {
     case GAPS_PT_REAL: snprintf(buf, len, "expected a finite decimal number greater than 0"); break;
     case GAPS_PT_UNIT:
@@ -256,8 +311,9 @@ static void expected_param(const gaps_param *p, char *buf, size_t len)
         break;
     case GAPS_PT_PROCESS:
     case GAPS_PT_COMPAT:
-        param_names(p, ", ", names, sizeof names);
-        snprintf(buf, len, "expected one of %s", names);
+        /* the names straight into buf: a copy through a buffer of its own could be cut */
+        n = snprintf(buf, len, "expected one of ");
+        if (n >= 0 && (size_t)n < len) param_names(p, ", ", buf + n, len - (size_t)n);
         break;
     case GAPS_PT_PDF:
         snprintf(buf, len, "expected NAME or NAME/MEMBER (a set name of letters, digits and "
@@ -287,6 +343,29 @@ static void expected(const opt_def *d, char *buf, size_t len)
     case K_FLAG: snprintf(buf, len, "expected true, false, yes, no, 1 or 0"); break;
     default: snprintf(buf, len, "expected a file name"); break;
     }
+}
+
+/* For an option whose values are names (--process, --compat, --loops): " (did you mean
+ * NAME?)" after the reason in why, when one name is close to text. */
+static void suggest_value(const opt_def *d, const char *text, char *why, size_t len)
+{
+    static const char *const loops[] = { "steps", "trials", "fused" };
+    const char *names[GAPS_N_PROCESSES + GAPS_N_COMPAT + 1];
+    const char *const *list = names;
+    int count = 0;
+    if (d->kind == K_LOOPS) {
+        list = loops;
+        count = 3;
+    } else if (d->kind == K_PARAM && gaps_params[d->lo].type == GAPS_PT_PROCESS) {
+        for (; count < GAPS_N_PROCESSES; ++count) names[count] = gaps_process_table[count].name;
+    } else if (d->kind == K_PARAM && gaps_params[d->lo].type == GAPS_PT_COMPAT) {
+        for (; count < GAPS_N_COMPAT; ++count) names[count] = gaps_compat_names[count];
+    } else {
+        return;
+    }
+    const char *near = closest_name(text, strlen(text), list, count);
+    const size_t used = strlen(why);
+    if (near && used < len) snprintf(why + used, len - used, " (did you mean %s?)", near);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -467,6 +546,7 @@ static int parse_value(const opt_def *d, const char *text, int in_card, value *v
         return 0;
     }
     expected(d, why, wlen);
+    suggest_value(d, text, why, wlen);
     return -1;
 }
 
@@ -557,7 +637,13 @@ static int walk_argv(int argc, char **argv, const opt_def *table, argv_handler h
             const size_t n = eq ? (size_t)(eq - name) : strlen(name);
             const opt_def *d = find_long(table, name, n);
             char spelled[80];
-            if (!d) return fail(msg, len, NULL, "unknown option '--%s'", show_n(name, n).s);
+            if (!d) {
+                const char *near = closest_option(table, name, n);
+                if (near)
+                    return fail(msg, len, NULL, "unknown option '--%s' (did you mean --%s?)",
+                                show_n(name, n).s, near);
+                return fail(msg, len, NULL, "unknown option '--%s'", show_n(name, n).s);
+            }
             snprintf(spelled, sizeof spelled, "--%s", d->name);
             const char *val = NULL;
             if (d->kind == K_FLAG || d->kind == K_HELP || d->kind == K_VERSION) {
@@ -660,7 +746,13 @@ static void trim(char **s, char *end)
 /* Read the whole card (at most GAPS_CARD_MAX_BYTES) into a NUL-terminated heap buffer. */
 static int read_card(const char *path, char **text, size_t *size, char *msg, size_t len)
 {
-    FILE *f = fopen(path, "rb");
+    /* a regular file only: a FIFO would block the open for ever, a device never ends
+     * (io/input_file.h) */
+    const char *not_regular;
+    FILE *f = gaps_open_input(path, &not_regular);
+    if (!f && not_regular)
+        return fail(msg, len, NULL, "cannot read run card '%s': not a regular file (%s)",
+                    show_path(path).s, not_regular);
     if (!f) {
         const int e = errno;
         fail(msg, len, NULL, "cannot read run card '%s': %s", show_path(path).s, strerror(e));
@@ -748,6 +840,10 @@ static int apply_card(gaps_ctx *ctx, char *msg, size_t len)
             if (key[0] == '-' && key[1] == '-' && find_long(gaps_table, key + 2, strlen(key + 2)))
                 return fail(msg, len, &w, "unknown key '%s' (write the option name without "
                                           "'--': '%s = ...')", show(key).s, show(key + 2).s);
+            const char *near = closest_option(gaps_table, key, strlen(key));
+            if (near)
+                return fail(msg, len, &w, "unknown key '%s' (did you mean '%s'?)", show(key).s,
+                            near);
             return fail(msg, len, &w, "unknown key '%s'", show(key).s);
         }
         if (d->kind == K_CARD)
@@ -849,20 +945,19 @@ void gaps_options_free(gaps_options *o)
 }
 
 /* One option of --help: "  -s, --seed S" padded to column 27, then the text; '\n' in the text
- * continues it on the next line, at column 27.  A suffix (the default) goes on the last line
- * if it fits within 88 columns, else on a line of its own. */
+ * continues it on the next line, at column 27.  An option too long to leave two spaces
+ * before column 27 has its text start on the next line.  A suffix (the default) goes on the
+ * last line if it fits within 88 columns, else on a line of its own. */
 #define HELP_COLUMN 27
 static void usage_option(FILE *f, char short_name, const char *name, const char *metavar,
                          const char *text, const char *suffix)
 {
-    char left[160];
-    int col = snprintf(left, sizeof left, "  %c%c%c --%s%s%s", short_name ? '-' : ' ',
-                       short_name ? short_name : ' ', short_name ? ',' : ' ', name,
-                       metavar ? " " : "", metavar ? metavar : "");
-    fputs(left, f);
-    if (col < HELP_COLUMN - 1) fprintf(f, "%*s", HELP_COLUMN - col, "");
-    else fputc(' ', f), ++col;
-    if (col < HELP_COLUMN) col = HELP_COLUMN;
+    int col = fprintf(f, "  %c%c%c --%s%s%s", short_name ? '-' : ' ',
+                      short_name ? short_name : ' ', short_name ? ',' : ' ', name,
+                      metavar ? " " : "", metavar ? metavar : "");
+    if (col <= HELP_COLUMN - 2) fprintf(f, "%*s", HELP_COLUMN - col, "");
+    else fprintf(f, "\n%*s", HELP_COLUMN, "");
+    col = HELP_COLUMN;
     for (const char *t = text;;) {
         const char *nl = strchr(t, '\n');
         const int n = nl ? (int)(nl - t) : (int)strlen(t);
@@ -917,6 +1012,14 @@ static void param_default_text(const gaps_param *p, char *buf, size_t len)
     if (o < len) snprintf(buf + o, len - o, ")");
 }
 
+/* A default of the backend that may differ for hadron collisions: "X", or "X, Y for hadron
+ * collisions". */
+static void by_process_default(const char *lep, const char *hadronic, char *buf, size_t len)
+{
+    if (!strcmp(lep, hadronic)) snprintf(buf, len, "%s", lep);
+    else snprintf(buf, len, "%s, %s for hadron collisions", lep, hadronic);
+}
+
 void gaps_options_usage(FILE *f)
 {
     gaps_config d;
@@ -929,7 +1032,8 @@ void gaps_options_usage(FILE *f)
         "                                       (see gaps merge --help)\n"
         "       gaps pdf [options] X Q          parton distributions of a PDF set\n"
         "Event generator with a dipole shower (parallel veto algorithm); processes:\n"
-        "%s.  LEP: Durham jet rates and event shapes into YODA histograms.\n"
+        "%s.  YODA histograms: Durham jet rates and event shapes (LEP, ee-qq);\n"
+        "the Z boson, its leptons and anti-k_T jets (LHC, pp-z and pp-ll).\n"
         "\n"
         "Physics:\n"
         "  -n, --events N           events to generate, 1..2^62 = %lld\n"
@@ -953,7 +1057,8 @@ void gaps_options_usage(FILE *f)
         "                           'none' writes no histograms (note: '-' used to mean none,\n"
         "                           it now means standard output)\n"
         "      --json FILE          run summary as JSON\n"
-        "      --observables-out FILE  one CSV line per event (event number order)\n"
+        "      --observables-out FILE\n"
+        "                           one CSV line per event (event number order)\n"
         "      --cycles-out FILE    CSV: veto cycle, events completed so far\n"
         "      --hepmc FILE         every event (beams, Z/gamma*, final partons with colour\n"
         "                           flow) in the HepMC3 ASCII format\n"
@@ -965,37 +1070,50 @@ void gaps_options_usage(FILE *f)
         "Checkpoints and merging:\n"
         "      --state-out FILE     exact accumulators of the run, for gaps merge\n"
         "      --checkpoint FILE    save the state of the run to FILE as it goes\n"
-        "      --checkpoint-every N events between checkpoints, 1..2^62 (default: chosen by\n"
+        "      --checkpoint-every N\n"
+        "                           events between checkpoints, 1..2^62 (default: chosen by\n"
         "                           the backend; needs --checkpoint)\n"
         "      --resume FILE        continue the run saved in the checkpoint FILE\n"
         "  gaps merge -o OUT.yoda A.state B.state ...  adds the state files of several runs\n");
+    /* the backend's defaults, named once where they do not depend on the process */
+    char loops[80], cycles[80], steps[80], split[80], def[256], text[256];
+    by_process_default(gaps_runtime_default_loops_fused(0) ? "fused" : "trials",
+                       gaps_runtime_default_loops_fused(1) ? "fused" : "trials", loops,
+                       sizeof loops);
+    snprintf(cycles, sizeof cycles, "%d", gaps_runtime_default_cycles_per_launch());
+    char lep[24], had[24];
+    snprintf(lep, sizeof lep, "%d", gaps_runtime_default_step_cycles(0));
+    snprintf(had, sizeof had, "%d", gaps_runtime_default_step_cycles(1));
+    by_process_default(lep, had, steps, sizeof steps);
+    snprintf(lep, sizeof lep, "%d", gaps_runtime_default_split_every(0));
+    snprintf(had, sizeof had, "%d", gaps_runtime_default_split_every(1));
+    by_process_default(lep, had, split, sizeof split);
     fprintf(f,
-        "Execution:\n"
-        "      --pool N             event slots in the pool, 1..%lld (2^28) (default: 128 per\n"
-        "                           CPU thread, 2^20 on a GPU)\n"
-        "  -t, --threads N          OpenMP threads, 1..%d (openmp build; default: OpenMP's)\n"
-        "      --loops steps|trials|fused  steps: one loop per veto step (the paper's\n"
-        "                           structure); trials: per veto cycle one loop for the\n"
-        "                           trial (steps 1-3), one for the splitting; fused: whole\n"
-        "                           cycles per loop (default %s, %s for hadron collisions)\n"
-        "      --cycles-per-launch K  veto cycles per fused launch, or with --loops steps\n"
-        "                           or trials between refills, 1..%lld (2^20) (default %d\n"
-        "                           in this build; steps, trials: %d for hadron collisions,\n"
-        "                           else 1)\n"
-        "      --split-every M      fused launches: accepted trials wait and are split\n"
-        "                           together every M-th veto cycle, 1..%lld (default %d in\n"
-        "                           this build, %d for hadron collisions; 1 = at once; the\n"
-        "                           events do not change)\n"
+        "Execution (the defaults are this build's):\n"
+        "      --pool N             event slots in the pool, 1..%lld (2^28)\n"
+        "                           (default: 128 per CPU thread, 2^20 on a GPU)\n"
+        "  -t, --threads N          OpenMP threads, 1..%d (openmp build; default: OpenMP's)\n",
+        (long long)GAPS_MAX_SLOTS, GAPS_MAX_THREADS);
+    snprintf(def, sizeof def, "(default %s)", loops);
+    usage_option(f, 0, "loops", "steps|trials|fused",
+                 "steps: one loop per veto step (the paper's structure);\n"
+                 "trials: per veto cycle one loop for the trial (steps 1-3),\n"
+                 "one for the splitting; fused: whole cycles per loop", def);
+    snprintf(text, sizeof text, "veto cycles per fused launch, or with --loops steps or\n"
+                                "trials between refills, 1..%lld (2^20)",
+             (long long)GAPS_MAX_CYCLES_PER_LAUNCH);
+    snprintf(def, sizeof def, "(default fused %s; steps, trials %s)", cycles, steps);
+    usage_option(f, 0, "cycles-per-launch", "K", text, def);
+    snprintf(text, sizeof text, "fused launches: accepted trials wait and are split\n"
+                                "together every M-th veto cycle (1: at once; the events\n"
+                                "do not change), 1..%lld",
+             (long long)GAPS_MAX_CYCLES_PER_LAUNCH);
+    snprintf(def, sizeof def, "(default %s)", split);
+    usage_option(f, 0, "split-every", "M", text, def);
+    fprintf(f,
         "      --no-refill          run the pool in batches instead of refilling free slots\n"
         "      --allow-host         offload build: run on the host if no GPU is usable\n"
-        "      --energy             measure the GPU's energy during the run\n",
-        (long long)GAPS_MAX_SLOTS, GAPS_MAX_THREADS,
-        gaps_runtime_default_loops_fused(0) ? "fused" : "trials",
-        gaps_runtime_default_loops_fused(1) ? "fused" : "trials",
-        (long long)GAPS_MAX_CYCLES_PER_LAUNCH, gaps_runtime_default_cycles_per_launch(),
-        gaps_runtime_default_step_cycles(1),
-        (long long)GAPS_MAX_CYCLES_PER_LAUNCH, gaps_runtime_default_split_every(0),
-        gaps_runtime_default_split_every(1));
+        "      --energy             measure the GPU's energy during the run\n");
     fprintf(f,
         "Other:\n"
         "  -c, --card FILE          read options from a run card: one 'key = value' a line,\n"

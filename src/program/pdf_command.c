@@ -71,6 +71,17 @@ static int option_value(int argc, char **argv, int *i, const char *name, const c
 
 static int print_partons(const gaps_pdf *pdf, double x, double q2)
 {
+    /* every value first: a set whose numbers overflow where it is asked (a power law below
+     * x_min through a tiny and a large value) gets an error, never "inf" with status 0 */
+    for (int k = 0; k < pdf->nfl; ++k) {
+        const double v = gaps_pdf_xfxq2(pdf, pdf->pid[k], x, q2);
+        if (!isfinite(v)) {
+            fprintf(stderr, "gaps: pdf: x f of flavour %d at x = %.17g, Q = %.17g GeV is not "
+                            "finite (%s) in %s: the set's values overflow there\n",
+                    pdf->pid[k], x, sqrt(q2), v != v ? "nan" : "inf", pdf->file);
+            return EXIT_USAGE;
+        }
+    }
     /* numbers in the C locale whatever the environment (this thread only) */
     locale_t c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
     locale_t previous = c_locale ? uselocale(c_locale) : (locale_t)0;
@@ -112,6 +123,12 @@ int gaps_pdf_command(int argc, char **argv)
                 return fflush(stdout) == 0 && !ferror(stdout) ? 0 : EXIT_RUN_FAILED;
             } else if (option_value(argc, argv, &i, "--pdf-path", &value)) {
                 if (!value) return refuse("missing value for", "--pdf-path");
+                /* the run's limit (gaps/pdf.h): what one command takes, the other does */
+                if (strlen(value) >= GAPS_PDF_USER_DIRS_MAX) {
+                    fprintf(stderr, "gaps: pdf: --pdf-path is longer than %d bytes\n",
+                            GAPS_PDF_USER_DIRS_MAX - 1);
+                    return EXIT_USAGE;
+                }
                 user_dir = value;
             } else if (option_value(argc, argv, &i, "--pdf", &value)) {
                 if (!value) return refuse("missing value for", "--pdf");
@@ -136,14 +153,27 @@ int gaps_pdf_command(int argc, char **argv)
     if (!(x > 0.0 && x <= 1.0)) return refuse("X must be in (0, 1], got", positional[0]);
     if (!(q > 0.0)) return refuse("Q must be positive (GeV), got", positional[1]);
 
-    char path[16384], err[1024];
-    if (gaps_pdf_search_path(user_dir, path, sizeof path) != 0) {
-        fprintf(stderr, "gaps: pdf: the PDF search path (--pdf-path and LHAPDF_DATA_PATH) is "
-                        "longer than %zu bytes\n", sizeof path - 1);
+    char err[1024];
+    if (gaps_pdf_check_user_dirs(user_dir, err, sizeof err) != 0) {
+        fprintf(stderr, "gaps: pdf: %s\n", err);
         return EXIT_USAGE;
     }
-    gaps_pdf pdf;
-    if (gaps_pdf_load(&pdf, set, path, err, sizeof err) != 0) {
+    /* the one limit of the search path, shared with runs (gaps/pdf.h) */
+    char *path = malloc(GAPS_PDF_SEARCH_PATH_MAX);
+    if (!path) {
+        fprintf(stderr, "gaps: pdf: out of memory for the PDF search path\n");
+        return EXIT_RUN_FAILED;
+    }
+    if (gaps_pdf_search_path(user_dir, path, GAPS_PDF_SEARCH_PATH_MAX) != 0) {
+        free(path);
+        fprintf(stderr, "gaps: pdf: the PDF search path (--pdf-path and LHAPDF_DATA_PATH) is "
+                        "longer than %d bytes\n", GAPS_PDF_SEARCH_PATH_MAX - 1);
+        return EXIT_USAGE;
+    }
+    static gaps_pdf pdf;   /* static: it holds a path of 4 KB */
+    const int loaded = gaps_pdf_load(&pdf, set, path, err, sizeof err);
+    free(path);
+    if (loaded != 0) {
         fprintf(stderr, "gaps: pdf: %s\n", err);
         return EXIT_USAGE;
     }

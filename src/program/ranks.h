@@ -18,6 +18,7 @@ typedef struct gaps_rank_report {
     char host[64];
     char device[192];
     int threads, slots;
+    char threads_why[128];   /* where its number of threads came from (MPI: its share) */
     int64_t events;          /* events this rank generated */
     int64_t pieces;          /* pieces of work it took from the shared counter */
     int64_t takes;           /* MPI_Fetch_and_op calls that asked for one (the last finds none) */
@@ -60,6 +61,13 @@ int gaps_ranks_same_job(int status, const uint64_t *fp, int n, char *msg, size_t
  * with the reason in msg); every rank gets the status of the lowest rank whose status is not
  * 0, and the root its reason in msg. */
 int gaps_ranks_agree(int status, char *msg, size_t len);
+/* Collective, once every rank has loaded its PDF set: do all ranks hold the same grid?  A set
+ * is found along each rank's own LHAPDF_DATA_PATH, so one name may stand for other values on
+ * another rank, whose events would then belong to another run.  digest and file are this
+ * rank's (gaps_config_pdf_identity; 0 and "" without hadron beams).  Returns 0 on every rank,
+ * or 2 on every rank with one line on the root naming rank 0's file and the first differing
+ * rank's. */
+int gaps_ranks_same_pdf(uint64_t digest, const char *file, char *msg, size_t len);
 /* Collective: the root's n bytes at p to every rank. */
 void gaps_ranks_share(void *p, size_t n);
 /* Collective: gaps_generate_with for the whole job.  On the root, hooks->events receives the
@@ -96,6 +104,11 @@ static inline int gaps_ranks_agree(int status, char *msg, size_t len)
     return status;
 }
 static inline void gaps_ranks_share(void *p, size_t n) { (void)p; (void)n; }
+static inline int gaps_ranks_same_pdf(uint64_t digest, const char *file, char *msg, size_t len)
+{
+    (void)digest; (void)file; (void)msg; (void)len;
+    return 0;
+}
 static inline int gaps_ranks_generate(const gaps_config *cfg, const gaps_hooks *hooks,
                                       const gaps_state *resume_state,
                                       const gaps_resume_point *resume, gaps_run *run, char *msg,

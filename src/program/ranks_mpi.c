@@ -78,6 +78,8 @@ typedef struct job {
 } job;
 
 static job J = { .lock = PTHREAD_MUTEX_INITIALIZER, .batch_lock = PTHREAD_MUTEX_INITIALIZER };
+/* Where a rank's default number of threads comes from (gaps_ranks_init), for its report. */
+static char default_threads_why[128];
 static gaps_rank_report *reports;   /* rank 0: every rank's, after the run */
 static gaps_ranks_summary summary;
 
@@ -94,6 +96,24 @@ int gaps_ranks_init(int *argc, char ***argv)
     J.size = gaps_mpi_size();
     /* one rank per GPU: the ranks of a node take its GPUs in turn */
     gaps_runtime_select_device(gaps_mpi_local_rank());
+    /* Threads (multicore build): OpenMP's default is one per CPU of the machine, in every
+     * rank; ranks sharing a node would then run (and spin) several threads per core.  A
+     * rank's default is its share of the CPUs it may use (gaps_mpi_cpu_share); --threads, or
+     * OMP_NUM_THREADS, still decides where given. */
+    const char *omp_env = getenv("OMP_NUM_THREADS");
+    if (strcmp(gaps_runtime_backend_name(), "openmp") != 0) {
+        default_threads_why[0] = '\0';   /* serial or GPU backend: one thread runs the events */
+    } else if (omp_env && *omp_env) {
+        int n = snprintf(default_threads_why, sizeof default_threads_why, "OMP_NUM_THREADS=");
+        for (const char *c = omp_env; *c && n < 48; ++c)   /* printable in the JSON string */
+            default_threads_why[n++] = (*c >= '0' && *c <= '9') || *c == ',' ? *c : '?';
+        default_threads_why[n] = '\0';
+    } else {
+        gaps_runtime_set_threads(gaps_mpi_cpu_share());
+        snprintf(default_threads_why, sizeof default_threads_why,
+                 "its share of the %d CPUs it may use, with %d rank%s on its node",
+                 gaps_mpi_cpus(), gaps_mpi_local_size(), gaps_mpi_local_size() == 1 ? "" : "s");
+    }
     /* only rank 0 speaks: the others' standard output (--help, --version) goes nowhere, and
      * their errors reach rank 0 through gaps_ranks_agree */
     if (J.rank != 0) {
@@ -116,6 +136,29 @@ int gaps_ranks_agree(int status, char *msg, size_t len)
 }
 
 void gaps_ranks_share(void *p, size_t n) { gaps_mpi_share(p, n); }
+
+int gaps_ranks_same_pdf(uint64_t digest, const char *file, char *msg, size_t len)
+{
+    static struct { uint64_t digest; char file[GAPS_PDF_FILE_MAX]; } root;   /* rank 0's */
+    root.digest = digest;
+    snprintf(root.file, sizeof root.file, "%s", file);
+    gaps_mpi_share(&root, sizeof root);
+    char why[1024] = "";
+    const int differs = root.digest != digest;
+    if (differs) {
+        snprintf(why, sizeof why, "the MPI ranks load different PDF grids: rank 0 %s (digest "
+                 "%016" PRIx64 "), rank %d %s (digest %016" PRIx64 "): every rank must find "
+                 "the same set (LHAPDF_DATA_PATH, --pdf-path)", root.file[0] ? root.file : "none",
+                 root.digest, J.rank, file[0] ? file : "none", digest);
+        for (char *c = why; *c; ++c)   /* one line, whatever the paths hold */
+            if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
+    }
+    if (gaps_mpi_agree(differs, why, sizeof why) >= 0) {
+        if (J.rank == 0) snprintf(msg, len, "%s", why);
+        return 2;
+    }
+    return 0;
+}
 
 int gaps_ranks_same_job(int status, const uint64_t *fp, int n, char *msg, size_t len)
 {
@@ -439,6 +482,10 @@ static int start_job(job *j, totals *t, const gaps_config *cfg, const gaps_hooks
     j->streaming = cfg->keep_rows || cfg->keep_records;
     j->output_failed = j->bad_batch = 0;
     snprintf(j->me.host, sizeof j->me.host, "%s", gaps_mpi_host());
+    if (cfg->threads > 0)
+        snprintf(j->me.threads_why, sizeof j->me.threads_why, "--threads %d", cfg->threads);
+    else
+        snprintf(j->me.threads_why, sizeof j->me.threads_why, "%s", default_threads_why);
     count_takers(cfg, takers, slots);
     gaps_mpi_counter_create();
     int failed = !(t->part = malloc(sizeof *t->part))
@@ -453,7 +500,13 @@ static int start_job(job *j, totals *t, const gaps_config *cfg, const gaps_hooks
         reports = calloc((size_t)j->size, sizeof *reports);
         if (!t->state || !reports) failed = snprintf(why, len, "out of memory") > 0;
         else if (resume_state) *t->state = *resume_state;
-        else gaps_state_init(t->state, cfg);
+        else {
+            gaps_state_init(t->state, cfg);
+            /* the set's digest, as the generator records it (every rank's is the same:
+             * gaps_ranks_same_pdf) */
+            if (gaps_config_pdf_identity(cfg, &t->state->pdf_digest, NULL, 0, why, len) != 0)
+                failed = 1;
+        }
         if (resume) {
             t->launches = (long)resume->launches;
             t->veto_cycles = (long)resume->veto_cycles;
@@ -656,6 +709,8 @@ int gaps_ranks_generate(const gaps_config *cfg, const gaps_hooks *hooks,
     totals t;
     char why[1024] = "";
     int64_t takers = 0, slots = 0;
+    const double t_entry = gaps_now();
+    double startup = -1.0;   /* to the first event of the first segment */
     memset(run, 0, sizeof *run);
     int status = start_job(j, &t, cfg, hooks, resume_state, resume, &takers, &slots, why,
                            sizeof why);
@@ -671,6 +726,7 @@ int gaps_ranks_generate(const gaps_config *cfg, const gaps_hooks *hooks,
         memset(&seg, 0, sizeof seg);
         int failed = generate_segment(j, &t, hooks, seg_begin, seg_end, takers, slots, &seg,
                                       why, sizeof why);
+        if (startup < 0.0) startup = t_start - t_entry + seg.time_startup;
         if (meet(j, &t, hooks, failed, &m, why, sizeof why) != 0) {
             gaps_run_free(&seg);
             status = -1;
@@ -706,5 +762,7 @@ int gaps_ranks_generate(const gaps_config *cfg, const gaps_hooks *hooks,
     gaps_mpi_gather(&j->me, reports, sizeof j->me);   /* every rank's report, for the summary */
     run->next_event = m.cut;
     if (j->rank == 0) fill_run(run, &t, m.cut, wall);
+    run->time_startup = startup > 0.0 ? startup : 0.0;
+    run->time_wall = gaps_now() - t_entry;
     return 0;
 }

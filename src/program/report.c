@@ -14,18 +14,19 @@
  * number of events (sum w)^2 / sum w^2 and the negative ones. */
 typedef struct state_weights {
     double sigma, err, n_eff, neg_fraction;
-    uint64_t n_neg;
+    uint64_t n_neg, n_imprecise;
 } state_weights;
 
 static state_weights state_weights_of(const gaps_state *st)
 {
-    state_weights w = { 0.0, 0.0, 0.0, 0.0, 0 };
+    state_weights w = { 0.0, 0.0, 0.0, 0.0, 0, 0 };
     gaps_hist_result *r = malloc(sizeof *r);
     if (r) {
         gaps_state_result(st, r);
         gaps_histograms_sigma(r, &w.sigma, &w.err);
         gaps_histograms_weight_summary(r, &w.n_eff, &w.neg_fraction);
         w.n_neg = r->n_negative;
+        w.n_imprecise = r->n_imprecise;
         free(r);
     }
     return w;
@@ -56,6 +57,9 @@ static void write_json_physics(FILE *f, const gaps_state *st)
         sep = ", ";
     }
     fprintf(f, "},\n");
+    /* which grid the PDF set's name stood for (doc/formats.md); "" without hadron beams */
+    if (st->pdf_digest) fprintf(f, "  \"pdf_digest\": \"%016" PRIx64 "\",\n", st->pdf_digest);
+    else fprintf(f, "  \"pdf_digest\": \"\",\n");
     fprintf(f, "  \"event_ranges\": [");
     for (int i = 0; i < st->n_ranges; ++i)
         fprintf(f, "%s[%" PRId64 ", %" PRId64 "]", i ? ", " : "", st->range[i].begin,
@@ -67,8 +71,8 @@ static void write_json_physics(FILE *f, const gaps_state *st)
     fprintf(f, "  \"effective_events\": %.17g,\n  \"negative_weights\": %" PRIu64 ",\n"
                "  \"negative_weight_fraction\": %.17g,\n", w.n_eff, w.n_neg, w.neg_fraction);
     fprintf(f, "  \"capacity_hits\": %" PRIu64 ",\n  \"invalid_events\": %" PRIu64 ",\n"
-               "  \"bad_weights\": %" PRIu64, st->capacity_hits, st->invalid_events,
-            st->bad_weights);
+               "  \"bad_weights\": %" PRIu64 ",\n  \"imprecise_weights\": %" PRIu64,
+            st->capacity_hits, st->invalid_events, st->bad_weights, w.n_imprecise);
 }
 
 /* A run shared by MPI ranks: how the work went, and what each rank did (nothing otherwise). */
@@ -86,10 +90,10 @@ static void write_json_ranks(FILE *f)
                    "\"slots\": %d, \"events\": %" PRId64 ", \"pieces\": %" PRId64 ", "
                    "\"takes\": %" PRId64 ", \"take_s\": %.9g, \"busy_s\": %.9g, "
                    "\"time_s\": {\"me\": %.9g, \"shower\": %.9g, \"analysis\": %.9g}, "
-                   "\"batches\": %" PRId64 ", \"send_s\": %.9g}",
+                   "\"batches\": %" PRId64 ", \"send_s\": %.9g, \"threads_reason\": \"%s\"}",
                 r ? "," : "", r, k->host, k->device, k->threads, k->slots, k->events,
                 k->pieces, k->takes, k->take_s, k->busy_s, k->me_s, k->shower_s,
-                k->analysis_s, k->batches, k->send_s);
+                k->analysis_s, k->batches, k->send_s, k->threads_why);
     }
     fprintf(f, "\n  ],\n");
 }
@@ -142,9 +146,12 @@ void gaps_report_json(FILE *f, const gaps_config *cfg, const gaps_run *run, int6
     fprintf(f, "  \"overestimate_violations\": %" PRId64 ",\n", run->overestimates);
     fprintf(f, "  \"launches\": %ld,\n  \"veto_cycles\": %ld,\n", run->launches,
             run->veto_cycles);
+    /* total: the event loop; startup: from the program's start to the first event; wall:
+     * from the program's start to its outputs */
     fprintf(f, "  \"time_s\": {\"me\": %.9g, \"shower\": %.9g, \"analysis\": %.9g, "
-               "\"total\": %.9g},\n",
-            run->time_me, run->time_shower, run->time_analysis, run->time_total);
+               "\"total\": %.9g, \"startup\": %.9g, \"wall\": %.9g},\n",
+            run->time_me, run->time_shower, run->time_analysis, run->time_total,
+            run->time_startup, run->time_wall);
     if (cfg->measure_energy)
         fprintf(f, "  \"energy_j\": %.9g,\n  \"energy_source\": \"%s\",\n",
                 run->energy_j, run->energy_source);
@@ -166,6 +173,9 @@ static void print_summary_ranks(FILE *out)
         fprintf(out, "    rank %-3d %s, %s: %" PRId64 " events in %" PRId64 " pieces, busy %.4f s, "
                      "%.1f us per piece taken\n", r, k->host, k->device, k->events, k->pieces,
                 k->busy_s, k->takes > 0 ? 1e6 * k->take_s / k->takes : 0.0);
+        if (k->threads_why[0])
+            fprintf(out, "             %d thread%s: %s\n", k->threads, k->threads == 1 ? "" : "s",
+                    k->threads_why);
     }
 }
 
@@ -240,12 +250,20 @@ void gaps_report_summary(FILE *out, const gaps_config *cfg, const gaps_run *run,
     if (run->bad_weights > 0)
         fprintf(out, "  bad weights       %" PRId64 " events (not finite or beyond 2^43 weight "
                      "units: counted, not added)\n", run->bad_weights);
+    if (run->imprecise_weights > 0 || run->lost_precision)
+        fprintf(out, "  imprecise weights %" PRId64 " events (nonzero, below 2^-16 weight units "
+                     "of %.6g pb)%s\n", run->imprecise_weights, run->state->w_unit,
+                run->lost_precision ? ": the cross section lost its precision" : "");
     fprintf(out, "  time  matrix element %9.4f s\n", run->time_me);
     fprintf(out, "        shower         %9.4f s\n", run->time_shower);
     fprintf(out, "        analysis       %9.4f s\n", run->time_analysis);
     fprintf(out, "        total          %9.4f s   (%.3g events/s, %.3f us/event)\n",
             run->time_total, run->time_total > 0 ? generated / run->time_total : 0.0,
             generated > 0 ? 1e6 * run->time_total / generated : 0.0);
+    fprintf(out, "        start-up       %9.4f s   (before the first event: set-up, PDF tables, "
+                 "bounds)\n", run->time_startup);
+    fprintf(out, "        wall           %9.4f s   (program start to outputs)\n",
+            run->time_wall);
     if (cfg->measure_energy) {
         if (run->energy_j >= 0.0)
             fprintf(out, "  energy            %.4g J   (%.4g uJ/event, mean %.4g W; %s)\n",

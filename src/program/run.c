@@ -9,6 +9,7 @@
 #include "gaps/yoda.h"
 #include "gaps_runtime.h"
 #include "io/event_stream.h"
+#include "program/clock.h"
 #include "program/commands.h"
 #include "program/one_line.h"
 #include "program/options.h"
@@ -87,13 +88,16 @@ typedef struct program {
     gaps_resume_point rp;
     FILE *report;                 /* where the summary goes */
     gaps_progress prog;
-    char hepmc_attr_text[1 + GAPS_N_PARAMS][GAPS_PDF_SPEC_MAX + 32];
-    const char *hepmc_attr[2 * (1 + GAPS_N_PARAMS)];
+    char hepmc_attr_text[2 + GAPS_N_PARAMS][GAPS_PDF_SPEC_MAX + 32];
+    const char *hepmc_attr[2 * (2 + GAPS_N_PARAMS)];
     int n_hepmc_attr;
     char checkpoint_error[512];   /* why the last checkpoint failed, for the one error line */
     gaps_owned ck_owner;          /* the checkpoint, this run's alone (outfile.h) */
     gaps_owned resume_owner;      /* --resume FILE when it is not the checkpoint written */
     int first_checkpoint;         /* prepare_run wrote the run's first checkpoint */
+    uint64_t pdf_digest;          /* the PDF set this process loads (0: none), and its file */
+    char pdf_file[GAPS_PDF_FILE_MAX];
+    double t_program;             /* gaps_now() at the start of the program: start-up and wall */
 } program;
 
 /* Write the checkpoint file: the state, where the run continues, and how far each streamed
@@ -182,6 +186,7 @@ static int hepmc_attributes(program *pg, char *msg, size_t len)
     gaps_config d;
     gaps_config_defaults(&d);
     gaps_state_init(st, &pg->opt.cfg);
+    st->pdf_digest = pg->pdf_digest;
     gaps_state_init(def, &d);
     snprintf(pg->hepmc_attr_text[0], sizeof pg->hepmc_attr_text[0], "%s", GAPS_VERSION);
     pg->hepmc_attr[0] = "gaps_version";
@@ -197,6 +202,15 @@ static int hepmc_attributes(program *pg, char *msg, size_t len)
         gaps_param_format(p, v, GAPS_STYLE_EXACT, pg->hepmc_attr_text[n],
                           sizeof pg->hepmc_attr_text[n]);
         pg->hepmc_attr[2 * n] = p->hepmc;
+        pg->hepmc_attr[2 * n + 1] = pg->hepmc_attr_text[n];
+        ++n;
+    }
+    /* which grid the PDF set's name stood for (none without hadron beams: LEP files keep
+     * their bytes) */
+    if (st->pdf_digest) {
+        snprintf(pg->hepmc_attr_text[n], sizeof pg->hepmc_attr_text[n], "%016" PRIx64,
+                 st->pdf_digest);
+        pg->hepmc_attr[2 * n] = "pdf_digest";
         pg->hepmc_attr[2 * n + 1] = pg->hepmc_attr_text[n];
         ++n;
     }
@@ -285,7 +299,9 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
     if (gaps_config_check(cfg, msg, len) != 0) return EXIT_USAGE;
     /* The PDF set of a process with hadron beams must load before anything is written: a
      * missing, truncated or corrupt set is the user's input, refused with exit status 2. */
-    if (gaps_config_check_pdf(cfg, msg, len) != 0) return EXIT_USAGE;
+    if (gaps_config_pdf_identity(cfg, &pg->pdf_digest, pg->pdf_file, sizeof pg->pdf_file, msg,
+                                 len) != 0)
+        return EXIT_USAGE;
     if (o->cycles_out && gaps_ranks_count() > 1)
         return refuse(msg, len, EXIT_USAGE, "--cycles-out needs a single process (the cycle "
                       "log describes one pool), not %d MPI ranks", gaps_ranks_count());
@@ -310,6 +326,16 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
         if (r != 0) return refuse(msg, len, r, "--resume: %s", gaps_one_line(why));
         if (root && check_resume(cfg, &pg->resume_state, &pg->rp, o->resume, why, sizeof why) != 0)
             return refuse(msg, len, EXIT_USAGE, "--resume: %s", gaps_one_line(why));
+        /* the same name may stand for another grid (another LHAPDF_DATA_PATH, an edited
+         * file): the sums would mix two sets */
+        if (root && pg->resume_state.pdf_digest != pg->pdf_digest) {
+            snprintf(why, sizeof why, "--resume: checkpoint '%.100s' was made with PDF set %s "
+                     "of digest %016" PRIx64 ", but this run's %.200s has digest %016" PRIx64 ": "
+                     "another grid of the same name (resume with the set of the run that "
+                     "wrote it)", o->resume, pg->resume_state.pdf, pg->resume_state.pdf_digest,
+                     pg->pdf_file, pg->pdf_digest);
+            return refuse(msg, len, EXIT_USAGE, "%s", gaps_one_line(why));
+        }
         if (o->cycles_out)
             return refuse(msg, len, EXIT_USAGE, "--cycles-out cannot be combined with --resume "
                           "(the cycle log of the first part of the run is gone)");
@@ -419,7 +445,10 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
         gaps_state *st = o->resume ? &pg->resume_state : malloc(sizeof *st);
         if (!st) return refuse(msg, len, EXIT_RUN_FAILED, "cannot write the first checkpoint: "
                                "out of memory");
-        if (!o->resume) gaps_state_init(st, cfg);
+        if (!o->resume) {
+            gaps_state_init(st, cfg);
+            st->pdf_digest = pg->pdf_digest;
+        }
         const gaps_resume_point rp = o->resume ? pg->rp
                                                : gaps_resume_point_make(cfg, cfg->first_event,
                                                                         0, 0);
@@ -456,8 +485,11 @@ static int run_and_write(program *pg)
                          pg->checkpoint ? hook_checkpoint : NULL, hook_progress, &stop_signal,
                          NULL };
     gaps_run run;
+    const double t_call = gaps_now();
     const int grc = gaps_ranks_generate(cfg, &hooks, o->resume ? &pg->resume_state : NULL,
                                         o->resume ? &pg->rp : NULL, &run, msg, sizeof msg);
+    /* the start-up counts from the program's start: options, input files, outputs opened */
+    run.time_startup += t_call - pg->t_program;
     gaps_progress_end(&pg->prog);
     if (grc != 0) {
         if (root) {
@@ -498,6 +530,21 @@ static int run_and_write(program *pg)
         gaps_run_free(&run);
         return 0;
     }
+    /* A leading-order weight is a product of densities and a positive matrix element: a
+     * negative one means the PDF set has negative densities where the run samples it
+     * (ForcePositive 0 leaves them, as LHAPDF does).  Its cross section would be wrong, not
+     * merely noisy: refused, as bad input, with nothing written (a resume could not do
+     * better, so the checkpoint goes too). */
+    if (!cfg->nlo && run.negative_weights > 0) {
+        fprintf(stderr, "gaps: %" PRId64 " of %" PRId64 " events of this leading-order run have "
+                        "a negative weight: the PDF set %s has negative densities where the "
+                        "run samples them (use a set with ForcePositive 1 or 2); no output "
+                        "written\n", run.negative_weights, run.events, pg->pdf_file);
+        gaps_outfiles_abandon(pg->out, N_OUTS);
+        gaps_owned_remove(&pg->ck_owner);
+        gaps_run_free(&run);
+        return EXIT_USAGE;
+    }
 
     if (root && o->cycles_out && !run.completed_per_cycle) {
         /* the generator could not assemble the log: an empty table would look complete */
@@ -509,6 +556,9 @@ static int run_and_write(program *pg)
     }
     int status = 0, bad = 0, stream_bad = 0;
     if (pg->streaming) bad |= stream_bad = gaps_event_stream_finish(&pg->stream) != 0;
+    /* wall time: from the program's start to its outputs (the JSON and the summary say the
+     * same) */
+    run.time_wall = gaps_now() - pg->t_program;
     FILE *f;
     if ((f = gaps_outfile_stream(&pg->out[OUT_YODA])))
         bad |= gaps_yoda_write(f, run.state, run.backend) != 0;
@@ -554,6 +604,13 @@ static int run_and_write(program *pg)
                             "masses, colour); the outputs are written, but this is a bug: "
                             "please report it\n", run.invalid_events);
             status = EXIT_BAD_EVENTS;
+        } else if (run.lost_precision) {
+            fprintf(stderr, "gaps: the cross section lost its precision: the rounding of the "
+                            "exact sums (2^-40 of the weight unit %.17g pb; %" PRId64 " imprecise "
+                            "weights) may exceed 1e-9 of sigma or 1e-6 of sum w^2; the outputs "
+                            "are written, but their numbers cannot be trusted\n",
+                    run.state->w_unit, run.imprecise_weights);
+            status = EXIT_BAD_EVENTS;
         } else if (run.bad_weights > 0) {
             fprintf(stderr, "gaps: %" PRId64 " events had a weight the histograms cannot hold "
                             "(not finite, or beyond 2^43 weight units) and were left out of "
@@ -568,13 +625,17 @@ static int run_and_write(program *pg)
 
 int gaps_run_command(int argc, char **argv)
 {
+    const double t_program = gaps_now();
     int status = gaps_ranks_init(&argc, &argv);
     if (status != 0) return status;
     static program pg;   /* static: it holds a whole state (megabytes), too much for a stack */
+    pg.t_program = t_program;
     char msg[1024] = "";
     status = prepare_run(&pg, argc, argv, msg, sizeof msg);
     /* every rank goes on, or none: the root reports the first that cannot */
     status = gaps_ranks_agree(status, msg, sizeof msg);
+    /* every rank found the same PDF grid (a name may stand for others on another rank) */
+    if (status == 0) status = gaps_ranks_same_pdf(pg.pdf_digest, pg.pdf_file, msg, sizeof msg);
     if (status == 0) {
         gaps_ranks_share(&pg.rp, sizeof pg.rp);   /* the root read where a resumed run goes on */
         status = run_and_write(&pg);

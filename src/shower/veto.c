@@ -46,6 +46,29 @@ GAPS_ALWAYS_INLINE void shower_start(gaps_pool *pool, const gaps_physics *phys, 
     else gaps_process_generate(&phys->proc, &rng, &ev);
     pool->draw[e] = rng.draw;
 
+    /* Every write below stays inside the record: rows 0 .. n-1 of maxp, dipole rows
+     * 0 .. 2n-1 of 2 maxp, colour tags 1 .. next_tag-1 of maxp + 2, x_in rows 0 .. n_in-1 of
+     * 2.  gaps_config_check() refuses a capacity below the process's hard events
+     * (gaps_process_min_partons()), so this never fails in a run it let through; should a
+     * process hand over more than its table row declares, nothing of the hard event is
+     * written: the slot starts empty with the capacity flag, ends in its first cycle and fails
+     * the event check (counted, exit status 3), instead of writing past the arrays. */
+    int fits = ev.n >= 0 && ev.n <= pool->maxp && ev.n <= GAPS_HARD_MAX && ev.n_in >= 0
+               && ev.n_in <= 2 && ev.n_in <= ev.n && ev.next_tag >= 1
+               && ev.next_tag <= pool->maxp + 2;
+    for (int p = 0; p < GAPS_HARD_MAX; ++p)   /* every tag below next_tag */
+        if (p < ev.n && !(ev.col[p] >= 0 && ev.col[p] < ev.next_tag && ev.acol[p] >= 0
+                          && ev.acol[p] < ev.next_tag))
+            fits = 0;
+    if (!fits) {
+        ev.n = ev.n_in = 0;
+        ev.next_tag = 1;
+        ev.t_start = 0.0;
+        pool->flags[e] = GAPS_FLAG_CAPACITY;
+    } else {
+        pool->flags[e] = 0;
+    }
+
     /* a loop of constant length (unrolled: the hard event stays in registers on a GPU) */
     for (int p = 0; p < GAPS_HARD_MAX; ++p) {
         if (p >= ev.n) break;
@@ -69,7 +92,6 @@ GAPS_ALWAYS_INLINE void shower_start(gaps_pool *pool, const gaps_physics *phys, 
     pool->n[e] = ev.n;
     pool->n_in[e] = ev.n_in;
     pool->next_tag[e] = ev.next_tag;
-    pool->flags[e] = 0;
     pool->weight[e] = ev.weight;
     pool->t[e] = ev.t_start;
     pool->status[e] = GAPS_SLOT_SHOWERING;
@@ -499,7 +521,13 @@ GAPS_ALWAYS_INLINE gaps_rows_due splitting_moves(gaps_pool *pool, const gaps_phy
     pool->draw[e] = rng.draw;
 
     const int j = pool->n[e];
-    if (j >= pool->maxp) {   /* no room for the emitted parton: end the shower, report it */
+    /* no room for the emitted parton (row j), or for the new colour tag next_tag, whose row
+     * of the owner maps must be below maxp + 2: end the shower, report it.  Each emission adds
+     * a parton and at most one tag, and no hard event starts with more tags than partons, so
+     * the tag check never ends a shower the row check lets go on; it is there so that no
+     * write of the colour flow (colour.h) can pass the maps, whatever a process hands over.
+     * The dipole rows 2 p + s that the rates write follow the partons: below 2 maxp. */
+    if (j >= pool->maxp || pool->next_tag[e] >= pool->maxp + 2) {
         pool->trial_kernel[e] = GAPS_KERNEL_NONE;
         pool->flags[e] |= GAPS_FLAG_CAPACITY;
         gaps_pool_finish_shower(pool, e);
