@@ -146,8 +146,8 @@ int gaps_ranks_same_pdf(uint64_t digest, const char *file, char *msg, size_t len
     char why[1024] = "";
     const int differs = root.digest != digest;
     if (differs) {
-        snprintf(why, sizeof why, "the MPI ranks load different PDF grids: rank 0 %s (digest "
-                 "%016" PRIx64 "), rank %d %s (digest %016" PRIx64 "): every rank must find "
+        snprintf(why, sizeof why, "the MPI ranks load different PDF grids: rank 0 %.400s (digest "
+                 "%016" PRIx64 "), rank %d %.400s (digest %016" PRIx64 "): every rank must find "
                  "the same set (LHAPDF_DATA_PATH, --pdf-path)", root.file[0] ? root.file : "none",
                  root.digest, J.rank, file[0] ? file : "none", digest);
         for (char *c = why; *c; ++c)   /* one line, whatever the paths hold */

@@ -329,7 +329,7 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
         /* the same name may stand for another grid (another LHAPDF_DATA_PATH, an edited
          * file): the sums would mix two sets */
         if (root && pg->resume_state.pdf_digest != pg->pdf_digest) {
-            snprintf(why, sizeof why, "--resume: checkpoint '%.100s' was made with PDF set %s "
+            snprintf(why, sizeof why, "--resume: checkpoint '%.100s' was made with PDF set %.80s "
                      "of digest %016" PRIx64 ", but this run's %.200s has digest %016" PRIx64 ": "
                      "another grid of the same name (resume with the set of the run that "
                      "wrote it)", o->resume, pg->resume_state.pdf, pg->resume_state.pdf_digest,

@@ -52,10 +52,13 @@ GAPS_ALWAYS_INLINE void shower_start(gaps_pool *pool, const gaps_physics *phys, 
      * (gaps_process_min_partons()), so this never fails in a run it let through; should a
      * process hand over more than its table row declares, nothing of the hard event is
      * written: the slot starts empty with the capacity flag, ends in its first cycle and fails
-     * the event check (counted, exit status 3), instead of writing past the arrays. */
+     * the event check (counted, exit status 3), instead of writing past the arrays.
+     * next_tag <= n + 2 holds for every hard event (a colour line per quark pair or gluon) and
+     * is kept by each emission (one parton, at most one tag): with the splitting's check
+     * n < maxp it keeps every new tag below maxp + 2, so the splitting need not test tags. */
     int fits = ev.n >= 0 && ev.n <= pool->maxp && ev.n <= GAPS_HARD_MAX && ev.n_in >= 0
                && ev.n_in <= 2 && ev.n_in <= ev.n && ev.next_tag >= 1
-               && ev.next_tag <= pool->maxp + 2;
+               && ev.next_tag <= ev.n + 2;
     for (int p = 0; p < GAPS_HARD_MAX; ++p)   /* every tag below next_tag */
         if (p < ev.n && !(ev.col[p] >= 0 && ev.col[p] < ev.next_tag && ev.acol[p] >= 0
                           && ev.acol[p] < ev.next_tag))
@@ -521,13 +524,11 @@ GAPS_ALWAYS_INLINE gaps_rows_due splitting_moves(gaps_pool *pool, const gaps_phy
     pool->draw[e] = rng.draw;
 
     const int j = pool->n[e];
-    /* no room for the emitted parton (row j), or for the new colour tag next_tag, whose row
-     * of the owner maps must be below maxp + 2: end the shower, report it.  Each emission adds
-     * a parton and at most one tag, and no hard event starts with more tags than partons, so
-     * the tag check never ends a shower the row check lets go on; it is there so that no
-     * write of the colour flow (colour.h) can pass the maps, whatever a process hands over.
-     * The dipole rows 2 p + s that the rates write follow the partons: below 2 maxp. */
-    if (j >= pool->maxp || pool->next_tag[e] >= pool->maxp + 2) {
+    /* no room for the emitted parton (row j): end the shower, report it.  The new colour tag
+     * needs no test of its own: next_tag <= n + 2 from the start (shower_start), so a tag of
+     * an emission at j < maxp is below maxp + 2, the owner maps' rows.  The dipole rows
+     * 2 p + s that the rates write follow the partons: below 2 maxp. */
+    if (j >= pool->maxp) {
         pool->trial_kernel[e] = GAPS_KERNEL_NONE;
         pool->flags[e] |= GAPS_FLAG_CAPACITY;
         gaps_pool_finish_shower(pool, e);
