@@ -19,9 +19,15 @@ expect_error() {   # expect_error WORD ARGS...: exit 2, one stderr line mentioni
     fi
 }
 
+# the processes, as the program lists them in --help ("--process NAME|NAME|...")
+"$gaps" --help >help.txt 2>&1 || { echo "FAIL: --help"; fail=1; }
+processes=$(sed -n 's/^ *--process \([^ ]*\).*/\1/p' help.txt | head -n 1 | tr '|' ' ')
+[ -n "$processes" ] || { echo "FAIL: no process list in --help"; fail=1; }
+one_of=$(echo $processes | sed 's/ /, /g')
+
 expect_error "--frobnicate" --frobnicate
 expect_error "unknown option '--proces' (did you mean --process?)" --proces pp-z
-expect_error "expected one of ee-qq, pp-z, pp-ll (did you mean pp-z?)" --process pp-zz
+expect_error "expected one of $one_of (did you mean pp-z?)" --process pp-zz
 expect_error "--events" --events -5
 expect_error "--events" --events abc
 expect_error "--events" --events 0
@@ -64,7 +70,7 @@ expect_error "no/such/dir" --events 10 --output none --json no/such/dir/run.json
 expect_error "stray" stray
 
 # the process, its PDF set and the compatibility switch (gaps/parameters.h)
-expect_error "expected one of ee-qq, pp-z, pp-ll" --process pp-w
+expect_error "expected one of $one_of" --process no-such-process
 expect_error "expected one of none, gaps21" --compat gaps20
 expect_error "--pdf is only for a process with hadron beams" --pdf CT14lo
 expect_error "--pdf is only for a process with hadron beams" --process ee-qq --pdf CT14lo/0
@@ -75,20 +81,21 @@ expect_error "PDF set 'NoSuchSet' not found" --process pp-z --pdf NoSuchSet --ou
 # a set that is found passes (the missing output directory is refused next: nothing runs)
 expect_error "no/such/dir" --process pp-z --pdf CT14lo/0 --events 1 --output no/such/dir/x.yoda
 expect_error "no/such/dir" --process pp-ll --events 1 --output no/such/dir/x.yoda
-expect_error "exceed the Z mass" --process pp-z --ecm 50
-expect_error "exceed the Z mass" --process pp-ll --ecm 91
+expect_error "pp-z needs sqrt(s) above the Z mass" --process pp-z --ecm 50
+expect_error "pp-ll needs sqrt(s) above its dilepton mass window" --process pp-ll --ecm 91
 printf 'process = pp-z\necm = 50\n' >pp.card
-expect_error "exceed the Z mass" --card pp.card
+expect_error "pp-z needs sqrt(s) above the Z mass" --card pp.card
 printf 'process = ee-qq\npdf = CT14lo\n' >ee.card
 expect_error "--pdf is only" --card ee.card
 # nothing was written by the refusals above
 [ ! -e gaps.yoda ] && echo "ok: no output after a refused PDF set" \
     || { echo "FAIL: gaps.yoda written"; fail=1; }
 
-"$gaps" --help >help.txt 2>&1 && grep -q -- "--events" help.txt || { echo "FAIL: --help"; fail=1; }
+grep -q -- "--events" help.txt || { echo "FAIL: --help"; fail=1; }
 # an option too long for column 27 has its text on the next line, not glued to it
-if grep -q -e '--process ee-qq|pp-z|pp-ll ' -e '--compat none|gaps21 ' help.txt \
-        || ! grep -q -x -- '      --process ee-qq|pp-z|pp-ll' help.txt; then
+bar=$(echo $processes | tr ' ' '|')
+if grep -q -e "--process $bar " -e '--compat none|gaps21 ' help.txt \
+        || ! grep -q -x -- "      --process $bar" help.txt; then
     echo "FAIL: --help glues an option to its text:"; grep -e '--process' -e '--compat' help.txt; fail=1
 else
     echo "ok: --help puts the text of a long option on its own line"
@@ -114,6 +121,23 @@ fi
 grep -q '^        start-up ' sum.txt && grep -q '^        wall ' sum.txt \
     && echo "ok: the summary states start-up and wall time" \
     || { echo "FAIL: summary lacks start-up or wall time:"; cat sum.txt; fail=1; }
+
+# every process of the list runs, at LO and (where it has one) at NLO; one without NLO says
+# so by its name
+for p in $processes; do
+    if "$gaps" --process $p --events 20 --output none --quiet >out.txt 2>err.txt; then
+        echo "ok: --process $p runs"
+    else
+        echo "FAIL: --process $p: $(cat err.txt)"; fail=1
+    fi
+    if "$gaps" --process $p --nlo 1 --events 20 --output none --quiet >out.txt 2>err.txt; then
+        echo "ok: --process $p --nlo 1 runs"
+    elif grep -q -- "--nlo 1 is not implemented for --process $p" err.txt; then
+        echo "ok: --process $p has no NLO: $(cat err.txt)"
+    else
+        echo "FAIL: --process $p --nlo 1: $(cat err.txt)"; fail=1
+    fi
+done
 
 # help and version that cannot be written are an error
 for a in --help --version; do

@@ -99,6 +99,7 @@ static const config configs[] = {
 
 #include "check.h"
 #include "pdf_set.h"
+#include "process/pp_z.h"   /* pp-z's own constants (private header) */
 
 /* =========================================================================================
  * The density.  A variant changes one ingredient (the negative controls).
@@ -523,10 +524,11 @@ static int generate(const gaps_pdf *host_pdf, const config *cf, double *first_t,
         printf("FAIL: %s\n", why);
         return -1;
     }
-    phys.proc.pp_z.y_max = 0.0;   /* y = 0: x_a = x_b = M_Z/sqrt(s) */
-    phys.proc.pp_z.y_bins = 0;
+    gaps_pp_z *ppz = &GAPS_PROCESS_DATA(gaps_pp_z_data, &phys.proc)->lo;
+    ppz->y_max = 0.0;   /* y = 0: x_a = x_b = M_Z/sqrt(s) */
+    ppz->y_bins = 0;
     for (int f = 1; f <= GAPS_N_FLAVOURS; ++f)
-        if (f != cf->flav) phys.proc.pp_z.norm[f] = 0.0;
+        if (f != cf->flav) ppz->norm[f] = 0.0;
     gaps_alphas_init(&phys.as, 2, GAPS_DEFAULT_ALPHAS_MZ);
     phys.t_cut = GAPS_DEFAULT_TCUT;
     phys.a_max = gaps_alphas_value(&phys.as, phys.t_cut);

@@ -22,6 +22,7 @@
 #include "gaps/constants.h"
 #include "gaps/ee_nlo.h"
 #include "gaps/process.h"
+#include "process/ee_qq.h"   /* ee-qq's own constants (private header) */
 #include "shower/kernels.h"
 #include "shower/kinematics.h"
 
@@ -352,7 +353,7 @@ static void test_events(long n, uint32_t seed)
               "init: %s", msg);
         const double alphas = gaps_alphas_value(&as, proc.s);
         CHECK(gaps_process_set_nlo(&proc, alphas, compat, msg, sizeof msg) == 0, "nlo: %s", msg);
-        const double lo = gaps_me_sigma_exact(&proc.ee_qq);
+        const double lo = gaps_me_sigma_exact(&GAPS_PROCESS_CDATA(gaps_ee_qq_data, &proc)->lo);
         const double exact = gaps_process_sigma_exact(&proc);
         double sw = 0.0, sw2 = 0.0, sw_h = 0.0;
         long neg = 0, hard = 0, bad = 0, neg_s = 0;

@@ -34,7 +34,7 @@
 #include "gaps/pdf.h"
 #include "gaps/pp_nlo.h"
 #include "gaps/process.h"
-#include "process/processes.h"
+#include "process/pp_ll.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -124,7 +124,7 @@ static double rel(double a, double b) { return fabs(a - b) / fmax(fabs(b), 1e-30
 /* 1. Born against LO; lepton-averaged reals and subtracted reals against p p -> Z's */
 static void test_born_and_averages(void)
 {
-    const gaps_pp_ll *ll = &PROC.pp_ll;
+    const gaps_pp_ll *ll = &GAPS_PROCESS_CDATA(gaps_pp_ll_data, &PROC)->lo;
     const double e2 = 4.0 * GAPS_PI * GAPS_ALPHA_EM;
     double worst_born = 0.0, worst[8] = { 0 };
     for (int it = 0; it < 400; ++it) {
@@ -263,7 +263,7 @@ static void test_limits(void)
                 for (int i = 0; i < 3; ++i)
                     for (int j = 0; j < 2; ++j) {
                         double P, Q;
-                        gaps_pp_ll_born_pq(&PROC.pp_ll, 2, ms[i] * ms[i], &P, &Q);
+                        gaps_pp_ll_born_pq(&GAPS_PROCESS_CDATA(gaps_pp_ll_data, &PROC)->lo, 2, ms[i] * ms[i], &P, &Q);
                         const double ct = j ? -0.8 : 0.3, st = sqrt(1.0 - ct * ct);
                         const double n[3] = { st * cos(1.0 + i), st * sin(1.0 + i), ct };
                         const double s = walk(variant, ch, kind, ms[i] * ms[i], xs[i], cs[i],
@@ -329,7 +329,7 @@ static void gl_init(void)
  * (1/2) integral dc [A_f (1 + c^2) + B_f c] / m^4 = norm (4/3) A_f(m) / m^4 (pb GeV^-2) */
 static void lo_norm(double m2, double nf[6])
 {
-    const gaps_pp_ll *ll = &PROC.pp_ll;
+    const gaps_pp_ll *ll = &GAPS_PROCESS_CDATA(gaps_pp_ll_data, &PROC)->lo;
     const double dm = m2 - ll->mz2, den = dm * dm + ll->mz_gz * ll->mz_gz;
     const double chi1 = ll->kappa * m2 * dm / den, chi2 = ll->kappa * m2 * ll->kappa * m2 / den;
     nf[0] = 0.0;
@@ -400,7 +400,7 @@ static void mass_slice(const gaps_pdf *pdf, double m2, int nyp, int nwp, parts *
 /* over m^2 = M_Z^2 + w tan(rho), rho uniform in nm panels */
 static void quadrature(const gaps_pdf *pdf, int nm, int nyp, int nwp, parts *res)
 {
-    const gaps_pp_ll *ll = &PROC.pp_ll;
+    const gaps_pp_ll *ll = &GAPS_PROCESS_CDATA(gaps_pp_ll_data, &PROC)->lo;
     memset(res, 0, sizeof *res);
     for (int p = 0; p < nm; ++p)
         for (int i = 0; i < GL; ++i) {
@@ -420,7 +420,7 @@ static void quadrature(const gaps_pdf *pdf, int nm, int nyp, int nwp, parts *res
 static const double BIN_EDGE[NBINS + 1] = { 66.0, 80.0, 88.0, 94.0, 102.0, 116.0 };
 static void quadrature_bins(const gaps_pdf *pdf, double sig[NBINS])
 {
-    const gaps_pp_ll *ll = &PROC.pp_ll;
+    const gaps_pp_ll *ll = &GAPS_PROCESS_CDATA(gaps_pp_ll_data, &PROC)->lo;
     for (int b = 0; b < NBINS; ++b) {
         const double r0 = atan((BIN_EDGE[b] * BIN_EDGE[b] - ll->mz2) / ll->map_w);
         const double r1 = atan((BIN_EDGE[b + 1] * BIN_EDGE[b + 1] - ll->mz2) / ll->map_w);
@@ -497,7 +497,7 @@ static void mc(const gaps_process *proc, long n, uint32_t seed, double *mean, do
         s2 += ev.weight * ev.weight;
         n_neg += ev.weight < 0.0;
         if (!nlo) continue;
-        check_record(&ev, i, proc->pp_nlo.gaps21);
+        check_record(&ev, i, GAPS_PROCESS_CDATA(gaps_pp_ll_data, proc)->nlo.gaps21);
         double v[4];
         for (int m = 0; m < 4; ++m) v[m] = ev.p[2][m] + ev.p[3][m];
         const double mll = sqrt(fmax(dot4(v, v), 0.0));
@@ -530,9 +530,9 @@ static int print_real(void)
     if (gaps_process_init(&PROC, GAPS_PROCESS_PP_LL, ECM, msg, sizeof msg) != 0) return 1;
     for (int it = 0; it < 120; ++it) {
         const int f = 1 + it % 5;
-        const double m = PROC.pp_ll.m_lo + (PROC.pp_ll.m_hi - PROC.pp_ll.m_lo) * uni();
+        const double m = GAPS_PROCESS_CDATA(gaps_pp_ll_data, &PROC)->lo.m_lo + (GAPS_PROCESS_CDATA(gaps_pp_ll_data, &PROC)->lo.m_hi - GAPS_PROCESS_CDATA(gaps_pp_ll_data, &PROC)->lo.m_lo) * uni();
         double P, Q;
-        gaps_pp_ll_born_pq(&PROC.pp_ll, f, m * m, &P, &Q);
+        gaps_pp_ll_born_pq(&GAPS_PROCESS_CDATA(gaps_pp_ll_data, &PROC)->lo, f, m * m, &P, &Q);
         const double x = 0.05 + 0.9 * uni(), ck = 2.0 * uni() - 1.0, phk = 2.0 * GAPS_PI * uni();
         const double ct = 2.0 * uni() - 1.0, st = sqrt(1.0 - ct * ct), ph = 2.0 * GAPS_PI * uni();
         const double n[3] = { st * cos(ph), st * sin(ph), ct };

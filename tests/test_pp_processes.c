@@ -30,6 +30,8 @@
 #include "gaps/pdf.h"
 #include "gaps/process.h"
 #include "gaps/rng.h"
+#include "process/pp_ll.h"   /* the processes' own constants (private headers) */
+#include "process/pp_z.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -400,7 +402,7 @@ int main(int argc, char **argv)
     /* ---------------- pp-z ---------------- */
     gaps_process proc;
     if (init(&proc, GAPS_PROCESS_PP_Z, &pdf, 1) != 0) return 1;
-    CHECK(proc.pp_z.y_bins == GAPS_PP_Y_BINS, "pp-z: no rapidity table");
+    CHECK(GAPS_PROCESS_CDATA(gaps_pp_z_data, &proc)->lo.y_bins == GAPS_PP_Y_BINS, "pp-z: no rapidity table");
     zctx z = { &pdf, GAPS_MZ * GAPS_MZ, 0 };
     const double ymax = log(ECM / GAPS_MZ);
     const double sigma_z = integrate(pp_z_dsigma_dy, &z, -ymax, ymax, 1e-9);
@@ -441,7 +443,7 @@ int main(int argc, char **argv)
 
     /* ---------------- pp-ll ---------------- */
     if (init(&proc, GAPS_PROCESS_PP_LL, &pdf, 1) != 0) return 1;
-    CHECK(proc.pp_ll.cells == GAPS_PP_LL_CELLS, "pp-ll: no (mass, rapidity) table");
+    CHECK(GAPS_PROCESS_CDATA(gaps_pp_ll_data, &proc)->lo.cells == GAPS_PP_LL_CELLS, "pp-ll: no (mass, rapidity) table");
     llctx c = { &pdf, 0.0, 0 };
     const double sigma_ll = integrate(pp_ll_dsigma_dm, &c, GAPS_PP_LL_M_LO, GAPS_PP_LL_M_HI,
                                       1e-7);

@@ -33,6 +33,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gaps/constants.h"
 #include "gaps/event_pool.h"
+#include "gaps/matrix_element.h"
 #include "gaps/shower.h"
 #include "gaps_runtime.h"
 

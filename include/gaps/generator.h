@@ -178,6 +178,19 @@ void gaps_config_set_process(gaps_config *cfg, int process);
 /* Check a configuration: 0, or -1 with a one-line reason in msg. */
 int gaps_config_check(const gaps_config *cfg, char *msg, size_t len);
 
+struct gaps_physics;   /* gaps/event_pool.h */
+/* Host: the physics of a run of cfg, resolved in this one place for everything that needs it
+ * (the run, gaps_config_check, the state's weight unit, a merge's check of it, the event
+ * output): the process at cfg->ecm (gaps_process_init: -1 below its threshold), the analysis
+ * of (process, compat) (gaps_process_analysis), the running coupling (GAPS 2.1's five
+ * flavours under --compat gaps21), --nlo 1 with the coupling at the process's mu_R
+ * (gaps_process_set_nlo: -1 for a process without NLO), the shower's cutoff and seed and,
+ * where pdf (the host copy of the run's set) is given, the process's sampling tables and the
+ * run's weight unit (gaps_process_prepare).  phys->proc.pdf and phys->isr are the run's to
+ * set (the set where the loops run).  0, or -1 with a one-line reason in msg. */
+int gaps_physics_setup(struct gaps_physics *phys, const gaps_config *cfg, const gaps_pdf *pdf,
+                       char *msg, size_t len);
+
 /* Check that the PDF set of a hadronic process loads (cfg->pdf, or the process's default set
  * when it is empty, looked for in cfg->pdf_path, $LHAPDF_DATA_PATH, then the installed and
  * shipped sets: gaps_pdf_search_path()): 0, or -1 with one line in msg naming the set and what

@@ -7,28 +7,56 @@
  * (incoming partons first, then outgoing ones), the shower's start scale, and what the event
  * record cannot hold itself (the beams and an s-channel boson that decayed).
  *
- * Adding a process: one file in src/process/ with its init and generate functions, one entry
- * in enum gaps_process_id, one line in the table of src/process/process.c and one case in
- * each switch there.
+ * Every process is one line of GAPS_PROCESSES below; from it come the enum, the table of
+ * names and properties (gaps_process_table), the option's help and every dispatch of
+ * src/process/process.c.  Adding a process: one file src/process/<name>.c that defines the
+ * functions of src/process/process_impl.h, and one line here (doc/design.md, "A new
+ * process").
  */
 #ifndef GAPS_PROCESS_H
 #define GAPS_PROCESS_H
 
 #include <stdint.h>
+#include <stddef.h>
 #include "gaps/analyses.h"
-#include "gaps/ee_nlo.h"
-#include "gaps/matrix_element.h"
+#include "gaps/constants.h"
 #include "gaps/pdf.h"
-#include "gaps/pp_nlo.h"
 #include "gaps/rng.h"
 #include "gaps/decl.h"
 
 GAPS_C_BEGIN
 
+/* X(ID, name, option, title, beam_a, beam_b, ecm, hadronic, pdf, analysis, rows_lo, rows_nlo,
+ *   nlo, boson): the process GAPS_PROCESS_<ID>, whose functions gaps_process_<name>_*() are
+ * defined in src/process/<name>.c (src/process/process_impl.h lists them):
+ *   option     the value of --process
+ *   title      one line for YODA, HepMC3 and the summary
+ *   beam_a/b   PDG codes of the beams: the first along +z
+ *   ecm        the default sqrt(s), GeV
+ *   hadronic   1: hadron beams, the process needs parton distributions
+ *   pdf        the default PDF set ("NAME[/MEMBER]") of a hadronic process, else NULL
+ *   analysis   the analysis of its events, enum gaps_analysis_id
+ *   rows_lo/nlo  the most rows (partons and colourless particles) its hard events hand to
+ *              the shower at LO and NLO, at most GAPS_HARD_MAX (gaps_process_min_partons)
+ *   nlo        1: --nlo 1 exists for it
+ *   boson      the PDG code of the s-channel boson whose decay products the record holds
+ *              but not the boson itself (gaps_process_decayed_boson), or 0
+ * The value of the enum is the process id that state files store (doc/formats.md): append,
+ * never reorder. */
+#define GAPS_PROCESSES(X)                                                                      \
+    X(EE_QQ, ee_qq, "ee-qq", "e+ e- -> Z/gamma* -> q qbar, LO + dipole shower", -11, 11,        \
+      GAPS_DEFAULT_ECM, 0, NULL, GAPS_ANALYSIS_LEP, 2, 3, 1, 0)   /* q qbar; NLO: + g */        \
+    X(PP_Z, pp_z, "pp-z", "p p -> Z (on shell), LO + dipole shower", 2212, 2212,                 \
+      GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_LHC, 3, 4, 1, 0)                   \
+      /* q qbar Z; NLO: + a parton */                                                          \
+    X(PP_LL, pp_ll, "pp-ll", "p p -> Z/gamma* -> l+ l- (Drell-Yan), LO + dipole shower",         \
+      2212, 2212, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_LHC, 4, 5, 1,         \
+      GAPS_PDG_Z)   /* q qbar l- l+; NLO: + a parton */
+
 enum gaps_process_id {
-    GAPS_PROCESS_EE_QQ = 0,   /* e+ e- -> Z/gamma* -> q qbar, leading order */
-    GAPS_PROCESS_PP_Z = 1,    /* p p -> Z on shell (q qbar -> Z) */
-    GAPS_PROCESS_PP_LL = 2,   /* p p -> Z/gamma* -> l+ l- in a mass window (Drell-Yan) */
+#define GAPS_PROCESS_ENUM_(ID, name, ...) GAPS_PROCESS_##ID,
+    GAPS_PROCESSES(GAPS_PROCESS_ENUM_)
+#undef GAPS_PROCESS_ENUM_
     GAPS_N_PROCESSES
 };
 
@@ -41,8 +69,8 @@ enum gaps_particle_status {
     GAPS_STATUS_OUTGOING = 3       /* a final-state particle (HepMC3 status 1) */
 };
 
-/* What a user and the output files need to know about a process; one row per process in
- * gaps_process_table (src/process/process.c). */
+/* What a user and the output files need to know about a process: its row of GAPS_PROCESSES,
+ * in gaps_process_table (src/process/process.c). */
 typedef struct gaps_process_info {
     const char *name;          /* the value of --process */
     const char *title;         /* one line for YODA, HepMC3 and the summary */
@@ -55,6 +83,8 @@ typedef struct gaps_process_info {
                                   events hand to the shower, at LO [0] and NLO [1]; at most
                                   GAPS_HARD_MAX (gaps_process_min_partons() derives the
                                   smallest --max-partons from it) */
+    int nlo;                   /* --nlo 1 exists for it */
+    int decayed_boson;         /* gaps_process_decayed_boson() */
 } gaps_process_info;
 
 extern const gaps_process_info gaps_process_table[GAPS_N_PROCESSES];
@@ -74,56 +104,11 @@ typedef struct gaps_hard_event {
     int next_tag;                   /* the first colour tag not used */
 } gaps_hard_event;
 
-/* Bins of the rapidity importance sampling of pp-z. */
-#define GAPS_PP_Y_BINS 128
-/* Cells of the importance sampling of pp-ll: GAPS_PP_LL_M_BINS bins of the mass variable rho
- * times GAPS_PP_LL_Y_BINS bins of the scaled rapidity y / y_max(m). */
-#define GAPS_PP_LL_M_BINS 64
-#define GAPS_PP_LL_Y_BINS 64
-#define GAPS_PP_LL_CELLS (GAPS_PP_LL_M_BINS * GAPS_PP_LL_Y_BINS)
-/* The mass mapping of pp-ll is a Breit-Wigner this many times wider than the Z's: its table
- * then resolves the Z peak and the photon's rise towards the window's edges alike. */
-#define GAPS_PP_LL_MAP_WIDTH 4.0
-
-/* p p -> Z on shell: run constants (src/process/pp_z.c; doc/physics.md, section "Hadronic
- * hard processes"). */
-typedef struct gaps_pp_z {
-    double mz2;           /* M_Z^2, GeV^2: s_hat of every event, and the shower's start */
-    double sqrt_tau;      /* M_Z / sqrt(s): x_a = sqrt_tau e^y, x_b = sqrt_tau e^-y */
-    double y_max;         /* ln(sqrt(s) / M_Z): the Z rapidity is uniform in [-y_max, y_max] */
-    double half_ecm;      /* sqrt(s) / 2, GeV: the beam energy */
-    /* pb per unit of x_q f_q(x_q) x_qbar f_qbar(x_qbar), flavour 1..5 (index 0 unused):
-     * 2 y_max pi |M_f|^2 / M_Z^4 in pb, the weight of one (flavour, orientation) channel */
-    double norm[6];
-    /* importance sampling of y (gaps_process_prepare()): the probability of each of
-     * GAPS_PP_Y_BINS equal bins of [-y_max, y_max] and their running sums; y_bins 0 (no table
-     * yet): y uniform */
-    int y_bins;
-    double y_prob[GAPS_PP_Y_BINS], y_cum[GAPS_PP_Y_BINS + 1];
-} gaps_pp_z;
-
-/* p p -> Z/gamma* -> e- e+ in a mass window: run constants (src/process/pp_ll.c; doc/physics.md,
- * section "Hadronic hard processes"). */
-typedef struct gaps_pp_ll {
-    double m_lo, m_hi;    /* the dilepton mass window, GeV */
-    double mz2, mz_gz;    /* M_Z^2 and M_Z Gamma_Z, GeV^2 */
-    double map_w;         /* the width of the mass mapping m^2 = M_Z^2 + map_w tan(rho), GeV^2:
-                             M_Z Gamma_Z times GAPS_PP_LL_MAP_WIDTH */
-    double rho_lo, rho_hi;/* atan((m^2 - M_Z^2) / map_w) at the window's edges */
-    double kappa;         /* 1 / (4 sin^2 theta_W cos^2 theta_W) */
-    double sqrt_s, s;     /* GeV, GeV^2 */
-    /* |M|^2 / ((4 pi alpha)^2 / N_c) = A_f (1 + c^2) + B_f c with
-     * A_f = a0 + a1 chi1 + a2 chi2 and B_f = b1 chi1 + b2 chi2 (chi1, chi2 of m^2 as in
-     * gaps_me_init), flavour 1..5 (index 0 unused) */
-    double a0[6], a1[6], a2[6], b1[6], b2[6];
-    double norm;          /* GeV^-2 -> pb times (4 pi alpha)^2 / (16 pi N_c) */
-    /* importance sampling of (rho, y / y_max(m)) (gaps_process_prepare()): the probability of
-     * each of the GAPS_PP_LL_CELLS cells (cell i GAPS_PP_LL_Y_BINS + j: rho bin i, rapidity
-     * bin j, equal bins of [rho_lo, rho_hi] and [-1, 1]) and their running sums; cells 0 (no
-     * table yet): rho and y uniform */
-    int cells;
-    double cell_prob[GAPS_PP_LL_CELLS], cell_cum[GAPS_PP_LL_CELLS + 1];
-} gaps_pp_ll;
+/* Bytes of gaps_process.data, the largest process's own run constants (pp-ll's sampling
+ * table and its NLO constants take 65952); each process checks at compile time that its
+ * constants fit (GAPS_PROCESS_DATA_FITS, src/process/process_impl.h): raise it if one does
+ * not. */
+#define GAPS_PROCESS_DATA_BYTES (66 * 1024)
 
 /* Run parameters of the process (plain data, copied to the device). */
 typedef struct gaps_process {
@@ -139,11 +124,18 @@ typedef struct gaps_process {
                                 process's nominal one (gaps_process_init), for a hadronic
                                 process halved to the run's weights by
                                 gaps_process_prepare() (gaps_weight_unit_for) */
-    gaps_me ee_qq;           /* GAPS_PROCESS_EE_QQ */
-    gaps_ee_nlo ee_nlo;      /* GAPS_PROCESS_EE_QQ with --nlo 1 (ee_nlo.on), else all 0 */
-    gaps_pp_z pp_z;          /* GAPS_PROCESS_PP_Z */
-    gaps_pp_nlo pp_nlo;      /* GAPS_PROCESS_PP_Z or _PP_LL with --nlo 1 (pp_nlo.on), else all 0 */
-    gaps_pp_ll pp_ll;        /* GAPS_PROCESS_PP_LL */
+    /* The process's own run constants, LO and NLO (a struct of src/process/<name>.h, or
+     * process_impl.h's), opaque here: a library user sees no process's internals, and a new
+     * process changes no installed header.  Bytes rather than a union of the processes'
+     * structs, because such a union would have to name them all here; aligned as the most
+     * aligned of their members (double, int64_t), so that each process reads it through a
+     * pointer to its own struct.  Plain data: gaps_process is still copied by value, with
+     * gaps_physics, to where the loops run.  All 0 before gaps_process_init(). */
+    union {
+        unsigned char bytes[GAPS_PROCESS_DATA_BYTES];
+        double align_double;
+        int64_t align_int64;
+    } data;
 } gaps_process;
 
 /* Host: the process of that name, or -1. */
@@ -166,13 +158,15 @@ int gaps_process_min_partons(int process, int nlo);
 int gaps_process_analysis(int process, int compat);
 
 /* Host: set up process id at sqrt(s) = ecm (GeV); its analysis is the one without compat
- * (gaps_process_analysis(id, GAPS_COMPAT_NONE)): a run under --compat sets proc.analysis
- * from gaps_process_analysis() after this.  Returns 0, or -1 with a reason in msg. */
+ * (gaps_process_analysis(id, GAPS_COMPAT_NONE)).  Returns 0, or -1 with a reason in msg (an
+ * unknown process, a sqrt(s) below the process's threshold).  A run sets up its process with
+ * gaps_physics_setup() (gaps/generator.h), which also applies compat, --nlo and the PDFs. */
 int gaps_process_init(gaps_process *proc, enum gaps_process_id id, double ecm, char *msg,
                       size_t len);
 
-/* Host: the hard scale Q^2 of a process's events, GeV^2, the smallest where it varies: s for
- * ee-qq, M_Z^2 for pp-z, the lowest dilepton mass^2 of the window (66^2) for pp-ll.  The
+/* Host: the hard scale Q^2 of a process's events, GeV^2, the smallest where it varies (the
+ * process's own: s for ee-qq, M_Z^2 for pp-z, the lowest dilepton mass^2 of the window (66^2)
+ * for pp-ll).  The
  * shower starts there (LO); the cutoff must lie below it, at NLO well below
  * (GAPS_NLO_MAX_TCUT_OVER_Q2, checked by gaps_config_check). */
 double gaps_process_hard_scale2(const gaps_process *proc);
@@ -183,8 +177,8 @@ double gaps_process_nlo_mu_r2(const gaps_process *proc);
 
 /* Host: make the events of an initialised process next-to-leading order (--nlo 1), with the
  * coupling alphas = alpha_s(gaps_process_nlo_mu_r2()) of the matrix elements and compat (enum
- * gaps_compat).  Returns 0, or -1 with a reason in msg for a process that has no NLO (ee-qq,
- * pp-z and pp-ll have). */
+ * gaps_compat).  Returns 0, or -1 with a reason in msg for a process that has no NLO
+ * (gaps_process_info.nlo). */
 int gaps_process_set_nlo(gaps_process *proc, double alphas, int compat, char *msg, size_t len);
 
 /* Host: what a process computes once from the run's parton distributions (host copy), after

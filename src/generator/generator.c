@@ -107,10 +107,19 @@ static int check_parameter(const gaps_config *cfg, const gaps_param *p, char *ms
         const char *text = field;
         if (!memchr(text, '\0', p->size))
             return snprintf(msg, len, "--%s is not a terminated string", p->option), -1;
-        if (text[0] && !hadronic && (p->flags & GAPS_PF_HADRONIC_ONLY))
-            return snprintf(msg, len, "--%s is only for a process with hadron beams (pp-z, "
-                            "pp-ll), not --process %s", p->option,
+        if (text[0] && !hadronic && (p->flags & GAPS_PF_HADRONIC_ONLY)) {
+            /* the processes with hadron beams, from the list */
+            char names[256];
+            size_t o = 0;
+            names[0] = '\0';
+            for (int i = 0; i < GAPS_N_PROCESSES && o < sizeof names; ++i)
+                if (gaps_process_table[i].hadronic)
+                    o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", o ? ", " : "",
+                                          gaps_process_table[i].name);
+            return snprintf(msg, len, "--%s is only for a process with hadron beams (%s), not "
+                            "--process %s", p->option, names,
                             gaps_process_table[cfg->process].name), -1;
+        }
         char name[GAPS_PDF_NAME_MAX];
         int member;
         if (p->type == GAPS_PT_PDF && text[0] && gaps_pdf_spec_parse(text, name, &member) != 0)
@@ -149,33 +158,27 @@ static int config_check(const gaps_config *cfg, char *msg, size_t len)
     for (int id = 0; id < GAPS_N_PARAMS; ++id)
         if (check_parameter(cfg, &gaps_params[id], msg, len) != 0) return -1;
     /* checks between parameters */
-    if (gaps_process_table[cfg->process].hadronic && !(cfg->ecm > GAPS_MZ))
-        return snprintf(msg, len, "--ecm %g GeV is too small for --process %s: sqrt(s) must "
-                        "exceed the Z mass, %g GeV", cfg->ecm,
-                        gaps_process_table[cfg->process].name, GAPS_MZ), -1;
     {
-        /* the process's own limits (pp-ll: sqrt(s) above its mass window) */
-        gaps_process proc;
-        if (gaps_process_init(&proc, (enum gaps_process_id)cfg->process, cfg->ecm, msg,
-                              len) != 0)
-            return -1;
-        /* --nlo 1: only a process that has an NLO calculation (ee-qq, pp-z, pp-ll) */
-        if (cfg->nlo && gaps_process_set_nlo(&proc, GAPS_DEFAULT_ALPHAS_MZ, cfg->compat, msg,
-                                             len) != 0)
-            return -1;
+        /* the process's own limits (its threshold in sqrt(s), whether it has an NLO), from
+         * the setup every run makes */
+        gaps_physics *phys = malloc(sizeof *phys);
+        if (!phys) return snprintf(msg, len, "out of memory"), -1;
+        const int rc = gaps_physics_setup(phys, cfg, NULL, msg, len);
+        const double q2 = rc == 0 ? gaps_process_hard_scale2(&phys->proc) : 0.0;
+        free(phys);
+        if (rc != 0) return -1;
         /* the cutoff against the hard scale Q^2 (gaps_process_hard_scale2): at NLO the
          * matching assumes t_C << Q^2 (doc/nlo.md: the shower's S events miss D below t_C, a
          * power correction t_C / Q^2), so t_C <= Q^2 GAPS_NLO_MAX_TCUT_OVER_Q2; a hadronic
          * shower starts at Q^2, so at LO a t_C at or above it would leave every event
          * unshowered (ee-qq: the s > 4 t_cut below) */
-        const double q2 = gaps_process_hard_scale2(&proc);
         if (cfg->nlo && !(cfg->t_cut <= GAPS_NLO_MAX_TCUT_OVER_Q2 * q2))
             return snprintf(msg, len, "--tcut %g GeV^2 is not well below the hard scale of %s at "
                             "NLO (Q^2 = %g GeV^2): the NLO matching assumes t_cut << Q^2 "
                             "(doc/nlo.md); give --tcut at most Q^2 / %g = %g GeV^2", cfg->t_cut,
                             gaps_process_table[cfg->process].name, q2,
                             1.0 / GAPS_NLO_MAX_TCUT_OVER_Q2, GAPS_NLO_MAX_TCUT_OVER_Q2 * q2), -1;
-        if (proc.hadronic && !(cfg->t_cut < q2))
+        if (gaps_process_table[cfg->process].hadronic && !(cfg->t_cut < q2))
             return snprintf(msg, len, "--tcut %g GeV^2 is at or above the shower's start scale "
                             "of %s (Q^2 = %g GeV^2): no event would be showered; give --tcut "
                             "below it", cfg->t_cut, gaps_process_table[cfg->process].name, q2), -1;
@@ -236,28 +239,35 @@ static int load_run_pdf(const gaps_config *cfg, gaps_pdf *pdf, char *msg, size_t
  * numbers keep their bits; a hadronic process's nominal unit halved to its weights at this
  * sqrt(s) with this PDF set (gaps_process_prepare, gaps_weight_unit_for), so that no weight
  * falls below the sums' resolution; it may then reach 2^43 times the unit.  The same host
- * computation as the run's (run_pdf_setup), so every state of one configuration (a rank's,
+ * computation as the run's (gaps_physics_setup), so every state of one configuration (a rank's,
  * a checkpoint's, a split part's) carries the same unit.  The set loaded for it also gives
  * the state its PDF digest (0 for a run without hadron beams, or a set that cannot be read:
  * the run itself refuses that, with the reason). */
 static double process_weight_unit(const gaps_config *cfg, uint64_t *pdf_digest)
 {
-    gaps_process proc;
     char msg[512];
     *pdf_digest = 0;
-    if (gaps_process_init(&proc, (enum gaps_process_id)cfg->process, cfg->ecm, msg,
-                          sizeof msg) != 0)
-        return 0.0;   /* an unknown process: gaps_config_check refuses it first */
-    if (!proc.hadronic) return proc.w_unit;
+    gaps_physics *phys = malloc(sizeof *phys);
+    if (!phys) return 0.0;
     gaps_pdf pdf;
-    const gaps_c_locale saved = gaps_c_locale_enter();
-    const int rc = load_run_pdf(cfg, &pdf, msg, sizeof msg);
-    gaps_c_locale_leave(saved);
-    if (rc != 0) return proc.w_unit;
-    gaps_process_prepare(&proc, &pdf);
-    *pdf_digest = pdf.digest;
-    gaps_pdf_free(&pdf);
-    return proc.w_unit;
+    int have_pdf = 0;
+    if (cfg->process >= 0 && cfg->process < GAPS_N_PROCESSES
+        && gaps_process_table[cfg->process].hadronic) {
+        const gaps_c_locale saved = gaps_c_locale_enter();
+        have_pdf = load_run_pdf(cfg, &pdf, msg, sizeof msg) == 0;
+        gaps_c_locale_leave(saved);
+    }
+    /* an unknown process, a sqrt(s) below its threshold: gaps_config_check refuses it first;
+     * a set that cannot be read: the nominal unit (the run itself refuses it) */
+    double unit = 0.0;
+    if (gaps_physics_setup(phys, cfg, have_pdf ? &pdf : NULL, msg, sizeof msg) == 0)
+        unit = phys->proc.w_unit;
+    if (have_pdf) {
+        *pdf_digest = pdf.digest;
+        gaps_pdf_free(&pdf);
+    }
+    free(phys);
+    return unit;
 }
 
 void gaps_state_init(gaps_state *state, const gaps_config *cfg)
@@ -278,28 +288,31 @@ void gaps_state_init(gaps_state *state, const gaps_config *cfg)
     state->analysis = gaps_process_analysis(cfg->process, cfg->compat);
 }
 
-static void physics_init(const gaps_config *cfg, gaps_physics *phys)
+int gaps_physics_setup(gaps_physics *phys, const gaps_config *cfg, const gaps_pdf *pdf,
+                       char *msg, size_t len)
 {
-    char msg[128];
     memset(phys, 0, sizeof *phys);
-    /* the configuration was checked (gaps_config_check): the process exists */
-    (void)gaps_process_init(&phys->proc, (enum gaps_process_id)cfg->process, cfg->ecm, msg,
-                            sizeof msg);
+    if (gaps_process_init(&phys->proc, (enum gaps_process_id)cfg->process, cfg->ecm, msg,
+                          len) != 0)
+        return -1;
     phys->proc.analysis =
         (enum gaps_analysis_id)gaps_process_analysis(cfg->process, cfg->compat);
     gaps_alphas_init(&phys->as, cfg->alphas_order, cfg->alphas_mz);
     /* compat: GAPS 2.1 runs alpha_s with five flavours at every scale (spec 2.3) */
     if (cfg->compat == GAPS_COMPAT_GAPS21) phys->as.t_ref[1] = phys->as.t_ref[2] = 0.0;
-    /* --nlo 1: the matrix elements take the run's coupling at mu_R^2 = s (ee-qq) or M_Z^2
-     * (pp-z, pp-ll) (doc/nlo.md) */
-    if (cfg->nlo)
-        (void)gaps_process_set_nlo(&phys->proc,
-                                   gaps_alphas_value(&phys->as, gaps_process_nlo_mu_r2(&phys->proc)),
-                                   cfg->compat, msg, sizeof msg);
+    /* --nlo 1: the matrix elements take the run's coupling at the process's mu_R^2
+     * (gaps_process_nlo_mu_r2; doc/nlo.md) */
+    if (cfg->nlo
+        && gaps_process_set_nlo(&phys->proc,
+                                gaps_alphas_value(&phys->as, gaps_process_nlo_mu_r2(&phys->proc)),
+                                cfg->compat, msg, len) != 0)
+        return -1;
+    if (pdf) gaps_process_prepare(&phys->proc, pdf);
     phys->t_cut = cfg->t_cut;
     phys->a_max = gaps_alphas_value(&phys->as, cfg->t_cut);
     phys->seed = cfg->seed;
     phys->end_event = cfg->first_event + cfg->events;
+    return 0;
 }
 
 /* The PDF set of a hadronic run: cfg->pdf, or the process's default when that is empty,
@@ -371,12 +384,14 @@ typedef struct run_pdf {
     char file[GAPS_PDF_FILE_MAX];   /* its member file */
 } run_pdf;
 
-/* Load the set of a hadronic process and put it where the loops run: phys->proc.pdf. */
-static int run_pdf_setup(const gaps_config *cfg, gaps_physics *phys, run_pdf *rp, char *msg,
-                         size_t len)
+/* The run's physics (gaps_physics_setup), with the set of a hadronic process loaded and put
+ * where the loops run: phys->proc.pdf. */
+static int run_physics_setup(const gaps_config *cfg, gaps_physics *phys, run_pdf *rp,
+                             char *msg, size_t len)
 {
     memset(rp, 0, sizeof *rp);
-    if (!phys->proc.hadronic) return 0;
+    if (!gaps_process_table[cfg->process].hadronic)
+        return gaps_physics_setup(phys, cfg, NULL, msg, len);
     gaps_pdf host;
     const gaps_c_locale saved = gaps_c_locale_enter();
     const int rc = load_run_pdf(cfg, &host, msg, len);
@@ -384,7 +399,10 @@ static int run_pdf_setup(const gaps_config *cfg, gaps_physics *phys, run_pdf *rp
     if (rc != 0) return -1;
     rp->digest = host.digest;
     snprintf(rp->file, sizeof rp->file, "%s", host.file);
-    gaps_process_prepare(&phys->proc, &host);
+    if (gaps_physics_setup(phys, cfg, &host, msg, len) != 0) {
+        gaps_pdf_free(&host);
+        return -1;
+    }
     /* the bounds of the initial-state shower come from the host copy of the set */
     double *table = NULL;
     int ok = gaps_isr_init(&phys->isr, &host, &phys->as, cfg->compat, cfg->t_cut,
@@ -839,9 +857,8 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     run->threads = gaps_runtime_threads();
 
     gaps_physics phys;
-    physics_init(cfg, &phys);
     run_pdf pdf;
-    if (run_pdf_setup(cfg, &phys, &pdf, msg, len) != 0) return -1;
+    if (run_physics_setup(cfg, &phys, &pdf, msg, len) != 0) return -1;
     /* the sums continue with the grid they were made with, or not at all: a set of the same
      * name may hold other values (another LHAPDF_DATA_PATH, an edited file) */
     if (resume_state && resume_state->pdf_digest != pdf.digest) {

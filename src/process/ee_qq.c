@@ -1,10 +1,57 @@
-/* ee_qq.c -- e+e- -> Z/gamma* -> q qbar at leading order (doc/physics.md section 1). */
+/* ee_qq.c -- e+e- -> Z/gamma* -> q qbar at leading order (doc/physics.md section 1), and the
+ * process ee-qq of GAPS_PROCESSES (its NLO events: ee_qq_nlo.c). */
 #include "gaps/matrix_element.h"
 #include "gaps/constants.h"
 #include "gaps/fpmath.h"
-#include "process/processes.h"
+#include "process/ee_qq.h"
 
 #include <math.h>
+
+GAPS_PROCESS_DATA_FITS(gaps_ee_qq_data);
+
+/* The process's functions (process/process_impl.h). */
+int gaps_process_ee_qq_init(gaps_process *proc, char *msg, size_t len)
+{
+    (void)msg;
+    (void)len;   /* any sqrt(s) in the configuration's range */
+    gaps_me_init(&GAPS_PROCESS_DATA(gaps_ee_qq_data, proc)->lo, proc->ecm);
+    return 0;
+}
+
+double gaps_process_ee_qq_unit(const gaps_process *proc)
+{
+    return GAPS_PROCESS_CDATA(gaps_ee_qq_data, proc)->lo.w_max;
+}
+
+double gaps_process_ee_qq_hard_scale2(const gaps_process *proc) { return proc->s; }
+
+double gaps_process_ee_qq_nlo_mu_r2(const gaps_process *proc) { return proc->s; }
+
+void gaps_process_ee_qq_set_nlo(gaps_process *proc, double alphas, int compat)
+{
+    gaps_ee_nlo_init(&GAPS_PROCESS_DATA(gaps_ee_qq_data, proc)->nlo, alphas, compat);
+}
+
+double gaps_process_ee_qq_prepare(gaps_process *proc, const gaps_pdf *pdf)
+{
+    (void)proc;
+    (void)pdf;   /* no parton distributions, no table */
+    return 0.0;
+}
+
+/* the Z/gamma* at rest with mass sqrt(s): the record holds only its decay products */
+int gaps_process_ee_qq_intermediate(const gaps_process *proc, double p[4])
+{
+    p[0] = proc->ecm;
+    p[1] = p[2] = p[3] = 0.0;
+    return GAPS_PDG_Z;
+}
+
+double gaps_process_ee_qq_sigma_exact(const gaps_process *proc)
+{
+    const gaps_ee_qq_data *d = GAPS_PROCESS_CDATA(gaps_ee_qq_data, proc);
+    return d->nlo.on ? gaps_ee_nlo_sigma_exact(&d->lo, d->nlo.alphas) : gaps_me_sigma_exact(&d->lo);
+}
 
 void gaps_me_init(gaps_me *me, double ecm)
 {
@@ -99,6 +146,13 @@ void gaps_ee_qq_generate(const gaps_me *me, gaps_rng *rng, gaps_hard_event *ev)
 {
     const gaps_me_point pt = gaps_me_generate(me, rng);
     gaps_ee_qq_born_record(me, &pt, ev);
+}
+
+void gaps_process_ee_qq_generate(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev)
+{
+    const gaps_ee_qq_data *d = GAPS_PROCESS_CDATA(gaps_ee_qq_data, proc);
+    if (d->nlo.on) gaps_ee_qq_nlo_generate(&d->lo, &d->nlo, rng, ev);
+    else gaps_ee_qq_generate(&d->lo, rng, ev);
 }
 
 GAPS_DEVICE_END

@@ -8,7 +8,7 @@
 #include "gaps/compat.h"
 #include "gaps/constants.h"
 #include "gaps/fpmath.h"
-#include "process/processes.h"
+#include "process/ee_qq.h"
 #include "shower/kinematics.h"
 
 #include <math.h>

@@ -1,5 +1,6 @@
 /* pp_ll.c -- Drell-Yan p p -> Z/gamma* -> e- e+ at leading order, dilepton mass in the window
- * [GAPS_PP_LL_M_LO, GAPS_PP_LL_M_HI] (doc/physics.md, section "Hadronic hard processes").
+ * [GAPS_PP_LL_M_LO, GAPS_PP_LL_M_HI], the process pp-ll of GAPS_PROCESSES (its NLO events:
+ * pp_ll_nlo_events.c) (doc/physics.md, section "Hadronic hard processes").
  *
  * Partonic |M|^2, averaged over the spins and colours of q qbar and summed over the leptons'
  * spins: the e+e- -> q qbar one of ee_qq.c crossed, with the colour factor 1/N_c instead of
@@ -29,10 +30,68 @@
  * summed in the weight and one is chosen with probability proportional to its contribution. */
 #include "gaps/constants.h"
 #include "gaps/fpmath.h"
-#include "process/processes.h"
+#include "process/pp_ll.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+
+GAPS_PROCESS_DATA_FITS(gaps_pp_ll_data);
+
+/* The process's functions (process/process_impl.h). */
+int gaps_process_pp_ll_init(gaps_process *proc, char *msg, size_t len)
+{
+    /* the whole mass window must be reachable (the rapidity range of m is ln(s / m^2)) */
+    if (!(proc->ecm > GAPS_PP_LL_M_HI))
+        return snprintf(msg, len, "--process pp-ll needs sqrt(s) above its dilepton mass window "
+                        "%g-%g GeV (got %g GeV)", GAPS_PP_LL_M_LO, GAPS_PP_LL_M_HI, proc->ecm),
+               -1;
+    gaps_pp_ll_init(&GAPS_PROCESS_DATA(gaps_pp_ll_data, proc)->lo, proc->ecm);
+    return 0;
+}
+
+double gaps_process_pp_ll_unit(const gaps_process *proc)
+{
+    return gaps_pp_ll_weight_unit(&GAPS_PROCESS_CDATA(gaps_pp_ll_data, proc)->lo);
+}
+
+double gaps_process_pp_ll_hard_scale2(const gaps_process *proc)
+{
+    const gaps_pp_ll *lo = &GAPS_PROCESS_CDATA(gaps_pp_ll_data, proc)->lo;
+    return lo->m_lo * lo->m_lo;
+}
+
+double gaps_process_pp_ll_nlo_mu_r2(const gaps_process *proc)
+{
+    return GAPS_PROCESS_CDATA(gaps_pp_ll_data, proc)->lo.mz2;   /* mu_R = M_Z (mu_F = m_ll) */
+}
+
+void gaps_process_pp_ll_set_nlo(gaps_process *proc, double alphas, int compat)
+{
+    gaps_pp_nlo_init(&GAPS_PROCESS_DATA(gaps_pp_ll_data, proc)->nlo, alphas, compat);
+}
+
+double gaps_process_pp_ll_prepare(gaps_process *proc, const gaps_pdf *pdf)
+{
+    return gaps_pp_ll_prepare(&GAPS_PROCESS_DATA(gaps_pp_ll_data, proc)->lo, pdf);
+}
+
+/* the Z/gamma* recoils in the shower: the record holds its decay products, and the output
+ * rebuilds it from them (gaps_process_info.decayed_boson) */
+int gaps_process_pp_ll_intermediate(const gaps_process *proc, double p[4])
+{
+    (void)proc;
+    (void)p;
+    return 0;
+}
+
+/* the cross section is an integral over the PDFs (numerical; tests/test_pp_processes.c
+ * computes it) */
+double gaps_process_pp_ll_sigma_exact(const gaps_process *proc)
+{
+    (void)proc;
+    return -1.0;
+}
 
 void gaps_pp_ll_init(gaps_pp_ll *ll, double ecm)
 {
@@ -273,6 +332,13 @@ void gaps_pp_ll_generate(const gaps_pp_ll *ll, const gaps_pdf *pdf, gaps_rng *rn
     ev->weight = sign * sum * ll->norm * pt.jac_m * pt.y_range / (m2 * m2) * pt.cell_weight
                  * pt.c_weight;
     ev->t_start = m2;   /* the mass^2 of the colour-connected q qbar pair */
+}
+
+void gaps_process_pp_ll_generate(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev)
+{
+    const gaps_pp_ll_data *d = GAPS_PROCESS_CDATA(gaps_pp_ll_data, proc);
+    if (d->nlo.on) gaps_pp_ll_nlo_generate(&d->lo, &d->nlo, proc->pdf, rng, ev);
+    else gaps_pp_ll_generate(&d->lo, proc->pdf, rng, ev);
 }
 
 GAPS_DEVICE_END

@@ -12,7 +12,7 @@
 #include "gaps/fpmath.h"
 #include "gaps/pp_nlo.h"
 #include "shower/kinematics.h"
-#include "process/processes.h"
+#include "process/pp_ll.h"
 
 #include <math.h>
 #include <stddef.h>

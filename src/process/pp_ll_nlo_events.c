@@ -12,7 +12,7 @@
 #include "gaps/constants.h"
 #include "gaps/fpmath.h"
 #include "gaps/pp_nlo.h"
-#include "process/processes.h"
+#include "process/pp_ll.h"
 
 #include <math.h>
 

@@ -1,5 +1,5 @@
-/* pp_z.c -- p p -> Z on shell at leading order: q qbar -> Z for five massless flavours
- * (doc/physics.md, section "Hadronic hard processes"; GAPS 2.1's LHC LO process).
+/* pp_z.c -- p p -> Z on shell at leading order: q qbar -> Z for five massless flavours, the
+ * process pp-z of GAPS_PROCESSES (its NLO events: pp_z_nlo_events.c) (doc/physics.md, section "Hadronic hard processes"; GAPS 2.1's LHC LO process).
  *
  * sigma = sum_f sum_orientations integral dy [x_a f(x_a, M_Z^2)] [x_b f'(x_b, M_Z^2)]
  *         * pi |M_f|^2 / M_Z^4,   x_a = (M_Z / sqrt s) e^y, x_b = (M_Z / sqrt s) e^-y,
@@ -17,18 +17,64 @@
  * -sum |c|, still unbiased. */
 #include "gaps/constants.h"
 #include "gaps/fpmath.h"
-#include "process/processes.h"
+#include "process/pp_z.h"
 
 #include <math.h>
+#include <stdio.h>
 
-/* Vector and axial couplings of flavour f (1..5; d u s c b) to the Z, in the normalisation
- * a = T_3 = +-1/2, v = a - 2 q sin^2 theta_W (the same as the e+e- matrix element's). */
-void gaps_quark_couplings(int f, double *q, double *v, double *a)
+GAPS_PROCESS_DATA_FITS(gaps_pp_z_data);
+
+/* The process's functions (process/process_impl.h). */
+int gaps_process_pp_z_init(gaps_process *proc, char *msg, size_t len)
 {
-    const int up = (f % 2 == 0);   /* u and c */
-    *q = up ? 2.0 / 3.0 : -1.0 / 3.0;
-    *a = up ? 0.5 : -0.5;
-    *v = *a - 2.0 * *q * GAPS_SIN2_THETAW;
+    /* x_a x_b s = M_Z^2 needs x <= 1 for both: s > M_Z^2 (and a rapidity range > 0) */
+    if (!(proc->ecm > GAPS_MZ))
+        return snprintf(msg, len, "--process pp-z needs sqrt(s) above the Z mass %g GeV (got %g "
+                        "GeV)", GAPS_MZ, proc->ecm), -1;
+    gaps_pp_z_init(&GAPS_PROCESS_DATA(gaps_pp_z_data, proc)->lo, proc->ecm);
+    return 0;
+}
+
+double gaps_process_pp_z_unit(const gaps_process *proc)
+{
+    return gaps_pp_z_weight_unit(&GAPS_PROCESS_CDATA(gaps_pp_z_data, proc)->lo);
+}
+
+double gaps_process_pp_z_hard_scale2(const gaps_process *proc)
+{
+    const gaps_pp_z *lo = &GAPS_PROCESS_CDATA(gaps_pp_z_data, proc)->lo;
+    return lo->mz2;
+}
+
+double gaps_process_pp_z_nlo_mu_r2(const gaps_process *proc)
+{
+    return GAPS_PROCESS_CDATA(gaps_pp_z_data, proc)->lo.mz2;
+}
+
+void gaps_process_pp_z_set_nlo(gaps_process *proc, double alphas, int compat)
+{
+    gaps_pp_nlo_init(&GAPS_PROCESS_DATA(gaps_pp_z_data, proc)->nlo, alphas, compat);
+}
+
+double gaps_process_pp_z_prepare(gaps_process *proc, const gaps_pdf *pdf)
+{
+    return gaps_pp_z_prepare(&GAPS_PROCESS_DATA(gaps_pp_z_data, proc)->lo, pdf);
+}
+
+/* the Z is a particle of the record */
+int gaps_process_pp_z_intermediate(const gaps_process *proc, double p[4])
+{
+    (void)proc;
+    (void)p;
+    return 0;
+}
+
+/* the cross section is an integral over the PDFs (numerical; tests/test_pp_processes.c
+ * computes it) */
+double gaps_process_pp_z_sigma_exact(const gaps_process *proc)
+{
+    (void)proc;
+    return -1.0;
 }
 
 void gaps_pp_z_init(gaps_pp_z *pz, double ecm)
@@ -72,21 +118,6 @@ static double channel_sum(const gaps_pp_z *pz, const gaps_pdf *pdf, double y)
     return sum;
 }
 
-int gaps_sampling_table_fill(double *prob, double *cum, int n)
-{
-    double total = 0.0;
-    for (int i = 0; i < n; ++i) total += prob[i];
-    if (!(total > 0.0 && isfinite(total))) return 0;
-    double sum = 0.0;
-    for (int i = 0; i < n; ++i) {
-        prob[i] = (prob[i] / total + 1e-4 / n) / (1.0 + 1e-4);
-        cum[i] = sum;
-        sum += prob[i];
-    }
-    cum[n] = 1.0;
-    return n;
-}
-
 /* Bin probabilities proportional to the largest of d sigma/dy at the bin's edges and centre,
  * with a floor of 1e-4 of the average so that no rapidity is left out. */
 double gaps_pp_z_prepare(gaps_pp_z *pz, const gaps_pdf *pdf)
@@ -106,46 +137,6 @@ double gaps_pp_z_prepare(gaps_pp_z *pz, const gaps_pdf *pdf)
 }
 
 GAPS_DEVICE_BEGIN
-
-/* Choose one of n channels with probability |c_k| / sum |c| from u in (0, 1); the sign of the
- * chosen channel goes to *sign.  Returns the index, or the last channel with c != 0 if
- * rounding leaves u * sum past the last partial sum, or 0 if every c is 0. */
-int gaps_choose_channel(const double *c, int n, double u, double *sum_abs, double *sign)
-{
-    double total = 0.0;
-    for (int k = 0; k < n; ++k) total += fabs(c[k]);
-    *sum_abs = total;
-    const double target = u * total;
-    double acc = 0.0;
-    int chosen = 0, last = 0;
-    int found = 0;
-    for (int k = 0; k < n; ++k) {
-        if (c[k] == 0.0) continue;
-        last = k;
-        acc += fabs(c[k]);
-        if (!found && target < acc) {
-            chosen = k;
-            found = 1;
-        }
-    }
-    if (!found) chosen = last;
-    *sign = c[chosen] < 0.0 ? -1.0 : 1.0;
-    return chosen;
-}
-
-int gaps_sampling_table_pick(const double *prob, const double *cum, int n, double u,
-                             double *frac, double *w)
-{
-    int lo = 0, hi = n - 1;
-    while (lo < hi) {
-        const int mid = (lo + hi) / 2;
-        if (u < cum[mid + 1]) hi = mid;
-        else lo = mid + 1;
-    }
-    *frac = fmin(fmax((u - cum[lo]) / prob[lo], 0.0), 1.0);
-    *w = 1.0 / (n * prob[lo]);
-    return lo;
-}
 
 void gaps_pp_z_generate(const gaps_pp_z *pz, const gaps_pdf *pdf, gaps_rng *rng,
                         gaps_hard_event *ev)
@@ -194,6 +185,13 @@ void gaps_pp_z_born_record(const gaps_pp_z *pz, int channel, double xa, double x
     ev->col[2] = ev->acol[2] = 0;
     ev->n = 3;
     ev->next_tag = 2;
+}
+
+void gaps_process_pp_z_generate(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev)
+{
+    const gaps_pp_z_data *d = GAPS_PROCESS_CDATA(gaps_pp_z_data, proc);
+    if (d->nlo.on) gaps_pp_z_nlo_generate(&d->lo, &d->nlo, proc->pdf, rng, ev);
+    else gaps_pp_z_generate(&d->lo, proc->pdf, rng, ev);
 }
 
 GAPS_DEVICE_END

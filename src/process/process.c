@@ -1,8 +1,10 @@
-/* process.c -- the list of hard processes and the dispatch to them (gaps/process.h). */
+/* process.c -- the list of hard processes and the dispatch to them (gaps/process.h): the
+ * table and every switch below are generated from GAPS_PROCESSES, each case calling the
+ * process's own function (src/process/process_impl.h). */
 #include "gaps/process.h"
 #include "gaps/compat.h"
 #include "gaps/constants.h"
-#include "process/processes.h"
+#include "process/process_impl.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -10,16 +12,27 @@
 
 /* One row per process, in the order of enum gaps_process_id. */
 const gaps_process_info gaps_process_table[GAPS_N_PROCESSES] = {
-    [GAPS_PROCESS_EE_QQ] = { "ee-qq", "e+ e- -> Z/gamma* -> q qbar, LO + dipole shower",
-                             { -11, 11 }, GAPS_DEFAULT_ECM, 0, NULL, GAPS_ANALYSIS_LEP,
-                             { 2, 3 } },   /* q qbar; NLO: + g (ee_qq_nlo.c) */
-    [GAPS_PROCESS_PP_Z] = { "pp-z", "p p -> Z (on shell), LO + dipole shower",
-                            { 2212, 2212 }, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF,
-                            GAPS_ANALYSIS_LHC, { 3, 4 } },   /* q qbar Z; NLO: + a parton */
-    [GAPS_PROCESS_PP_LL] = { "pp-ll", "p p -> Z/gamma* -> l+ l- (Drell-Yan), LO + dipole shower",
-                             { 2212, 2212 }, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF,
-                             GAPS_ANALYSIS_LHC, { 4, 5 } },   /* q qbar l- l+; NLO: + a parton */
+#define GAPS_PROCESS_ROW_(ID, name, option, title, beam_a, beam_b, ecm, hadronic, pdf,         \
+                          analysis, rows_lo, rows_nlo, nlo, boson)                             \
+    [GAPS_PROCESS_##ID] = { option, title, { beam_a, beam_b }, ecm, hadronic, pdf, analysis,  \
+                            { rows_lo, rows_nlo }, nlo, boson },
+    GAPS_PROCESSES(GAPS_PROCESS_ROW_)
+#undef GAPS_PROCESS_ROW_
 };
+
+/* Every process's hard events fit the hard-event record, at LO and NLO. */
+#define GAPS_PROCESS_ROWS_FIT_(ID, name, option, title, beam_a, beam_b, ecm, hadronic, pdf,    \
+                               analysis, rows_lo, rows_nlo, nlo, boson)                        \
+    _Static_assert(rows_lo <= GAPS_HARD_MAX && rows_nlo <= GAPS_HARD_MAX,                      \
+                   "process " option ": more hard rows than GAPS_HARD_MAX");
+GAPS_PROCESSES(GAPS_PROCESS_ROWS_FIT_)
+#undef GAPS_PROCESS_ROWS_FIT_
+
+/* A switch over the processes whose case for process <name> is `return fn(args)`, where fn
+ * is gaps_process_<name>_<what>; ids outside the list fall through to what follows. */
+#define GAPS_PROCESS_CASE_RETURN_(ID, name, ...) case GAPS_PROCESS_##ID: return CALL_(name);
+
+static double nominal_unit(const gaps_process *proc);
 
 int gaps_process_lookup(const char *name)
 {
@@ -54,42 +67,39 @@ int gaps_process_init(gaps_process *proc, enum gaps_process_id id, double ecm, c
         proc->analysis = (enum gaps_analysis_id)gaps_process_analysis(id, GAPS_COMPAT_NONE);
         proc->hadronic = gaps_process_table[id].hadronic;
     }
+    int rc = -1;
     switch (id) {
-    case GAPS_PROCESS_EE_QQ:
-        gaps_me_init(&proc->ee_qq, ecm);
-        proc->w_unit = proc->ee_qq.w_max;
-        return 0;
-    case GAPS_PROCESS_PP_Z:
-        /* x_a x_b s = M_Z^2 needs x <= 1 for both: s > M_Z^2 (and a rapidity range > 0) */
-        if (!(ecm > GAPS_MZ)) {
-            snprintf(msg, len, "--process pp-z needs sqrt(s) above the Z mass %g GeV (got %g "
-                     "GeV)", GAPS_MZ, ecm);
-            return -1;
-        }
-        gaps_pp_z_init(&proc->pp_z, ecm);
-        proc->w_unit = gaps_pp_z_weight_unit(&proc->pp_z);
-        return 0;
-    case GAPS_PROCESS_PP_LL:
-        /* the whole mass window must be reachable (the rapidity range of m is ln(s / m^2)) */
-        if (!(ecm > GAPS_PP_LL_M_HI)) {
-            snprintf(msg, len, "--process pp-ll needs sqrt(s) above its dilepton mass window "
-                     "%g-%g GeV (got %g GeV)", GAPS_PP_LL_M_LO, GAPS_PP_LL_M_HI, ecm);
-            return -1;
-        }
-        gaps_pp_ll_init(&proc->pp_ll, ecm);
-        proc->w_unit = gaps_pp_ll_weight_unit(&proc->pp_ll);
-        return 0;
+#define CALL_(name) gaps_process_##name##_init(proc, msg, len)
+#define GAPS_PROCESS_CASE_(ID, name, ...) case GAPS_PROCESS_##ID: rc = CALL_(name); break;
+    GAPS_PROCESSES(GAPS_PROCESS_CASE_)
+#undef GAPS_PROCESS_CASE_
+#undef CALL_
     default:
         snprintf(msg, len, "unknown process %d", (int)id);
         return -1;
+    }
+    if (rc != 0) return -1;
+    proc->w_unit = nominal_unit(proc);
+    return 0;
+}
+
+/* The nominal unit of a process (gaps_process_init), before the run's PDFs are known. */
+static double nominal_unit(const gaps_process *proc)
+{
+    switch (proc->id) {
+#define CALL_(name) gaps_process_##name##_unit(proc)
+    GAPS_PROCESSES(GAPS_PROCESS_CASE_RETURN_)
+#undef CALL_
+    default: return 0.0;
     }
 }
 
 double gaps_process_hard_scale2(const gaps_process *proc)
 {
     switch (proc->id) {
-    case GAPS_PROCESS_PP_Z: return proc->pp_z.mz2;
-    case GAPS_PROCESS_PP_LL: return proc->pp_ll.m_lo * proc->pp_ll.m_lo;
+#define CALL_(name) gaps_process_##name##_hard_scale2(proc)
+    GAPS_PROCESSES(GAPS_PROCESS_CASE_RETURN_)
+#undef CALL_
     default: return proc->s;
     }
 }
@@ -97,37 +107,29 @@ double gaps_process_hard_scale2(const gaps_process *proc)
 double gaps_process_nlo_mu_r2(const gaps_process *proc)
 {
     switch (proc->id) {
-    case GAPS_PROCESS_PP_Z: return proc->pp_z.mz2;
-    case GAPS_PROCESS_PP_LL: return proc->pp_ll.mz2;   /* mu_R = M_Z (mu_F = m_ll) */
+#define CALL_(name) gaps_process_##name##_nlo_mu_r2(proc)
+    GAPS_PROCESSES(GAPS_PROCESS_CASE_RETURN_)
+#undef CALL_
     default: return proc->s;
     }
 }
 
 int gaps_process_set_nlo(gaps_process *proc, double alphas, int compat, char *msg, size_t len)
 {
+    if (proc->id < 0 || proc->id >= GAPS_N_PROCESSES)
+        return snprintf(msg, len, "unknown process %d", (int)proc->id), -1;
+    if (!gaps_process_table[proc->id].nlo)
+        return snprintf(msg, len, "--nlo 1 is not implemented for --process %s",
+                        gaps_process_table[proc->id].name), -1;
     switch (proc->id) {
-    case GAPS_PROCESS_EE_QQ:
-        gaps_ee_nlo_init(&proc->ee_nlo, alphas, compat);
-        return 0;
-    case GAPS_PROCESS_PP_Z:
-    case GAPS_PROCESS_PP_LL:
-        gaps_pp_nlo_init(&proc->pp_nlo, alphas, compat);
-        return 0;
-    default:
-        snprintf(msg, len, "--nlo 1 is not implemented for process %d", (int)proc->id);
-        return -1;
+#define CALL_(name) gaps_process_##name##_set_nlo(proc, alphas, compat)
+#define GAPS_PROCESS_CASE_(ID, name, ...) case GAPS_PROCESS_##ID: CALL_(name); break;
+    GAPS_PROCESSES(GAPS_PROCESS_CASE_)
+#undef GAPS_PROCESS_CASE_
+#undef CALL_
+    default: break;
     }
-}
-
-/* The nominal unit of a process (gaps_process_init), before the run's PDFs are known. */
-static double nominal_weight_unit(const gaps_process *proc)
-{
-    switch (proc->id) {
-    case GAPS_PROCESS_EE_QQ: return proc->ee_qq.w_max;
-    case GAPS_PROCESS_PP_Z: return gaps_pp_z_weight_unit(&proc->pp_z);
-    case GAPS_PROCESS_PP_LL: return gaps_pp_ll_weight_unit(&proc->pp_ll);
-    default: return 0.0;
-    }
+    return 0;
 }
 
 double gaps_weight_unit_for(double nominal, double estimate)
@@ -143,18 +145,23 @@ double gaps_weight_unit_for(double nominal, double estimate)
 
 void gaps_process_prepare(gaps_process *proc, const gaps_pdf *pdf)
 {
+    /* only a process with hadron beams has tables that follow the PDFs */
+    if (proc->id < 0 || proc->id >= GAPS_N_PROCESSES || !proc->hadronic) return;
     double estimate = 0.0;
     switch (proc->id) {
-    case GAPS_PROCESS_PP_Z: estimate = gaps_pp_z_prepare(&proc->pp_z, pdf); break;
-    case GAPS_PROCESS_PP_LL: estimate = gaps_pp_ll_prepare(&proc->pp_ll, pdf); break;
+#define CALL_(name) gaps_process_##name##_prepare(proc, pdf)
+#define GAPS_PROCESS_CASE_(ID, name, ...) case GAPS_PROCESS_##ID: estimate = CALL_(name); break;
+    GAPS_PROCESSES(GAPS_PROCESS_CASE_)
+#undef GAPS_PROCESS_CASE_
+#undef CALL_
     default: return;
     }
-    proc->w_unit = gaps_weight_unit_for(nominal_weight_unit(proc), estimate);
+    proc->w_unit = gaps_weight_unit_for(nominal_unit(proc), estimate);
 }
 
 int gaps_process_weight_unit_allowed(const gaps_process *proc, double w_unit)
 {
-    const double nominal = nominal_weight_unit(proc);
+    const double nominal = nominal_unit(proc);
     const int halvings = proc->hadronic ? GAPS_WEIGHT_UNIT_MAX_HALVINGS : 0;
     for (int k = 0; k <= halvings; ++k)
         if (ldexp(nominal, -k) == w_unit) return 1;
@@ -174,37 +181,25 @@ void gaps_process_beams(const gaps_process *proc, double beam[2][4])
 int gaps_process_intermediate(const gaps_process *proc, double p[4])
 {
     switch (proc->id) {
-    case GAPS_PROCESS_EE_QQ:   /* the Z/gamma* at rest with mass sqrt(s) */
-        p[0] = proc->ecm;
-        p[1] = p[2] = p[3] = 0.0;
-        return 23;
-    case GAPS_PROCESS_PP_Z:    /* the Z is a particle of the record */
-    case GAPS_PROCESS_PP_LL:   /* the Z/gamma* recoils in the shower: gaps_process_decayed_boson */
-    default:
-        return 0;
+#define CALL_(name) gaps_process_##name##_intermediate(proc, p)
+    GAPS_PROCESSES(GAPS_PROCESS_CASE_RETURN_)
+#undef CALL_
+    default: return 0;
     }
 }
 
 int gaps_process_decayed_boson(const gaps_process *proc)
 {
-    switch (proc->id) {
-    case GAPS_PROCESS_PP_LL: return GAPS_PDG_Z;   /* Z/gamma* -> e- e+ */
-    case GAPS_PROCESS_EE_QQ:   /* the boson is fixed (gaps_process_intermediate) */
-    case GAPS_PROCESS_PP_Z:    /* the Z does not decay */
-    default: return 0;
-    }
+    if (proc->id < 0 || proc->id >= GAPS_N_PROCESSES) return 0;
+    return gaps_process_table[proc->id].decayed_boson;
 }
 
 double gaps_process_sigma_exact(const gaps_process *proc)
 {
     switch (proc->id) {
-    case GAPS_PROCESS_EE_QQ:
-        return proc->ee_nlo.on ? gaps_ee_nlo_sigma_exact(&proc->ee_qq, proc->ee_nlo.alphas)
-                               : gaps_me_sigma_exact(&proc->ee_qq);
-    /* hadronic processes: the cross section is an integral over the PDFs (numerical; the
-     * test tests/test_pp_processes.c computes it) */
-    case GAPS_PROCESS_PP_Z:
-    case GAPS_PROCESS_PP_LL:
+#define CALL_(name) gaps_process_##name##_sigma_exact(proc)
+    GAPS_PROCESSES(GAPS_PROCESS_CASE_RETURN_)
+#undef CALL_
     default: return -1.0;
     }
 }
@@ -213,24 +208,16 @@ GAPS_DEVICE_BEGIN
 
 void gaps_process_generate_ee(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev)
 {
-    if (proc->ee_nlo.on) gaps_ee_qq_nlo_generate(&proc->ee_qq, &proc->ee_nlo, rng, ev);
-    else gaps_ee_qq_generate(&proc->ee_qq, rng, ev);
+    gaps_process_ee_qq_generate(proc, rng, ev);
 }
 
 void gaps_process_generate(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev)
 {
     switch (proc->id) {
-    case GAPS_PROCESS_EE_QQ:
-        gaps_process_generate_ee(proc, rng, ev);
-        break;
-    case GAPS_PROCESS_PP_Z:
-        if (proc->pp_nlo.on) gaps_pp_z_nlo_generate(&proc->pp_z, &proc->pp_nlo, proc->pdf, rng, ev);
-        else gaps_pp_z_generate(&proc->pp_z, proc->pdf, rng, ev);
-        break;
-    case GAPS_PROCESS_PP_LL:
-        if (proc->pp_nlo.on) gaps_pp_ll_nlo_generate(&proc->pp_ll, &proc->pp_nlo, proc->pdf, rng, ev);
-        else gaps_pp_ll_generate(&proc->pp_ll, proc->pdf, rng, ev);
-        break;
+#define GAPS_PROCESS_CASE_(ID, name, ...)                                                       \
+    case GAPS_PROCESS_##ID: gaps_process_##name##_generate(proc, rng, ev); break;
+    GAPS_PROCESSES(GAPS_PROCESS_CASE_)
+#undef GAPS_PROCESS_CASE_
     default: ev->n = ev->n_in = 0; ev->weight = 0.0; ev->t_start = 0.0; break;
     }
 }

@@ -2,6 +2,9 @@
  * added into one, exactly (gaps_state_merge), and written as a run over all of them would
  * be: YODA histograms, the JSON physics part, a state.  Options: options.h. */
 #define _POSIX_C_SOURCE 200809L
+#include "gaps/event_pool.h"
+#include "gaps/generator.h"
+#include "gaps/parameters.h"
 #include "gaps/process.h"
 #include "gaps/state.h"
 #include "gaps/yoda.h"
@@ -39,13 +42,25 @@ static void note_gaps(const gaps_state *st)
  * would be read in the wrong unit.  0, or -1 with a reason. */
 static int check_weight_unit(const gaps_state *st, const char *path, char *msg, size_t len)
 {
-    gaps_process proc;
-    if (gaps_process_init(&proc, (enum gaps_process_id)st->process, st->ecm, msg, len) != 0)
-        return -1;
-    if (gaps_process_weight_unit_allowed(&proc, st->w_unit)) return 0;
-    snprintf(msg, len, "'%s' is corrupt (weight unit %.17g pb, not the process's %.17g pb%s)",
-             path, st->w_unit, proc.w_unit, proc.hadronic ? " times a power of 2^-1" : "");
-    return -1;
+    /* the state's configuration: its recorded parameters over the defaults */
+    gaps_config cfg;
+    gaps_config_defaults(&cfg);
+    for (int id = 0; id < GAPS_N_PARAMS; ++id) {
+        const gaps_param *p = &gaps_params[id];
+        if (p->in_state)
+            memcpy((char *)&cfg + p->cfg_offset, gaps_param_in_state(p, st), p->size);
+    }
+    gaps_physics *phys = malloc(sizeof *phys);
+    if (!phys) return snprintf(msg, len, "out of memory"), -1;
+    int rc = gaps_physics_setup(phys, &cfg, NULL, msg, len);
+    if (rc == 0 && !gaps_process_weight_unit_allowed(&phys->proc, st->w_unit)) {
+        snprintf(msg, len, "'%s' is corrupt (weight unit %.17g pb, not the process's %.17g pb%s)",
+                 path, st->w_unit, phys->proc.w_unit,
+                 phys->proc.hadronic ? " times a power of 2^-1" : "");
+        rc = -1;
+    }
+    free(phys);
+    return rc;
 }
 
 /* Whether the merged sums' rounding may have changed the cross section (gaps/histogram.h). */

@@ -4,6 +4,7 @@
  * together and the summary printed.  Signals: a checkpointed run stops cleanly.  A run shared
  * by MPI ranks goes through the same steps on every rank (ranks.h). */
 #define _POSIX_C_SOURCE 200809L
+#include "gaps/event_pool.h"
 #include "gaps/generator.h"
 #include "gaps/state.h"
 #include "gaps/yoda.h"
@@ -419,16 +420,23 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
     if (pg->streaming) {
         if (hepmc_attributes(pg, msg, len) != 0) return EXIT_RUN_FAILED;
         const int64_t first = o->resume ? pg->rp.next_event : cfg->first_event;
-        gaps_process proc;
-        char why[128];
-        if (gaps_process_init(&proc, (enum gaps_process_id)cfg->process, cfg->ecm, why,
-                              sizeof why) != 0)
+        /* the run's process as the run itself sets it up (the writers need its analysis,
+         * beams and bosons, not its PDFs) */
+        gaps_physics *phys = malloc(sizeof *phys);
+        char why[256];
+        if (!phys) return refuse(msg, len, EXIT_RUN_FAILED, "out of memory");
+        if (gaps_physics_setup(phys, cfg, NULL, why, sizeof why) != 0) {
+            free(phys);
             return refuse(msg, len, EXIT_USAGE, "%s", why);
-        proc.analysis = (enum gaps_analysis_id)gaps_process_analysis(cfg->process, cfg->compat);
-        if (gaps_event_stream_init(&pg->stream, gaps_outfile_stream(&pg->out[OUT_ROWS]),
-                                   gaps_outfile_stream(&pg->out[OUT_HEPMC]), &proc,
-                                   cfg->max_partons, first, o->resume != NULL, pg->hepmc_attr,
-                                   pg->n_hepmc_attr) != 0) {
+        }
+        const int bad = gaps_event_stream_init(&pg->stream,
+                                               gaps_outfile_stream(&pg->out[OUT_ROWS]),
+                                               gaps_outfile_stream(&pg->out[OUT_HEPMC]),
+                                               &phys->proc, cfg->max_partons, first,
+                                               o->resume != NULL, pg->hepmc_attr,
+                                               pg->n_hepmc_attr);
+        free(phys);
+        if (bad) {
             pg->streaming = 0;
             return refuse(msg, len, EXIT_RUN_FAILED, "cannot start the event output");
         }
