@@ -40,7 +40,9 @@ GAPS_C_BEGIN
  *              the shower at LO and NLO, at most GAPS_HARD_MAX (gaps_process_min_partons)
  *   nlo        1: --nlo 1 exists for it
  *   boson      the PDG code of the s-channel boson whose decay products the record holds
- *              but not the boson itself (gaps_process_decayed_boson), or 0
+ *              but not the boson itself (gaps_process_decayed_boson), or 0; for a charged
+ *              boson the positive one (24, W+): the HepMC3 writer gives it the sign of its
+ *              products' charge, so one process can make W+ and W- events
  * The value of the enum is the process id that state files store (doc/formats.md): append,
  * never reorder. */
 #define GAPS_PROCESSES(X)                                                                      \
@@ -219,7 +221,8 @@ int gaps_process_intermediate(const gaps_process *proc, double p[4]);
 /* Host: the s-channel boson whose decay products the record holds but not the boson itself
  * (the record's outgoing particles that are neither quarks nor gluons; their momenta change
  * in the shower's recoil, so the boson must be rebuilt from the record): its PDG code, or 0
- * if none.  Output writers (src/io/hepmc.c) put it in as the mother of those particles. */
+ * if none.  Output writers (src/io/hepmc.c) put it in as the mother of those particles; a
+ * charged boson (the code of its positive member) is written with the sign of their charge. */
 int gaps_process_decayed_boson(const gaps_process *proc);
 
 GAPS_DEVICE_BEGIN

@@ -140,6 +140,15 @@ static int is_parton(int flav)
 }
 
 /* The invariant mass of p (0 where rounding makes p^2 negative). */
+/* The electric charge of a colourless particle of the record (a lepton), in units of e: what
+ * gives a charged decayed boson its sign (0 for neutrinos and anything else). */
+static int lepton_charge(int flav)
+{
+    const int af = flav < 0 ? -flav : flav;
+    if (af != 11 && af != 13 && af != 15) return 0;
+    return flav > 0 ? -1 : 1;
+}
+
 static double mass_of(const double p[4])
 {
     const double m2 = p[0] * p[0] - p[1] * p[1] - p[2] * p[2] - p[3] * p[3];
@@ -160,13 +169,20 @@ static void write_event(FILE *f, const gaps_process *proc, const gaps_records *r
     const int first_parton = ID_NEXT + (boson_pdg != 0);   /* id of record row 0 */
     /* A hadron collision whose boson decayed (Drell-Yan): the boson is rebuilt from its
      * decay products in the record (after the shower's recoil), written right after the
-     * incoming partons, so that it precedes the particles that name it as their parent. */
-    const int decayed_pdg = n_in > 0 ? gaps_process_decayed_boson(proc) : 0;
+     * incoming partons, so that it precedes the particles that name it as their parent.
+     * The process names the boson's PDG code; a charged boson (a W) takes the sign of its
+     * products' charge: W+ (24) for e+ nu, W- (-24) for e- nu~ (a neutral one, the Z, keeps
+     * its code). */
+    int decayed_pdg = n_in > 0 ? gaps_process_decayed_boson(proc) : 0;
     double decayed[4] = { 0.0, 0.0, 0.0, 0.0 };
+    int decayed_charge = 0;
     if (decayed_pdg != 0)
         for (int k = n_in; k < n; ++k)
-            if (!is_parton(r->flav[base + k]))
+            if (!is_parton(r->flav[base + k])) {
                 for (int c = 0; c < 4; ++c) decayed[c] += r->p[(base + k) * 4 + c];
+                decayed_charge += lepton_charge(r->flav[base + k]);
+            }
+    if (decayed_charge < 0) decayed_pdg = -decayed_pdg;
     const int id_decayed = first_parton + n_in;   /* its id when decayed_pdg != 0 */
     /* hadron collisions: a remnant per beam, the last two particles */
     const int n_remnants = n_in < 2 ? n_in : 2;
