@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "program/options.h"
 #include "program/shown_path.h"
+#include "gaps/analysis.h"
 #include "gaps/constants.h"
 #include "gaps/parameters.h"
 #include "gaps/process.h"
@@ -1024,16 +1025,33 @@ void gaps_options_usage(FILE *f)
 {
     gaps_config d;
     gaps_config_defaults(&d);
-    char names[256];
+    char names[256], analyses[512];
     param_names(&gaps_params[GAPS_P_process], ", ", names, sizeof names);
+    /* each analysis that a process uses, with its processes: "lep (ee-qq), lhc (pp-z, ...)" */
+    size_t o = 0;
+    analyses[0] = '\0';
+    for (int a = 0; a < GAPS_N_ANALYSES && o < sizeof analyses; ++a) {
+        int first = 1;
+        for (int i = 0; i < GAPS_N_PROCESSES && o < sizeof analyses; ++i) {
+            if (gaps_process_table[i].analysis != a) continue;
+            o += (size_t)snprintf(analyses + o, sizeof analyses - o, "%s%s%s",
+                                  first ? (o ? "), " : "") : ", ",
+                                  first ? gaps_analysis_table[a].name : "", first ? " (" : "");
+            if (o < sizeof analyses)
+                o += (size_t)snprintf(analyses + o, sizeof analyses - o, "%s",
+                                      gaps_process_table[i].name);
+            first = 0;
+        }
+    }
+    if (o > 0 && o < sizeof analyses) snprintf(analyses + o, sizeof analyses - o, ")");
     fprintf(f,
         "Usage: gaps [options]\n"
         "       gaps merge [options] STATE...   combine the --state-out files of split runs\n"
         "                                       (see gaps merge --help)\n"
         "       gaps pdf [options] X Q          parton distributions of a PDF set\n"
         "Event generator with a dipole shower (parallel veto algorithm); processes:\n"
-        "%s.  YODA histograms: Durham jet rates and event shapes (LEP, ee-qq);\n"
-        "the Z boson, its leptons and anti-k_T jets (LHC, pp-z and pp-ll).\n"
+        "%s.\n"
+        "YODA histograms: each process's own analysis (doc/physics.md):\n%s.\n"
         "\n"
         "Physics:\n"
         "  -n, --events N           events to generate, 1..2^62 = %lld\n"
@@ -1041,7 +1059,7 @@ void gaps_options_usage(FILE *f)
         "      --first-event K      number of the first event, 0..2^62-1, with K + N <= 2^62\n"
         "                           (default 0); runs with the same seed and adjacent ranges\n"
         "                           give exactly the events of one longer run\n",
-        names, (long long)GAPS_MAX_EVENT_NUMBER, (long long)d.events);
+        names, analyses, (long long)GAPS_MAX_EVENT_NUMBER, (long long)d.events);
     /* the physics parameters, from their list (gaps/parameters.h) */
     for (int id = 0; id < GAPS_N_PARAMS; ++id) {
         const gaps_param *p = &gaps_params[id];
