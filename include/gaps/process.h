@@ -53,7 +53,9 @@ GAPS_C_BEGIN
       /* q qbar Z; NLO: + a parton */                                                          \
     X(PP_LL, pp_ll, "pp-ll", "p p -> Z/gamma* -> l+ l- (Drell-Yan), LO + dipole shower",         \
       2212, 2212, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_LHC, 4, 5, 1,         \
-      GAPS_PDG_Z)   /* q qbar l- l+; NLO: + a parton */
+      GAPS_PDG_Z)   /* q qbar l- l+; NLO: + a parton */                                        \
+    X(PP_W, pp_w, "pp-w", "p p -> W -> e nu (W+ and W-), LO + dipole shower", 2212, 2212,      \
+      GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_W, 4, 4, 0, 24) /* q qbar' l nu */
 
 enum gaps_process_id {
 #define GAPS_PROCESS_ENUM_(ID, name, ...) GAPS_PROCESS_##ID,

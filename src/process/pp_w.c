@@ -1,0 +1,301 @@
+/* pp_w.c -- p p -> W -> e nu at leading order, W+ -> e+ nu_e and W- -> e- nu_e~ together,
+ * the process pp-w of GAPS_PROCESSES (doc/physics.md, section "p p -> W -> l nu").
+ *
+ * Partonic |M|^2 of q qbar' -> W -> l nu, averaged over the spins and colours of the quarks
+ * and summed over the leptons' spins (the W couples as (g / sqrt 2) gamma^mu (1 - gamma_5)/2,
+ * g^2 = 4 pi alpha / sin^2 theta_W, the same alpha and sin^2 theta_W as pp-ll):
+ *   |M|^2 = (4 pi alpha)^2 / N_c |V_qq'|^2 m^4 / (16 sin^4 theta_W D) (1 + cos theta)^2,
+ *   D = (m^2 - M_W^2)^2 + M_W^2 Gamma_W^2 (a Breit-Wigner of fixed width),
+ * theta the angle between the incoming fermion (the quark) and the outgoing fermion (the
+ * neutrino of a W+, the e- of a W-) in the l nu rest frame: the V-A law.  Written with the
+ * charged lepton's angle theta_l to the incoming quark: W+ (u dbar' -> e+ nu)
+ * (1 - cos theta_l)^2, W- (d' ubar -> e- nu~) (1 + cos theta_l)^2.  Integrated over the angle,
+ * sigma_hat = |V|^2 / N_c pi alpha^2 m^2 / (12 sin^4 theta_W D).
+ *
+ * dsigma = sum_channels [x_a f(x_a)] [x_b f'(x_b)] |M|^2 / (2 m^4) dm^2 dy dc dphi / (32 pi^2),
+ * mu_F = m, m in [GAPS_PP_W_M_LO, GAPS_PP_W_M_HI] (M_W -+ 20 Gamma_W).  The channels: the
+ * pairs (u or c, d or s or b) with |V|^2 (pp_w.h), each as W+ (up quark, down antiquark) and
+ * W- (down quark, up antiquark), the quark from either proton: 24.  The sampling is pp-ll's
+ * (pp_ll.c): m^2 = M_W^2 + w tan(rho) with w = GAPS_PP_W_MAP_WIDTH M_W Gamma_W, y =
+ * u ln(sqrt s / m), (rho, u) from a table that follows d sigma / drho du (gaps_pp_w_prepare);
+ * c = cos theta_l of the charged lepton along +z from (3/8)[(1 + c^2) + beta c], the angular
+ * distribution of the channels' sum at that (m, y), so that the weight depends on (m, y) only;
+ * one channel is then chosen by its contribution at c.  Hard record: row 0 the quark, row 1
+ * the antiquark (colours as pp-ll: a colour singlet), row 2 the charged lepton, row 3 the
+ * neutrino; the shower starts at t = m^2. */
+#include "gaps/constants.h"
+#include "gaps/fpmath.h"
+#include "process/pp_w.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+GAPS_PROCESS_DATA_FITS(gaps_pp_w);
+
+static void pp_w_init(gaps_pp_w *w, double ecm)
+{
+    const double sw2 = GAPS_SIN2_THETAW;
+    w->m_lo = GAPS_PP_W_M_LO;
+    w->m_hi = GAPS_PP_W_M_HI;
+    w->mw2 = GAPS_PP_W_MW * GAPS_PP_W_MW;
+    w->mw_gw = GAPS_PP_W_MW * GAPS_PP_W_GAMMA_W;
+    w->map_w = w->mw_gw * GAPS_PP_W_MAP_WIDTH;
+    w->rho_lo = atan((w->m_lo * w->m_lo - w->mw2) / w->map_w);
+    w->rho_hi = atan((w->m_hi * w->m_hi - w->mw2) / w->map_w);
+    w->sqrt_s = ecm;
+    w->s = ecm * ecm;
+    const double e2 = 4.0 * GAPS_PI * GAPS_ALPHA_EM;
+    w->norm = GAPS_GEV2_TO_PB * e2 * e2 / (16.0 * GAPS_PI * GAPS_NC) / (16.0 * sw2 * sw2);
+    static const int up[GAPS_PP_W_PAIRS] = { 2, 2, 2, 4, 4, 4 };
+    static const int down[GAPS_PP_W_PAIRS] = { 1, 3, 5, 1, 3, 5 };
+    static const double v[GAPS_PP_W_PAIRS] = { GAPS_PP_W_VUD, GAPS_PP_W_VUS, GAPS_PP_W_VUB,
+                                               GAPS_PP_W_VCD, GAPS_PP_W_VCS, GAPS_PP_W_VCB };
+    for (int k = 0; k < GAPS_PP_W_PAIRS; ++k) {
+        w->up[k] = up[k];
+        w->down[k] = down[k];
+        w->v2[k] = v[k] * v[k];
+    }
+    w->cells = 0;
+}
+
+/* The process's functions (process/process_impl.h). */
+int gaps_process_pp_w_init(gaps_process *proc, char *msg, size_t len)
+{
+    if (!(proc->ecm > GAPS_PP_W_M_HI))
+        return snprintf(msg, len, "--process pp-w needs sqrt(s) above its lepton-neutrino mass "
+                        "window %g-%g GeV (got %g GeV)", GAPS_PP_W_M_LO, GAPS_PP_W_M_HI,
+                        proc->ecm),
+               -1;
+    pp_w_init(GAPS_PROCESS_DATA(gaps_pp_w, proc), proc->ecm);
+    return 0;
+}
+
+/* A typical large weight: the largest channel at the pole, c = +-1, at the parton luminosity
+ * GAPS_PP_W_UNIT_LUMINOSITY, with the W's own Breit-Wigner mapping. */
+double gaps_process_pp_w_unit(const gaps_process *proc)
+{
+    const gaps_pp_w *w = GAPS_PROCESS_CDATA(gaps_pp_w, proc);
+    const double jac_m = (atan((w->m_hi * w->m_hi - w->mw2) / w->mw_gw)
+                          - atan((w->m_lo * w->m_lo - w->mw2) / w->mw_gw)) * w->mw_gw;
+    double v2max = 0.0;
+    for (int k = 0; k < GAPS_PP_W_PAIRS; ++k) v2max = fmax(v2max, w->v2[k]);
+    return GAPS_PP_W_UNIT_LUMINOSITY * w->norm * jac_m * gaps_log(w->s / w->mw2)
+           / (w->mw_gw * w->mw_gw) * 4.0 * v2max;
+}
+
+double gaps_process_pp_w_hard_scale2(const gaps_process *proc)
+{
+    const gaps_pp_w *w = GAPS_PROCESS_CDATA(gaps_pp_w, proc);
+    return w->m_lo * w->m_lo;
+}
+
+/* no NLO yet (its row says nlo = 0): the value a W's NLO would use */
+double gaps_process_pp_w_nlo_mu_r2(const gaps_process *proc)
+{
+    return GAPS_PROCESS_CDATA(gaps_pp_w, proc)->mw2;
+}
+
+void gaps_process_pp_w_set_nlo(gaps_process *proc, double alphas, int compat)
+{
+    (void)proc;
+    (void)alphas;
+    (void)compat;
+}
+
+/* the W recoils in the shower: the record holds its decay products, and the output rebuilds
+ * it from them (gaps_process_info.decayed_boson, signed by their charge) */
+int gaps_process_pp_w_intermediate(const gaps_process *proc, double p[4])
+{
+    (void)proc;
+    (void)p;
+    return 0;
+}
+
+/* an integral over the PDFs (tests/test_pp_w.c computes it independently) */
+double gaps_process_pp_w_sigma_exact(const gaps_process *proc)
+{
+    (void)proc;
+    return -1.0;
+}
+
+/* The parton luminosities of the four channels of pair k (4k + 2 charge + orientation:
+ * charge 0 W+, 1 W-; orientation 0 the quark from the proton along +z) at fa, fb. */
+static void pair_lumi(const gaps_pp_w *w, int k, const double *fa, const double *fb,
+                      double lum[4])
+{
+    const int u = w->up[k], d = w->down[k];
+    lum[0] = fa[6 + u] * fb[6 - d];   /* W+: u along +z, dbar along -z */
+    lum[1] = fa[6 - d] * fb[6 + u];
+    lum[2] = fa[6 + d] * fb[6 - u];   /* W-: d along +z, ubar along -z */
+    lum[3] = fa[6 - u] * fb[6 + d];
+}
+
+/* The angle factor of channel 4k + j is (1 + sgn c)^2, c = cos theta of the charged lepton
+ * along +z: W+ with the quark along +z (1 - c)^2, along -z (1 + c)^2; W- the opposite. */
+static double channel_sign(int j)
+{
+    return (j == 1 || j == 2) ? 1.0 : -1.0;
+}
+
+/* The c-integrated weight density over (rho, u) with rho and u uniform, up to a constant
+ * factor: what the table follows. */
+static double cell_density(const gaps_pp_w *w, const gaps_pdf *pdf, double rho, double u)
+{
+    double srho, crho;
+    gaps_sincos(rho, &srho, &crho);
+    const double m2 = w->mw2 + w->map_w * (srho / crho);
+    const double dm = m2 - w->mw2;
+    const double den = dm * dm + w->mw_gw * w->mw_gw;
+    const double y_range = gaps_log(w->s / m2);
+    const double y = 0.5 * y_range * u;
+    const double sqrt_tau = sqrt(m2) / w->sqrt_s;
+    double fa[GAPS_PDF_NPARTONS], fb[GAPS_PDF_NPARTONS];
+    gaps_pdf_xfxq2_all(pdf, sqrt_tau * gaps_exp(y), m2, fa);
+    gaps_pdf_xfxq2_all(pdf, sqrt_tau * gaps_exp(-y), m2, fb);
+    double sum = 0.0;
+    for (int k = 0; k < GAPS_PP_W_PAIRS; ++k) {
+        double lum[4];
+        pair_lumi(w, k, fa, fb, lum);
+        for (int j = 0; j < 4; ++j) sum += w->v2[k] * fabs(lum[j]);
+    }
+    return sum * (dm * dm + w->map_w * w->map_w) * y_range / den;
+}
+
+/* As gaps_pp_ll_prepare: cell probabilities from the largest density at the cell's corners,
+ * edge middles and centre. */
+double gaps_process_pp_w_prepare(gaps_process *proc, const gaps_pdf *pdf)
+{
+    gaps_pp_w *w = GAPS_PROCESS_DATA(gaps_pp_w, proc);
+    enum { NR = 2 * GAPS_PP_W_M_BINS + 1, NU = 2 * GAPS_PP_W_Y_BINS + 1 };
+    w->cells = 0;
+    double *grid = malloc(sizeof(double) * NR * NU);
+    if (!grid) return 0.0;
+    double mean = 0.0;
+    for (int a = 0; a < NR; ++a) {
+        const double rho = w->rho_lo + (w->rho_hi - w->rho_lo) * a / (NR - 1);
+        for (int b = 0; b < NU; ++b)
+            grid[a * NU + b] = cell_density(w, pdf, rho, -1.0 + 2.0 * b / (NU - 1));
+    }
+    for (int i = 0; i < GAPS_PP_W_M_BINS; ++i)
+        for (int j = 0; j < GAPS_PP_W_Y_BINS; ++j) {
+            double m = 0.0;
+            for (int a = 2 * i; a <= 2 * i + 2; ++a)
+                for (int b = 2 * j; b <= 2 * j + 2; ++b) m = fmax(m, grid[a * NU + b]);
+            w->cell_prob[i * GAPS_PP_W_Y_BINS + j] = m;
+            mean += m / GAPS_PP_W_CELLS;
+        }
+    free(grid);
+    w->cells = gaps_sampling_table_fill(w->cell_prob, w->cell_cum, GAPS_PP_W_CELLS);
+    /* times norm jac_m / (dm^2 + map_w^2) and the mean 4/3 of (1 + c^2) + beta c over a
+     * uniform c: the weight of uniform sampling */
+    return w->cells > 0 ? mean * (4.0 / 3.0) * w->norm * (w->rho_hi - w->rho_lo) / w->map_w
+                        : 0.0;
+}
+
+GAPS_DEVICE_BEGIN
+
+void gaps_process_pp_w_generate(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev)
+{
+    const gaps_pp_w *w = GAPS_PROCESS_CDATA(gaps_pp_w, proc);
+    double rrho, ry, rc, rphi;
+    gaps_rng_uniform2(rng, &rrho, &ry);
+    gaps_rng_uniform2(rng, &rc, &rphi);
+    const double rch = gaps_rng_uniform(rng);
+
+    /* the cell of (rho, u) and the point within it */
+    double fr = rrho, fu = ry, cell_weight = 1.0;
+    if (w->cells > 0) {
+        const int k = gaps_sampling_table_pick(w->cell_prob, w->cell_cum, w->cells, ry, &fu,
+                                               &cell_weight);
+        fr = ((k / GAPS_PP_W_Y_BINS) + rrho) / GAPS_PP_W_M_BINS;
+        fu = ((k % GAPS_PP_W_Y_BINS) + fu) / GAPS_PP_W_Y_BINS;
+    }
+    const double rho = w->rho_lo + (w->rho_hi - w->rho_lo) * fr;
+    double srho, crho;
+    gaps_sincos(rho, &srho, &crho);
+    const double m2 = w->mw2 + w->map_w * (srho / crho);
+    const double m = sqrt(m2);
+    const double dm = m2 - w->mw2;
+    const double den = dm * dm + w->mw_gw * w->mw_gw;
+    const double jac_m = (w->rho_hi - w->rho_lo) * (dm * dm + w->map_w * w->map_w) / w->map_w;
+    const double y_range = gaps_log(w->s / m2);
+    const double y = 0.5 * y_range * (2.0 * fu - 1.0);
+    const double sqrt_tau = m / w->sqrt_s;
+    const double xa = sqrt_tau * gaps_exp(y);
+    const double xb = sqrt_tau * gaps_exp(-y);
+
+    /* luminosities times |V|^2 of the 24 channels, and the odd part of their sum in c */
+    double fa[GAPS_PDF_NPARTONS], fb[GAPS_PDF_NPARTONS];
+    gaps_pdf_xfxq2_all(proc->pdf, xa, m2, fa);
+    gaps_pdf_xfxq2_all(proc->pdf, xb, m2, fb);
+    double lv[GAPS_PP_W_CHANNELS], total = 0.0, odd = 0.0;
+    for (int k = 0; k < GAPS_PP_W_PAIRS; ++k) {
+        double lum[4];
+        pair_lumi(w, k, fa, fb, lum);
+        for (int j = 0; j < 4; ++j) {
+            lv[4 * k + j] = w->v2[k] * lum[j];
+            total += lv[4 * k + j];
+            odd += channel_sign(j) * lv[4 * k + j];
+        }
+    }
+
+    /* c from (3/8)[(1 + c^2) + beta c], beta = 2 odd / total (sum_k L_k (1 + s_k c)^2 =
+     * total (1 + c^2) + 2 odd c), |beta| kept below 1.9: pp_ll.c's mixture of (1 + c^2) and
+     * (1 + sign(beta) c)^2, both by inversion */
+    const double beta = total > 0.0 ? fmin(fmax(2.0 * odd / total, -1.9), 1.9) : 0.0;
+    const double q = 0.5 * fabs(beta);
+    double c;
+    if (rc < q) {
+        const double r = rc / q;
+        const double sc = 2.0 * gaps_exp(gaps_log(r) / 3.0) - 1.0;
+        c = fmin(fmax(beta < 0.0 ? -sc : sc, -1.0), 1.0);
+    } else {
+        const double v = 2.0 * (rc - q) / (1.0 - q) - 1.0, av = fabs(2.0 * v);
+        const double ex = gaps_exp(gaps_log(av + sqrt(av * av + 1.0)) / 3.0);
+        c = fmin(ex - 1.0 / ex, 1.0) * (v < 0.0 ? -1.0 : 1.0);
+    }
+    const double c_density = (1.0 + c * c) + beta * c;
+    const double c_weight = c_density > 0.0 ? 4.0 / (3.0 * c_density) : 0.0;
+    const double st = sqrt(fmax(0.0, 1.0 - c * c));
+    double sphi, cphi;
+    gaps_sincos(2.0 * GAPS_PI * rphi, &sphi, &cphi);
+
+    /* the channel, by its contribution at c */
+    double ch[GAPS_PP_W_CHANNELS];
+    for (int i = 0; i < GAPS_PP_W_CHANNELS; ++i) {
+        const double a = 1.0 + channel_sign(i % 4) * c;
+        ch[i] = lv[i] * a * a;
+    }
+    double sum, sign;
+    const int kc = gaps_choose_channel(ch, GAPS_PP_W_CHANNELS, rch, &sum, &sign);
+    const int pair = kc / 4, minus = (kc % 4) / 2, o = kc % 2;
+    const int fq = minus ? w->down[pair] : w->up[pair];
+    const int fqbar = minus ? w->up[pair] : w->down[pair];
+
+    /* rows 0 (quark) and 1 (antiquark of the other flavour), colours as pp-ll's */
+    gaps_pp_born_incoming(0.5 * w->sqrt_s, fq, o, xa, xb, ev);
+    ev->flav[1] = -fqbar;
+    /* rows 2 (charged lepton, direction c along +z) and 3 (neutrino, back to back) as in
+     * gaps_pp_ll_born_record */
+    const double quarter = 0.25 * w->sqrt_s;
+    const double pt_l = 0.5 * m * st;
+    for (int l = 0; l < 2; ++l) {
+        const double cl = l == 0 ? c : -c;
+        const double sgn = l == 0 ? 1.0 : -1.0;
+        const double ua = xa * (1.0 + cl), ub = xb * (1.0 - cl);
+        ev->p[2 + l][0] = quarter * (ua + ub);
+        ev->p[2 + l][1] = sgn * pt_l * cphi;
+        ev->p[2 + l][2] = sgn * pt_l * sphi;
+        ev->p[2 + l][3] = quarter * (ua - ub);
+    }
+    ev->flav[2] = minus ? GAPS_PDG_ELECTRON : -GAPS_PDG_ELECTRON;   /* e- of a W-, e+ of a W+ */
+    ev->flav[3] = minus ? -GAPS_PDG_NU_E : GAPS_PDG_NU_E;
+    ev->col[2] = ev->acol[2] = ev->col[3] = ev->acol[3] = 0;
+    ev->n = 4;
+    ev->next_tag = 2;
+    ev->weight = sign * sum * w->norm * jac_m * y_range / den * cell_weight * c_weight;
+    ev->t_start = m2;
+}
+
+GAPS_DEVICE_END

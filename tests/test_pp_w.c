@@ -1,0 +1,272 @@
+/* test_pp_w.c -- p p -> W -> e nu (the process pp-w, src/process/pp_w.c) against an
+ * independent quadrature of its leading-order cross section.
+ *
+ *   test_pp_w PDFSETS_DIR [EVENTS]   the full test (default 10^6 hard events)
+ *   test_pp_w PDFSETS_DIR --sigma    print the quadrature's sigma (pb) and exit
+ *                                    (tests/test_pp_w.sh compares a run of gaps with it)
+ *
+ * The quadrature knows nothing of the generator's process code: its own constants (M_W,
+ * Gamma_W, |V_ij| written out again, alpha and sin^2 theta_W of gaps/constants.h, the
+ * electroweak scheme of pp-ll), its own partonic cross section in the textbook form
+ *   sigma_hat(q qbar' -> W -> e nu) = |V_qq'|^2 / N_c g^4 s_hat / (192 pi D),
+ *   g^2 = 4 pi alpha / sin^2 theta_W, D = (s_hat - M_W^2)^2 + M_W^2 Gamma_W^2,
+ * (the angle integrated: the V-A law's (1 + cos)^2 gives 8/3), and its own integration:
+ *   sigma = int dm^2 dy sum_channels [x_a f][x_b f'] sigma_hat(m^2) / m^2,
+ * m in [M_W - 20 Gamma_W, M_W + 20 Gamma_W], mu_F = m, |y| < ln(sqrt s / m), adaptive
+ * Gauss-Kronrod 7-15 in t (m^2 = M_W^2 + M_W Gamma_W tan t) and y; the parton densities
+ * through gaps_pdf_xfxq2 (the project's PDF reader), flavour by flavour.  W+ and W- are
+ * integrated separately, and the forward-backward difference of the charged lepton with
+ * respect to the incoming quark, whose angular factor integrates to -+2 (W+ / W-) instead
+ * of 8/3.
+ *
+ * Checked on the hard events of the process set up as a run sets it up (importance-sampling
+ * tables): every record (q and qbar' along +-z with E = x sqrt(s)/2, lepton + neutrino carry
+ * the incoming momentum, massless, m_lnu in the window, the charges add up: the up-type
+ * quark's W+ gives e+ nu_e, W- e- nu_e~; colours q (1, 0), qbar (0, 1)), the weights' spread
+ * (sd/mean < 0.2), and the mean weight of all events, of the W+ and W- events and the
+ * forward-backward difference against the quadrature within 4 standard errors.
+ * Exit status 0 pass, 1 fail, 2 usage or the PDF set does not load. */
+#include "gaps/constants.h"
+#include "gaps/pdf.h"
+#include "gaps/process.h"
+#include "gaps/rng.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures = 0;
+#define CHECK(cond, ...)                                                                    \
+    do {                                                                                    \
+        if (!(cond)) {                                                                      \
+            if (failures < 20) {                                                            \
+                printf("FAIL %s:%d: ", __FILE__, __LINE__);                                 \
+                printf(__VA_ARGS__);                                                        \
+                printf("\n");                                                               \
+            }                                                                               \
+            ++failures;                                                                     \
+        }                                                                                   \
+    } while (0)
+
+/* ---- adaptive Gauss-Kronrod 7-15 (QUADPACK's qk15 nodes and weights) ---- */
+static const double xgk[8] = { 0.991455371120812639206854697526329, 0.949107912342758524526189684047851,
+                               0.864864423359769072789712788640926, 0.741531185599394439863864773280788,
+                               0.586087235467691130294144845693013, 0.405845151377397166906606412076961,
+                               0.207784955007898467600689403773245, 0.0 };
+static const double wgk[8] = { 0.022935322010529224963732008058970, 0.063092092629978553290700663189204,
+                               0.104790010322250183839876322541518, 0.140653259715525918745189590510238,
+                               0.169004726639267902826583426598550, 0.190350578064785409913256402421014,
+                               0.204432940075298892414161999234649, 0.209482141084727828012999174891714 };
+static const double wg[4] = { 0.129484966168869693270611432679082, 0.279705391489276667901467771423780,
+                              0.381830050505118944950369775488975, 0.417959183673469387755102040816327 };
+typedef double (*integrand)(double x, void *ctx);
+
+static double gk15(integrand f, void *ctx, double a, double b, double *err)
+{
+    const double c = 0.5 * (a + b), h = 0.5 * (b - a);
+    const double fc = f(c, ctx);
+    double rk = fc * wgk[7], rg = fc * wg[3];
+    for (int j = 0; j < 7; ++j) {
+        const double dx = h * xgk[j];
+        const double f1 = f(c - dx, ctx), f2 = f(c + dx, ctx);
+        rk += wgk[j] * (f1 + f2);
+        if (j % 2 == 1) rg += wg[j / 2] * (f1 + f2);
+    }
+    *err = fabs((rk - rg) * h);
+    return rk * h;
+}
+
+static double adapt(integrand f, void *ctx, double a, double b, double whole, double err,
+                    double tol, int depth)
+{
+    if (err <= tol || depth >= 30) return whole;
+    const double m = 0.5 * (a + b);
+    double el, er;
+    const double l = gk15(f, ctx, a, m, &el), r = gk15(f, ctx, m, b, &er);
+    return adapt(f, ctx, a, m, l, el, 0.5 * tol, depth + 1)
+           + adapt(f, ctx, m, b, r, er, 0.5 * tol, depth + 1);
+}
+
+static double integrate(integrand f, void *ctx, double a, double b, double rel)
+{
+    double total = 0.0, e8[8], v8[8];
+    for (int i = 0; i < 8; ++i) {
+        v8[i] = gk15(f, ctx, a + (b - a) * i / 8.0, a + (b - a) * (i + 1) / 8.0, &e8[i]);
+        total += v8[i];
+    }
+    double sum = 0.0;
+    for (int i = 0; i < 8; ++i)
+        sum += adapt(f, ctx, a + (b - a) * i / 8.0, a + (b - a) * (i + 1) / 8.0, v8[i], e8[i],
+                     rel * fabs(total) / 8.0, 0);
+    return sum;
+}
+
+/* ---- the physics, written out again ---- */
+#define ECM 13000.0
+#define MW 80.379
+#define GW 2.085
+#define M_LO (MW - 20.0 * GW)
+#define M_HI (MW + 20.0 * GW)
+/* |V| of (up, down): rows u, c; columns d, s, b (PDG 2020) */
+static const double CKM[2][3] = { { 0.97370, 0.2245, 0.00382 }, { 0.221, 0.987, 0.0410 } };
+
+typedef struct wctx {
+    const gaps_pdf *pdf;
+    double m2;
+    int charge;   /* +1: W+ only, -1: W- only, 0: both */
+    int odd;      /* 1: forward minus backward of the charged lepton w.r.t. the quark */
+} wctx;
+
+static double dsigma_dm2dy(double y, void *vctx)
+{
+    const wctx *c = vctx;
+    const double m2 = c->m2, m = sqrt(m2);
+    const double xa = m / ECM * exp(y), xb = m / ECM * exp(-y);
+    const double g2 = 4.0 * GAPS_PI * GAPS_ALPHA_EM / GAPS_SIN2_THETAW;
+    const double d = (m2 - MW * MW) * (m2 - MW * MW) + MW * MW * GW * GW;
+    /* sigma_hat without |V|^2; the angle: (1 -+ c)^2 integrates to 8/3 and its F - B part to
+     * -+2 (W+: e+ opposite to the quark; W-: e- along it) */
+    const double shat = g2 * g2 * m2 / (192.0 * GAPS_PI * GAPS_NC * d);
+    double sum = 0.0;
+    for (int iu = 0; iu < 2; ++iu)
+        for (int id = 0; id < 3; ++id) {
+            const int u = 2 + 2 * iu, dn = 1 + 2 * id;
+            const double v2 = CKM[iu][id] * CKM[iu][id];
+#define F(pid, x) gaps_pdf_xfxq2(c->pdf, pid, x, m2)
+            const double wp = F(u, xa) * F(-dn, xb) + F(-dn, xa) * F(u, xb);   /* u dbar' */
+            const double wm = F(dn, xa) * F(-u, xb) + F(-u, xa) * F(dn, xb);   /* d' ubar */
+#undef F
+            const double fp = c->odd ? -2.0 / (8.0 / 3.0) : 1.0;
+            const double fm = c->odd ? 2.0 / (8.0 / 3.0) : 1.0;
+            if (c->charge >= 0) sum += v2 * wp * fp;
+            if (c->charge <= 0) sum += v2 * wm * fm;
+        }
+    return sum * shat / m2 * GAPS_GEV2_TO_PB;
+}
+
+static double dsigma_dt(double t, void *vctx)
+{
+    wctx c = *(const wctx *)vctx;
+    const double tn = tan(t);
+    c.m2 = MW * MW + MW * GW * tn;
+    const double jac = MW * GW * (1.0 + tn * tn);   /* dm^2 / dt */
+    const double ymax = log(ECM / sqrt(c.m2));
+    return jac * integrate(dsigma_dm2dy, &c, -ymax, ymax, 1e-8);
+}
+
+static double quadrature(const gaps_pdf *pdf, int charge, int odd)
+{
+    wctx c = { pdf, 0.0, charge, odd };
+    const double t_lo = atan((M_LO * M_LO - MW * MW) / (MW * GW));
+    const double t_hi = atan((M_HI * M_HI - MW * MW) / (MW * GW));
+    return integrate(dsigma_dt, &c, t_lo, t_hi, 1e-7);
+}
+
+/* ---- Monte Carlo statistics ---- */
+typedef struct stats { double n, sw, sw2; } stats;
+static void add(stats *s, double w) { s->n += 1; s->sw += w; s->sw2 += w * w; }
+/* the mean of w over all N events (w = 0 where the event is not in the subset) */
+static double mean_over(const stats *s, double n) { return s->sw / n; }
+static double err_over(const stats *s, double n)
+{
+    const double m = s->sw / n;
+    return sqrt((s->sw2 / n - m * m) / (n - 1));
+}
+static void pull(const char *what, const stats *s, double n, double exact)
+{
+    const double m = mean_over(s, n), e = err_over(s, n), p = (m - exact) / e;
+    printf("  %-26s MC %.4f +- %.4f pb, quadrature %.4f pb, pull %+.2f\n", what, m, e, exact, p);
+    CHECK(fabs(p) < 4.0, "%s: pull %.2f beyond 4", what, p);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_pp_w PDFSETS_DIR [EVENTS | --sigma]\n");
+        return 2;
+    }
+    gaps_pdf pdf;
+    char err[512];
+    if (gaps_pdf_load(&pdf, GAPS_DEFAULT_PDF, argv[1], err, sizeof err) != 0) {
+        fprintf(stderr, "test_pp_w: %s\n", err);
+        return 2;
+    }
+    const double sigma = quadrature(&pdf, 0, 0);
+    if (argc > 2 && strcmp(argv[2], "--sigma") == 0) {
+        printf("%.10g\n", sigma);
+        gaps_pdf_free(&pdf);
+        return 0;
+    }
+    const double sigma_p = quadrature(&pdf, 1, 0), sigma_m = quadrature(&pdf, -1, 0);
+    const double fb = quadrature(&pdf, 0, 1);
+    printf("quadrature: sigma %.6f pb (W+ %.6f, W- %.6f), forward-backward %.6f pb\n", sigma,
+           sigma_p, sigma_m, fb);
+    CHECK(fabs(sigma_p + sigma_m - sigma) < 1e-6 * sigma, "W+ + W- != sigma");
+
+    const long events = argc > 2 ? atol(argv[2]) : 1000000L;
+    gaps_process proc;
+    char msg[256];
+    if (gaps_process_init(&proc, GAPS_PROCESS_PP_W, ECM, msg, sizeof msg) != 0) {
+        printf("FAIL gaps_process_init: %s\n", msg);
+        return 1;
+    }
+    gaps_process_prepare(&proc, &pdf);
+    proc.pdf = &pdf;
+    stats all = { 0 }, wp = { 0 }, wm = { 0 }, odd = { 0 };
+    long bad = 0;
+    for (long i = 0; i < events; ++i) {
+        gaps_rng rng = gaps_rng_make(9, (uint64_t)i, 0);
+        gaps_hard_event ev;
+        gaps_process_generate(&proc, &rng, &ev);
+        /* the record */
+        int ok = ev.n == 4 && ev.n_in == 2 && isfinite(ev.weight) && ev.weight > 0.0;
+        const int fq = ev.flav[0], fqb = ev.flav[1], fl = ev.flav[2], fn = ev.flav[3];
+        ok = ok && fq >= 1 && fq <= 5 && fqb <= -1 && fqb >= -5 && (fq + fqb) % 2 != 0;
+        const int w_plus = fq % 2 == 0;   /* an up-type quark: W+ */
+        ok = ok && (w_plus ? (fl == -11 && fn == 12) : (fl == 11 && fn == -12));
+        ok = ok && ev.col[0] == 1 && ev.acol[0] == 0 && ev.col[1] == 0 && ev.acol[1] == 1
+             && ev.col[2] == 0 && ev.acol[2] == 0 && ev.col[3] == 0 && ev.acol[3] == 0
+             && ev.next_tag == 2;
+        double tot[4] = { 0, 0, 0, 0 };
+        for (int r = 0; r < 4; ++r) {
+            const double *p = ev.p[r];
+            const double m2 = p[0] * p[0] - p[1] * p[1] - p[2] * p[2] - p[3] * p[3];
+            ok = ok && fabs(m2) < 1e-9 * p[0] * p[0] + 1e-12;
+            for (int k = 0; k < 4; ++k) tot[k] += (r < 2 ? 1.0 : -1.0) * p[k];
+        }
+        for (int k = 0; k < 4; ++k) ok = ok && fabs(tot[k]) < 1e-10 * ECM;
+        ok = ok && ev.p[0][1] == 0.0 && ev.p[0][2] == 0.0 && ev.p[1][1] == 0.0
+             && ev.p[1][2] == 0.0 && ev.p[0][3] * ev.p[1][3] < 0.0
+             && fabs(ev.p[0][0] - ev.x[0] * ECM / 2) < 1e-9 * ECM
+             && fabs(ev.p[1][0] - ev.x[1] * ECM / 2) < 1e-9 * ECM;
+        double w4[4];
+        for (int k = 0; k < 4; ++k) w4[k] = ev.p[2][k] + ev.p[3][k];
+        const double mlv2 = w4[0] * w4[0] - w4[1] * w4[1] - w4[2] * w4[2] - w4[3] * w4[3];
+        ok = ok && sqrt(mlv2) > M_LO * (1 - 1e-9) && sqrt(mlv2) < M_HI * (1 + 1e-9)
+             && fabs(ev.t_start - mlv2) < 1e-8 * mlv2;
+        if (!ok && bad++ < 5) printf("FAIL event %ld: record\n", i);
+        add(&all, ev.weight);
+        add(w_plus ? &wp : &wm, ev.weight);
+        /* cos of the charged lepton to the quark in the l nu rest frame: the lepton's
+         * rapidity minus the pair's, sign only: along the quark if the lepton's rapidity
+         * relative to the pair's has the sign of the quark's direction */
+        const double yl = 0.5 * log((ev.p[2][0] + ev.p[2][3]) / (ev.p[2][0] - ev.p[2][3]));
+        const double yw = 0.5 * log((w4[0] + w4[3]) / (w4[0] - w4[3]));
+        const double along = (yl - yw) * (ev.p[0][3] > 0.0 ? 1.0 : -1.0);
+        add(&odd, along > 0.0 ? ev.weight : -ev.weight);
+    }
+    CHECK(bad == 0, "%ld records fail", bad);
+    const double n = (double)events;
+    const double m = mean_over(&all, n);
+    const double rsd = sqrt(all.sw2 / n - m * m) / m;
+    printf("  %ld events: weights sd/mean %.4f\n", events, rsd);
+    CHECK(rsd < 0.2, "weight spread sd/mean %.4f beyond 0.2", rsd);
+    pull("sigma", &all, n, sigma);
+    pull("sigma(W+)", &wp, n, sigma_p);
+    pull("sigma(W-)", &wm, n, sigma_m);
+    pull("forward-backward", &odd, n, fb);
+    gaps_pdf_free(&pdf);
+    printf(failures ? "test_pp_w: %d FAILURES\n" : "test_pp_w: all checks passed\n", failures);
+    return failures ? 1 : 0;
+}

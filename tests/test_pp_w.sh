@@ -1,0 +1,63 @@
+#!/bin/sh
+# pp-w through the whole program against the independent quadrature of tests/test_pp_w.c:
+# a run of N events (default 2x10^5, showered) must give the quadrature's LO cross section
+# within 3 of its standard errors (the shower keeps the hard weights: sigma is the mean hard
+# weight), with invalid_events 0 (every event passes the momentum, mass and colour checks),
+# capacity_hits 0, and --nlo 1 refused with the message of a process that has no NLO.
+# Usage: test_pp_w.sh GAPS_BINARY TEST_PP_W_BINARY PDFSETS_DIR WORKDIR [N]
+gaps=$1
+tool=$2
+pdfs=$3
+work=$4
+n=${5:-200000}
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+export KMP_WARNINGS=0
+extra=""
+timeout 60 "$gaps" --version | grep -q "offload backend" && extra="--allow-host"
+fail=0
+quad=$("$tool" "$pdfs" --sigma) || { echo "FAIL: quadrature"; exit 1; }
+"$gaps" --process pp-w --events "$n" --output w.yoda --json w.json --quiet $extra \
+    || { echo "FAIL: the pp-w run"; exit 1; }
+python3 - w.json "$quad" <<'PY' || fail=1
+import json, sys
+j = json.load(open(sys.argv[1]))
+quad = float(sys.argv[2])
+s, e = j["sigma_pb"], j["sigma_err_pb"]
+pull = (s - quad) / e
+print(f"pp-w {j['events']} events: sigma {s:.3f} +- {e:.3f} pb, quadrature {quad:.3f} pb, "
+      f"pull {pull:+.2f} ({(s / quad - 1) * 100:+.3f} %), invalid_events {j['invalid_events']}, "
+      f"capacity_hits {j['capacity_hits']}")
+ok = abs(pull) < 3.0 and j["invalid_events"] == 0 and j["capacity_hits"] == 0
+print("ok" if ok else "FAIL")
+sys.exit(0 if ok else 1)
+PY
+grep -q "/gaps_w/mt" w.yoda || { echo "FAIL: the W analysis's histograms are not in the YODA file"; fail=1; }
+if "$gaps" --process pp-w --nlo 1 --events 10 --output none --quiet 2>nlo.err; then
+    echo "FAIL: --nlo 1 accepted for pp-w"; fail=1
+elif ! grep -q "not implemented for --process pp-w" nlo.err; then
+    echo "FAIL: --nlo 1 refused with another message:"; cat nlo.err; fail=1
+else
+    echo "ok: --nlo 1 refused: $(cat nlo.err)"
+fi
+# HepMC3: every event has one decayed W (status 62) whose sign is its charged lepton's: W+
+# (24) with an e+ (-11), W- (-24) with an e- (11); the final state balances the beams
+"$gaps" --process pp-w --events 500 --output none --hepmc w.hepmc --quiet $extra \
+    || { echo "FAIL: the pp-w HepMC3 run"; fail=1; }
+awk '
+function check() {
+    if (!ev) return
+    if (nw != 1 || !((w == 24 && l == -11) || (w == -24 && l == 11))) { print "event " ev ": W " w " (" nw "), lepton " l; bad = 1 }
+    for (m = 0; m < 4; ++m) { d = out[m] - beam[m]; if (d < 0) d = -d; if (d > 1e-6 * 13000) { print "event " ev ": unbalanced"; bad = 1 } }
+    ++n_ev
+}
+$1 == "E" { check(); ev = $2 + 1; nw = 0; w = 0; l = 0; for (m = 0; m < 4; ++m) out[m] = beam[m] = 0; next }
+$1 == "P" {
+    if ($10 == 62) { ++nw; w = $4 }
+    if ($10 == 1 && ($4 == 11 || $4 == -11)) l = $4
+    if ($10 == 4) { beam[0] += $8; beam[1] += $5; beam[2] += $6; beam[3] += $7 }
+    if ($10 == 1) { out[0] += $8; out[1] += $5; out[2] += $6; out[3] += $7 }
+}
+END { check(); if (n_ev != 500) { print n_ev " events"; bad = 1 } exit bad }' w.hepmc \
+    && echo "ok: HepMC3: 500 events, each one W+ with e+ or W- with e-, balanced" \
+    || { echo "FAIL: HepMC3 W sign or balance"; fail=1; }
+exit $fail
