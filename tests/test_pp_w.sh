@@ -60,4 +60,19 @@ $1 == "P" {
 END { check(); if (n_ev != 500) { print n_ev " events"; bad = 1 } exit bad }' w.hepmc \
     && echo "ok: HepMC3: 500 events, each one W+ with e+ or W- with e-, balanced" \
     || { echo "FAIL: HepMC3 W sign or balance"; fail=1; }
+# the same bytes: one run, a split run merged, and (openmp build) two threads
+"$gaps" --process pp-w --events 3000 -o one.yoda --quiet $extra || fail=1
+"$gaps" --process pp-w --events 1000 --state-out a.state --output none --quiet $extra || fail=1
+"$gaps" --process pp-w --first-event 1000 --events 2000 --state-out b.state --output none \
+    --quiet $extra || fail=1
+"$gaps" merge -o merged.yoda a.state b.state >/dev/null || fail=1
+phys() { grep -v -e '^Backend: ' -e '^GitRevision: ' "$1"; }   # the physics bytes
+phys one.yoda >one.phys
+phys merged.yoda | cmp -s - one.phys && echo "ok: split + merge gives the bytes of one run" \
+    || { echo "FAIL: split + merge differs from one run"; fail=1; }
+if "$gaps" --version | grep -q openmp; then
+    "$gaps" --process pp-w --events 3000 -o two.yoda --threads 2 --quiet $extra || fail=1
+    phys two.yoda | cmp -s - one.phys && echo "ok: 2 threads give the bytes of one" \
+        || { echo "FAIL: 2 threads differ from 1"; fail=1; }
+fi
 exit $fail
