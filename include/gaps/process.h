@@ -56,7 +56,9 @@ GAPS_C_BEGIN
       2212, 2212, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_LHC, 4, 5, 1,         \
       GAPS_PDG_Z)   /* q qbar l- l+; NLO: + a parton */                                        \
     X(PP_W, pp_w, "pp-w", "p p -> W -> e nu (W+ and W-), LO + dipole shower", 2212, 2212,      \
-      GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_W, 4, 4, 0, 24) /* q qbar' l nu */
+      GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_W, 4, 4, 0, 24) /* q qbar' l nu */ \
+    X(PP_H, pp_h, "pp-h", "p p -> g g -> H (heavy top, H stable), LO + dipole shower", 2212,   \
+      2212, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_HIGGS, 3, 3, 0, 0) /* g g H */
 
 enum gaps_process_id {
 #define GAPS_PROCESS_ENUM_(ID, name, ...) GAPS_PROCESS_##ID,
