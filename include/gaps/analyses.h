@@ -26,7 +26,8 @@
     X(LHC, lhc, GAPS_LHC_COLUMNS, GAPS_LHC_HISTOGRAMS) /* Z observables and anti-k_T jets */   \
     X(LEP_GAPS21, lep_gaps21, GAPS_LEP_GAPS21_COLUMNS,                                         \
       GAPS_LEP_GAPS21_HISTOGRAMS) /* GAPS 2.1's LEP histograms (--compat gaps21, ee-qq) */     \
-    X(W, w, GAPS_W_COLUMNS, GAPS_W_HISTOGRAMS) /* W: lepton, missing pT, m_T, W, jets */
+    X(W, w, GAPS_W_COLUMNS, GAPS_W_HISTOGRAMS) /* W: lepton, missing pT, m_T, W, jets */     \
+    X(HIGGS, higgs, GAPS_HIGGS_COLUMNS, GAPS_HIGGS_HISTOGRAMS) /* H: pT, y, jets, H-jet */
 
 enum gaps_analysis_id {
 #define GAPS_ANALYSIS_ENUM_(ID, name, columns, histograms) GAPS_ANALYSIS_##ID,
@@ -66,5 +67,6 @@ enum gaps_fill_transform {
 #include "gaps/analysis_lhc.h"
 #include "gaps/analysis_lep_gaps21.h"
 #include "gaps/analysis_w.h"
+#include "gaps/analysis_higgs.h"
 
 #endif

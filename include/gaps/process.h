@@ -18,6 +18,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include "gaps/alphas.h"
 #include "gaps/analyses.h"
 #include "gaps/constants.h"
 #include "gaps/pdf.h"
@@ -55,7 +56,9 @@ GAPS_C_BEGIN
       2212, 2212, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_LHC, 4, 5, 1,         \
       GAPS_PDG_Z)   /* q qbar l- l+; NLO: + a parton */                                        \
     X(PP_W, pp_w, "pp-w", "p p -> W -> e nu (W+ and W-), LO + dipole shower", 2212, 2212,      \
-      GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_W, 4, 4, 0, 24) /* q qbar' l nu */
+      GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_W, 4, 4, 0, 24) /* q qbar' l nu */ \
+    X(PP_H, pp_h, "pp-h", "p p -> g g -> H (heavy top, H stable), LO + dipole shower", 2212,   \
+      2212, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_HIGGS, 3, 3, 0, 0) /* g g H */
 
 enum gaps_process_id {
 #define GAPS_PROCESS_ENUM_(ID, name, ...) GAPS_PROCESS_##ID,
@@ -178,6 +181,12 @@ double gaps_process_hard_scale2(const gaps_process *proc);
 /* Host: the renormalisation scale mu_R^2 of the NLO matrix elements, GeV^2: s for ee-qq,
  * M_Z^2 for pp-z and pp-ll. */
 double gaps_process_nlo_mu_r2(const gaps_process *proc);
+
+/* Host: hand an initialised process the run's strong coupling (gaps_physics_setup does, after
+ * gaps_process_init and before gaps_process_set_nlo and gaps_process_prepare), for a process
+ * whose leading-order weights contain alpha_s (pp-h: alpha_s(m_H^2)^2); the others ignore it.
+ * Without it such a process uses the coupling of the default parameters. */
+void gaps_process_set_coupling(gaps_process *proc, const gaps_alphas *as);
 
 /* Host: make the events of an initialised process next-to-leading order (--nlo 1), with the
  * coupling alphas = alpha_s(gaps_process_nlo_mu_r2()) of the matrix elements and compat (enum

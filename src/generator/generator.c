@@ -300,6 +300,8 @@ int gaps_physics_setup(gaps_physics *phys, const gaps_config *cfg, const gaps_pd
     gaps_alphas_init(&phys->as, cfg->alphas_order, cfg->alphas_mz);
     /* compat: GAPS 2.1 runs alpha_s with five flavours at every scale (spec 2.3) */
     if (cfg->compat == GAPS_COMPAT_GAPS21) phys->as.t_ref[1] = phys->as.t_ref[2] = 0.0;
+    /* a process whose LO weights contain alpha_s takes the run's coupling */
+    gaps_process_set_coupling(&phys->proc, &phys->as);
     /* --nlo 1: the matrix elements take the run's coupling at the process's mu_R^2
      * (gaps_process_nlo_mu_r2; doc/nlo.md) */
     if (cfg->nlo

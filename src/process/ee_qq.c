@@ -27,6 +27,13 @@ double gaps_process_ee_qq_hard_scale2(const gaps_process *proc) { return proc->s
 
 double gaps_process_ee_qq_nlo_mu_r2(const gaps_process *proc) { return proc->s; }
 
+/* its LO weights do not contain alpha_s */
+void gaps_process_ee_qq_set_coupling(gaps_process *proc, const gaps_alphas *as)
+{
+    (void)proc;
+    (void)as;
+}
+
 void gaps_process_ee_qq_set_nlo(gaps_process *proc, double alphas, int compat)
 {
     gaps_ee_nlo_init(&GAPS_PROCESS_DATA(gaps_ee_qq_data, proc)->nlo, alphas, compat);

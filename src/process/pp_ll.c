@@ -66,6 +66,13 @@ double gaps_process_pp_ll_nlo_mu_r2(const gaps_process *proc)
     return GAPS_PROCESS_CDATA(gaps_pp_ll_data, proc)->lo.mz2;   /* mu_R = M_Z (mu_F = m_ll) */
 }
 
+/* its LO weights do not contain alpha_s */
+void gaps_process_pp_ll_set_coupling(gaps_process *proc, const gaps_alphas *as)
+{
+    (void)proc;
+    (void)as;
+}
+
 void gaps_process_pp_ll_set_nlo(gaps_process *proc, double alphas, int compat)
 {
     gaps_pp_nlo_init(&GAPS_PROCESS_DATA(gaps_pp_ll_data, proc)->nlo, alphas, compat);

@@ -96,6 +96,13 @@ double gaps_process_pp_w_nlo_mu_r2(const gaps_process *proc)
     return GAPS_PROCESS_CDATA(gaps_pp_w, proc)->mw2;
 }
 
+/* its LO weights do not contain alpha_s */
+void gaps_process_pp_w_set_coupling(gaps_process *proc, const gaps_alphas *as)
+{
+    (void)proc;
+    (void)as;
+}
+
 void gaps_process_pp_w_set_nlo(gaps_process *proc, double alphas, int compat)
 {
     (void)proc;

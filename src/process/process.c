@@ -114,6 +114,18 @@ double gaps_process_nlo_mu_r2(const gaps_process *proc)
     }
 }
 
+void gaps_process_set_coupling(gaps_process *proc, const gaps_alphas *as)
+{
+    switch (proc->id) {
+#define CALL_(name) gaps_process_##name##_set_coupling(proc, as)
+#define GAPS_PROCESS_CASE_(ID, name, ...) case GAPS_PROCESS_##ID: CALL_(name); break;
+    GAPS_PROCESSES(GAPS_PROCESS_CASE_)
+#undef GAPS_PROCESS_CASE_
+#undef CALL_
+    default: break;
+    }
+}
+
 int gaps_process_set_nlo(gaps_process *proc, double alphas, int compat, char *msg, size_t len)
 {
     if (proc->id < 0 || proc->id >= GAPS_N_PROCESSES)

@@ -11,6 +11,7 @@
 #define GAPS_PROCESS_PROCESS_IMPL_H
 
 #include <stddef.h>
+#include "gaps/alphas.h"
 #include "gaps/process.h"
 
 /* The process's own constants of type `type` in gaps_process *proc (const or not), through
@@ -32,6 +33,9 @@
  *   _unit          host: its nominal weight unit, pb (gaps_process.w_unit before the PDFs)
  *   _hard_scale2   host: gaps_process_hard_scale2()
  *   _nlo_mu_r2     host: gaps_process_nlo_mu_r2() (any value where the process has no NLO)
+ *   _set_coupling  host: the run's strong coupling as (every run's setup calls it after _init,
+ *                  before _set_nlo and _prepare); a process whose LO weights contain alpha_s
+ *                  evaluates it here at its own scale, the others ignore it
  *   _set_nlo       host: make its events NLO with coupling alphas and compat (only called
  *                  where its row says nlo = 1)
  *   _prepare       host: its sampling tables from the run's PDFs (host copy); returns the
@@ -44,6 +48,7 @@
     double gaps_process_##name##_unit(const gaps_process *proc);                               \
     double gaps_process_##name##_hard_scale2(const gaps_process *proc);                        \
     double gaps_process_##name##_nlo_mu_r2(const gaps_process *proc);                          \
+    void gaps_process_##name##_set_coupling(gaps_process *proc, const gaps_alphas *as);       \
     void gaps_process_##name##_set_nlo(gaps_process *proc, double alphas, int compat);         \
     double gaps_process_##name##_prepare(gaps_process *proc, const gaps_pdf *pdf);             \
     int gaps_process_##name##_intermediate(const gaps_process *proc, double p[4]);             \
