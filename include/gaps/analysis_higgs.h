@@ -15,34 +15,34 @@
 #include "gaps/analyses.h"
 
 /* X(id, CSV name): the columns after the common ones (GAPS_COMMON_COLUMNS). */
-#define GAPS_HIGGS_COLUMNS(X)                                                                      \
+#define GAPS_HIGGS_COLUMNS(X)                                                                  \
     X(HPT, "hpt") X(HRAP, "hrap") X(NJETS, "njets") X(J1_PT, "j1_pt") X(J1_RAP, "j1_rap")      \
     X(DY_HJ1, "dy_hj1") X(DPHI_HJ1, "dphi_hj1")
 
 /* X(id, column, column2, transform, min_partons, path, title, xlabel, ylabel, nbins, lo, hi)
  * as in gaps/analysis_lep.h. */
 #define GAPS_HIGGS_DSIGMA_(v) "$\\mathrm{d}\\sigma/\\mathrm{d}" v "$ [pb]"
-#define GAPS_HIGGS_HISTOGRAMS(X)                                                                   \
-    X(HPT, GAPS_HIGGS_HPT, GAPS_OBS_NONE, GAPS_FILL_VALUE, 0, "/gaps_higgs/hpt",                       \
-      "Higgs transverse momentum", "$p_\\perp^H$ [GeV]", GAPS_HIGGS_DSIGMA_("p_\\perp^H"),         \
+#define GAPS_HIGGS_HISTOGRAMS(X)                                                               \
+    X(HPT, GAPS_HIGGS_HPT, GAPS_OBS_NONE, GAPS_FILL_VALUE, 0, "/gaps_higgs/hpt",               \
+      "Higgs transverse momentum", "$p_\\perp^H$ [GeV]", GAPS_HIGGS_DSIGMA_("p_\\perp^H"),     \
       100, 0.0, 200.0)                                                                         \
-    X(HPTFULL, GAPS_HIGGS_HPT, GAPS_OBS_NONE, GAPS_FILL_LOG_BINS, 0, "/gaps_higgs/hptfull",            \
+    X(HPTFULL, GAPS_HIGGS_HPT, GAPS_OBS_NONE, GAPS_FILL_LOG_BINS, 0, "/gaps_higgs/hptfull",    \
       "Higgs transverse momentum, logarithmic bins", "$p_\\perp^H$ [GeV]",                     \
-      GAPS_HIGGS_DSIGMA_("p_\\perp^H"), 100, 0.5, 1000.0)                                          \
-    X(HRAP, GAPS_HIGGS_HRAP, GAPS_OBS_NONE, GAPS_FILL_VALUE, 0, "/gaps_higgs/hrap",                    \
-      "Higgs rapidity", "$y_H$", GAPS_HIGGS_DSIGMA_("y_H"), 100, -5.0, 5.0)                        \
-    X(NJETS, GAPS_HIGGS_NJETS, GAPS_OBS_NONE, GAPS_FILL_VALUE, 0, "/gaps_higgs/njets",                 \
+      GAPS_HIGGS_DSIGMA_("p_\\perp^H"), 100, 0.5, 1000.0)                                      \
+    X(HRAP, GAPS_HIGGS_HRAP, GAPS_OBS_NONE, GAPS_FILL_VALUE, 0, "/gaps_higgs/hrap",            \
+      "Higgs rapidity", "$y_H$", GAPS_HIGGS_DSIGMA_("y_H"), 100, -5.0, 5.0)                    \
+    X(NJETS, GAPS_HIGGS_NJETS, GAPS_OBS_NONE, GAPS_FILL_VALUE, 0, "/gaps_higgs/njets",         \
       "number of jets (pT > 30 GeV, |eta| < 4.5)", "$N_\\mathrm{jets}$",                       \
       "$\\sigma(N_\\mathrm{jets})$ [pb]", 10, -0.5, 9.5)                                       \
-    X(J1PT, GAPS_HIGGS_J1_PT, GAPS_OBS_NONE, GAPS_FILL_VALUE, 0, "/gaps_higgs/j1pt",                   \
+    X(J1PT, GAPS_HIGGS_J1_PT, GAPS_OBS_NONE, GAPS_FILL_VALUE, 0, "/gaps_higgs/j1pt",           \
       "leading jet transverse momentum", "$p_\\perp^{j_1}$ [GeV]",                             \
-      GAPS_HIGGS_DSIGMA_("p_\\perp^{j_1}"), 100, 0.0, 200.0)                                       \
-    X(J1RAP, GAPS_HIGGS_J1_RAP, GAPS_OBS_NONE, GAPS_FILL_VALUE, 0, "/gaps_higgs/j1rap",                \
-      "leading jet rapidity", "$y_{j_1}$", GAPS_HIGGS_DSIGMA_("y_{j_1}"), 100, -5.0, 5.0)          \
-    X(DYHJ1, GAPS_HIGGS_DY_HJ1, GAPS_OBS_NONE, GAPS_FILL_VALUE, 0, "/gaps_higgs/dyhj1",                \
+      GAPS_HIGGS_DSIGMA_("p_\\perp^{j_1}"), 100, 0.0, 200.0)                                   \
+    X(J1RAP, GAPS_HIGGS_J1_RAP, GAPS_OBS_NONE, GAPS_FILL_VALUE, 0, "/gaps_higgs/j1rap",        \
+      "leading jet rapidity", "$y_{j_1}$", GAPS_HIGGS_DSIGMA_("y_{j_1}"), 100, -5.0, 5.0)      \
+    X(DYHJ1, GAPS_HIGGS_DY_HJ1, GAPS_OBS_NONE, GAPS_FILL_VALUE, 0, "/gaps_higgs/dyhj1",        \
       "rapidity difference of the Higgs and the leading jet", "$y_H - y_{j_1}$",               \
-      GAPS_HIGGS_DSIGMA_("(y_H - y_{j_1})"), 100, -10.0, 10.0)                                     \
-    X(DPHIHJ1, GAPS_HIGGS_DPHI_HJ1, GAPS_OBS_NONE, GAPS_FILL_VALUE, 0, "/gaps_higgs/dphihj1",          \
+      GAPS_HIGGS_DSIGMA_("(y_H - y_{j_1})"), 100, -10.0, 10.0)                                 \
+    X(DPHIHJ1, GAPS_HIGGS_DPHI_HJ1, GAPS_OBS_NONE, GAPS_FILL_VALUE, 0, "/gaps_higgs/dphihj1",  \
       "azimuthal separation of the Higgs and the leading jet", "$\\Delta\\phi(H, j_1)$",       \
       GAPS_HIGGS_DSIGMA_("\\Delta\\phi"), 50, 0.0, 3.1415926535897932)
 
@@ -55,7 +55,7 @@ enum gaps_higgs_column {
 };
 
 enum gaps_higgs_hist {
-#define GAPS_HIGGS_HIST_ENUM_(id, col, col2, tr, minp, path, title, xl, yl, nb, lo, hi)             \
+#define GAPS_HIGGS_HIST_ENUM_(id, col, col2, tr, minp, path, title, xl, yl, nb, lo, hi)        \
     GAPS_HIGGS_H_##id,
     GAPS_HIGGS_HISTOGRAMS(GAPS_HIGGS_HIST_ENUM_)
 #undef GAPS_HIGGS_HIST_ENUM_
