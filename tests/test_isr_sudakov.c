@@ -1,5 +1,6 @@
-/* test_isr_sudakov.c -- the k_T^2 of the first initial-state emission of q qbar -> Z follows the
- * Sudakov form factor built from the same parton densities (doc/physics.md section 15.6).
+/* test_isr_sudakov.c -- the k_T^2 of the first initial-state emission of q qbar -> Z and of
+ * g g -> H follows the Sudakov form factor built from the same parton densities
+ * (doc/physics.md section 15.6).
  *
  * From a fixed Born configuration (flavour f, momentum fractions x_a = x_b = eta, s = M_Z^2)
  * the only dipoles are the two initial-initial ones (emitter q with spectator qbar, emitter
@@ -21,6 +22,23 @@
  * has no density below its threshold m_b^2 and the shower stops it heavy_stop m_b^2 (1e-4) above it
  * (doc/physics.md 15.5), so there t_lo = m_b^2 (1 + heavy_stop).
  *
+ * g g -> H (x_a = x_b = eta, s = m_H^2, t_start = m_H^2): the gluons carry colours (1, 2) and
+ * (2, 1), so each is the emitter of two II dipoles, both with the other gluon as spectator and
+ * the same s.  An incoming gluon's kernels (shower/isr.h, dipoles.h) are I_GG (g <- g, a gluon
+ * emitted) and one I_QG per new incoming flavour q = -5..-1, 1..5 (g <- q, the quark q
+ * emitted), each per dipole with half of Catani-Seymour's weight:
+ *     V(I_GG) = C_A [1/(1 - x) + (1 - x)/x - 1 + x (1 - x)],
+ *     V(I_QG) = C_F/2 [x + 2 (1 - x)/x]                       (per flavour),
+ * J = 1/(x + v) and R = x X with X_g = xf_g(eta/x, t)/xf_g(eta, t) and
+ * X_q = xf_q(eta/x, t)/xf_g(eta, t) (the new incoming quark's density: zero below its threshold
+ * for c and b).  The same change
+ * of variables (dz0 J x -> (1 - x) dx / w, both roots v+- together) gives per gluon, its two
+ * dipoles summed,
+ *     rho_g(t) = alpha_s(t)/(2 pi t) int_eta^x_max(t) dx
+ *                [2 C_A (1-x+x^2)^2/x X_g(x) + C_F (1-x) (1+(1-x)^2)/x sum_q X_q(x)] / w(x)
+ * (V(I_GG) (1 - x) = (1 - x + x^2)^2/x; as t/s -> 0 this is P_gg X_g + P_qg sum_q X_q of DGLAP,
+ * without the delta term), and rho = rho_g(a) + rho_g(b).
+ *
  * The test
  *   1. integrates F numerically (method A: x = x_max e^(-u^2), composite Gauss-Legendre; ln t
  *      split at every Q^2 knot of the set, at the alpha_s thresholds and the phase-space
@@ -28,17 +46,20 @@
  *      (z0 and J, Simpson in ln(t - t_thr) and in ln z0 / ln(1 - z0)), and against itself
  *      with refined rules;
  *   2. generates N events per configuration with the production shower functions (the
- *      library's pp-z process with its rapidity range set to 0 and one flavour left: every
- *      event the same Born kinematics; the initial-state bounds of gaps_isr_init; default
- *      physics: two-loop alpha_s with thresholds, t_C = 1 GeV^2, no --compat) and records the
- *      t of the first accepted emission (0 if none);
+ *      library's pp-z process with its rapidity range set to 0 and one flavour left, or its
+ *      pp-h process with its rapidity range set to 0: every event the same Born kinematics;
+ *      the initial-state bounds of gaps_isr_init; default physics: two-loop alpha_s with
+ *      thresholds, t_C = 1 GeV^2, no --compat) and records the t of the first accepted
+ *      emission (0 if none);
  *   3. compares the sample with F: Kolmogorov-Smirnov distance (the no-emission point mass
  *      included) and a chi^2 of the histogram in ln t (plus the no-emission bin);
  *   4. proves the power of both: the same sample against F without the PDF ratio (R = 1),
- *      without the I_GQ kernel (no incoming gluon), with the PDFs at M_Z^2 instead of t, and
- *      with alpha_s 6 % larger must fail both comparisons.  Also printed, not required: F in
- *      the collinear limit of the II phase space (w -> 1 - x), i.e. plain DGLAP on the same
- *      x range.
+ *      without the I_GQ kernel (no incoming gluon; for g g: without the I_QG kernels, no
+ *      incoming quark), with the PDFs at t_start (M_Z^2, m_H^2) instead of t, for g g with C_F
+ *      in place of C_A in I_GG, and with alpha_s 6 % larger must fail both comparisons (where
+ *      a control's merged histogram has no degree of freedom, KS alone).  Also printed, not
+ *      required: F in the collinear limit of the II phase space (w -> 1 - x), i.e. plain
+ *      DGLAP on the same x range.
  *
  * Usage: test_isr_sudakov [PDFSETS_DIR] (default: LHAPDF_DATA_PATH and the build's paths).
  * For studies, environment variables ISR_SUDAKOV_ONLY=i (configuration i only),
@@ -64,7 +85,11 @@
 
 /* ---- physics written out here (not taken from the library's headers) ---- */
 #define CF (4.0 / 3.0)
+#define CA 3.0
 #define TR 0.5
+#define NF 5                     /* flavours an incoming gluon can come from (I_QG: +-1 .. +-5) */
+#define GLUON 21
+#define M_H 125.0                /* pp-h's Higgs mass (process/pp_h.h: GAPS_PP_H_MH, checked) */
 #define PI 3.14159265358979323846
 #define ALPHA_SCALE_WRONG 1.06   /* negative control: alpha_s 6 % larger */
 
@@ -79,7 +104,7 @@
 #define CHI2_BINS 24        /* bins in ln t, before merging bins of few expected */
 #define MIN_EXPECTED 20.0
 
-/* The Born configurations: flavour, eta = M_Z/sqrt(s) for y = 0, events. */
+/* The Born configurations: flavour (21: g g -> H), eta = M/sqrt(s) for y = 0, events. */
 typedef struct config {
     const char *name;
     int flav;
@@ -94,27 +119,38 @@ static const config configs[] = {
     { "d dbar, x = 0.3", 1, 0.3, 100000 },
     /* b bbar: the b density starts at m_b^2, its trials run in t - m_b^2 */
     { "b bbar, x = M_Z/13 TeV", 5, GAPS_MZ / 13000.0, 40000 },
+    /* g g -> H at 13 TeV: small x, the gluon's Sudakov exponent is large */
+    { "g g -> H, x = m_H/13 TeV", GLUON, M_H / 13000.0, 150000 },
+    /* x = 0.1 (sqrt(s) = 1.25 TeV): the g <- q kernels carry more of the rate */
+    { "g g -> H, x = 0.1", GLUON, 0.1, 100000 },
+    /* x = 0.3 (sqrt(s) = 417 GeV): the phase space ends below m_H^2 */
+    { "g g -> H, x = 0.3", GLUON, 0.3, 100000 },
 };
 #define N_CONFIGS ((int)(sizeof configs / sizeof configs[0]))
 
 #include "check.h"
 #include "pdf_set.h"
+#include "process/pp_h.h"   /* pp-h's own constants (private header) */
 #include "process/pp_z.h"   /* pp-z's own constants (private header) */
 
 /* =========================================================================================
  * The density.  A variant changes one ingredient (the negative controls).
  * ========================================================================================= */
-enum variant { V_TRUE = 0, V_NO_PDF_RATIO, V_NO_GQ, V_PDF_AT_MZ, V_COLLINEAR, N_VARIANTS };
-static const char *variant_name[N_VARIANTS] = {
-    "true density", "no PDF ratio (R = 1)", "no I_GQ kernel", "PDFs at mu^2 = M_Z^2, not t",
-    "collinear limit w = 1 - x"
+enum variant { V_TRUE = 0, V_NO_PDF_RATIO, V_NO_GQ, V_PDF_AT_MZ, V_COLLINEAR, V_CF_FOR_CA,
+               N_VARIANTS };
+static const char *variant_name[2][N_VARIANTS] = {
+    { "true density", "no PDF ratio (R = 1)", "no I_GQ kernel", "PDFs at mu^2 = M_Z^2, not t",
+      "collinear limit w = 1 - x", "-" },
+    { "true density", "no PDF ratio (R = 1)", "no I_QG kernels (g <- q)",
+      "PDFs at mu^2 = m_H^2, not t", "collinear limit w = 1 - x", "C_F for C_A in I_GG" }
 };
 /* the controls that must fail; the collinear limit of the II phase space (w -> 1 - x, the
- * same x range) is reported only: how well the test tells the exact map from DGLAP */
-static const int variant_must_fail[N_VARIANTS] = { 0, 1, 1, 1, 0 };
+ * same x range) is reported only: how well the test tells the exact map from DGLAP.  The
+ * colour-factor control exists for incoming gluons only. */
+static const int variant_must_fail[N_VARIANTS] = { 0, 1, 1, 1, 0, 1 };
 
 typedef struct born {
-    int pid[2];         /* the incoming quark and antiquark */
+    int pid[2];         /* the incoming quark and antiquark, or the two gluons */
     double eta[2];      /* their momentum fractions */
     double s;           /* 2 p_a.p_b */
     double t_start;     /* the shower's start scale */
@@ -140,9 +176,10 @@ static double dipole_integral(const density *d, int i, double t)
     const double eta = d->b.eta[i];
     if (!(x_max > eta)) return 0.0;
     const int pid = d->b.pid[i];
-    const double q2 = d->variant == V_PDF_AT_MZ ? GAPS_MZ * GAPS_MZ : t;
+    const double q2 = d->variant == V_PDF_AT_MZ ? d->b.t_start : t;
     const double xf_old = gaps_pdf_xfxq2(d->pdf, pid, eta, q2);
     if (!(xf_old > 0.0)) return 0.0;   /* (the shower rejects such trials too) */
+    const double c_gg = d->variant == V_CF_FOR_CA ? CF : CA;
     /* x = x_max e^(-u^2), u in [0, u_max]: dx = 2 u x du, and x_max - x = x_max (1 - e^(-u^2)),
      * so dx / w = 2 x u / sqrt(x_max (1 - e^(-u^2)) (x_plus - x)): smooth at u = 0, where the
      * square-root end of the x range was; ln x is dense near x_max */
@@ -160,10 +197,22 @@ static double dipole_integral(const density *d, int i, double t)
             if (d->variant == V_COLLINEAR) dx_w = 2.0 * x * u / (1.0 - x);
             double xf[GAPS_PDF_NPARTONS];
             gaps_pdf_xfxq2_all(d->pdf, eta / x, q2, xf);
-            double Xq = xf[pid + 6] / xf_old, Xg = xf[6] / xf_old;
-            if (d->variant == V_NO_PDF_RATIO) Xq = Xg = 1.0 / x;   /* R = x X = 1 */
-            double f = CF * (1.0 + x * x) * Xq;
-            if (d->variant != V_NO_GQ) f += TR * (1.0 - x) * (x * x + (1.0 - x) * (1.0 - x)) * Xg;
+            double f;
+            if (pid == GLUON) {   /* the two dipoles of the gluon: I_GG and the ten I_QG */
+                double Xg = xf[6] / xf_old, Xq = 0.0;
+                for (int q = 1; q <= NF; ++q) Xq += (xf[6 + q] + xf[6 - q]) / xf_old;
+                if (d->variant == V_NO_PDF_RATIO) { Xg = 1.0 / x; Xq = 2.0 * NF / x; }
+                const double a = 1.0 - x + x * x;
+                f = 2.0 * c_gg * a * a / x * Xg;
+                if (d->variant != V_NO_GQ)
+                    f += CF * (1.0 - x) * (1.0 + (1.0 - x) * (1.0 - x)) / x * Xq;
+            } else {
+                double Xq = xf[pid + 6] / xf_old, Xg = xf[6] / xf_old;
+                if (d->variant == V_NO_PDF_RATIO) Xq = Xg = 1.0 / x;   /* R = x X = 1 */
+                f = CF * (1.0 + x * x) * Xq;
+                if (d->variant != V_NO_GQ)
+                    f += TR * (1.0 - x) * (x * x + (1.0 - x) * (1.0 - x)) * Xg;
+            }
             sum += d->inner.w[k] * f * dx_w;
         }
     }
@@ -297,13 +346,24 @@ static double direct_z0(const density *d, int i, double t, double z0, double omz
     const double x = z0 * omz0 / (omz0 + r);
     if (!(x > eta) || !(x < 1.0)) return 0.0;
     const int pid = d->b.pid[i];
-    const double q2 = d->variant == V_PDF_AT_MZ ? GAPS_MZ * GAPS_MZ : t;
+    const double q2 = d->variant == V_PDF_AT_MZ ? d->b.t_start : t;
     const double xf_old = gaps_pdf_xfxq2(d->pdf, pid, eta, q2);
     if (!(xf_old > 0.0)) return 0.0;
+    const double J = 1.0 / z0;
+    if (pid == GLUON) {   /* isr.h's II kernels of an incoming gluon, on each of its two dipoles */
+        double xf[GAPS_PDF_NPARTONS];
+        gaps_pdf_xfxq2_all(d->pdf, eta / x, q2, xf);
+        double Xg = xf[6] / xf_old, Xq = 0.0;
+        for (int q = 1; q <= NF; ++q) Xq += (xf[6 + q] + xf[6 - q]) / xf_old;
+        if (d->variant == V_NO_PDF_RATIO) { Xg = 1.0 / x; Xq = 2.0 * NF / x; }
+        const double c_gg = d->variant == V_CF_FOR_CA ? CF : CA;
+        double f = c_gg * (1.0 / (1.0 - x) + (1.0 - x) / x - 1.0 + x * (1.0 - x)) * J * x * Xg;
+        if (d->variant != V_NO_GQ) f += 0.5 * CF * (x + 2.0 * (1.0 - x) / x) * J * x * Xq;
+        return 2.0 * f;
+    }
     double Xq = gaps_pdf_xfxq2(d->pdf, pid, eta / x, q2) / xf_old;
     double Xg = gaps_pdf_xfxq2(d->pdf, 21, eta / x, q2) / xf_old;
     if (d->variant == V_NO_PDF_RATIO) Xq = Xg = 1.0 / x;
-    const double J = 1.0 / z0;
     double f = CF * (2.0 / (1.0 - x) - (1.0 + x)) * J * x * Xq;
     if (d->variant != V_NO_GQ) f += TR * (1.0 - 2.0 * x * (1.0 - x)) * J * x * Xg;
     return f;
@@ -498,11 +558,13 @@ static double chi2_spectrum(const sudakov *sd, const double *x, long n, double s
  * was prepared, y_bins = 0) and then one of the ten (flavour, orientation) channels with
  * probability proportional to norm[f] x_a f(x_a) x_b f(x_b).  With y_max = 0 every event has
  * y = 0, x_a = x_b = M_Z/sqrt(s), and with norm[f] = 0 for the other flavours every event is
- * f fbar -> Z (the quark along +z or along -z: mirror images, the same shower).  The test
- * reads the started events back and checks exactly that.  Then, as in test_sudakov.c, the
- * four veto steps run over all slots; the cycle after which a slot first holds n = 4 partons is
- * the one whose emission was accepted, and the slot's t is its scale.  The record has room for
- * one emission only, so a slot ends at its second accepted emission.
+ * f fbar -> Z (the quark along +z or along -z: mirror images, the same shower).  pp-h has one
+ * channel, g g -> H, and the same rapidity sampling: y_max = 0 makes every event g g -> H at
+ * x_a = x_b = m_H/sqrt(s).  The test reads the started events back and checks exactly that.
+ * Then, as in test_sudakov.c, the four veto steps run over all slots; the cycle after which a
+ * slot first holds n = 4 partons is the one whose emission was accepted, and the slot's t is
+ * its scale.  The record has room for one emission only, so a slot ends at its second
+ * accepted emission.
  * ========================================================================================= */
 typedef struct gen_result {
     double seconds;
@@ -520,15 +582,25 @@ static int generate(const gaps_pdf *host_pdf, const config *cf, double *first_t,
     gaps_physics phys;   /* as generator.c's physics_init, default physics */
     memset(&phys, 0, sizeof phys);
     char why[256];
-    if (gaps_process_init(&phys.proc, GAPS_PROCESS_PP_Z, GAPS_MZ / cf->eta, why, sizeof why) != 0) {
+    const int higgs = cf->flav == GLUON;
+    const double ecm = (higgs ? M_H : GAPS_MZ) / cf->eta;
+    if (gaps_process_init(&phys.proc, higgs ? GAPS_PROCESS_PP_H : GAPS_PROCESS_PP_Z, ecm, why,
+                          sizeof why) != 0) {
         printf("FAIL: %s\n", why);
         return -1;
     }
-    gaps_pp_z *ppz = &GAPS_PROCESS_DATA(gaps_pp_z_data, &phys.proc)->lo;
-    ppz->y_max = 0.0;   /* y = 0: x_a = x_b = M_Z/sqrt(s) */
-    ppz->y_bins = 0;
-    for (int f = 1; f <= GAPS_N_FLAVOURS; ++f)
-        if (f != cf->flav) ppz->norm[f] = 0.0;
+    if (higgs) {
+        gaps_pp_h *pph = GAPS_PROCESS_DATA(gaps_pp_h, &phys.proc);
+        CHECK(pph->mh2 == M_H * M_H, "pp-h's m_H^2 is %g, the test's %g", pph->mh2, M_H * M_H);
+        pph->y_max = 0.0;   /* y = 0: x_a = x_b = m_H/sqrt(s) */
+        pph->y_bins = 0;
+    } else {
+        gaps_pp_z *ppz = &GAPS_PROCESS_DATA(gaps_pp_z_data, &phys.proc)->lo;
+        ppz->y_max = 0.0;   /* y = 0: x_a = x_b = M_Z/sqrt(s) */
+        ppz->y_bins = 0;
+        for (int f = 1; f <= GAPS_N_FLAVOURS; ++f)
+            if (f != cf->flav) ppz->norm[f] = 0.0;
+    }
     gaps_alphas_init(&phys.as, 2, GAPS_DEFAULT_ALPHAS_MZ);
     phys.t_cut = GAPS_DEFAULT_TCUT;
     phys.a_max = gaps_alphas_value(&phys.as, phys.t_cut);
@@ -541,7 +613,7 @@ static int generate(const gaps_pdf *host_pdf, const config *cf, double *first_t,
     double *bound_dev = NULL;
     gaps_pdf *pdf_dev = NULL;
     int ok = gaps_isr_init(&phys.isr, host_pdf, &phys.as, GAPS_COMPAT_NONE, phys.t_cut,
-                           (GAPS_MZ / cf->eta) * (GAPS_MZ / cf->eta), &table) == 0
+                           ecm * ecm, &table) == 0
              && (bound_dev = gaps_device_copy(table, gaps_isr_table_bytes(&phys.isr))) != NULL
              && gaps_pdf_to_device(host_pdf, &view) == 0
              && (pdf_dev = gaps_device_copy(&view, sizeof view)) != NULL;
@@ -582,20 +654,22 @@ static int generate(const gaps_pdf *host_pdf, const config *cf, double *first_t,
         long wrong = 0;
         const double x_ref = xin[0];
         for (long e = 0; e < N; ++e)
-            if (n[e] != 3 || flav[e] != -flav[N + e] || abs(flav[e]) != cf->flav
-                || xin[e] != x_ref || xin[N + e] != x_ref)
+            if (n[e] != 3 || xin[e] != x_ref || xin[N + e] != x_ref
+                || (higgs ? flav[e] != GLUON || flav[N + e] != GLUON
+                          : flav[e] != -flav[N + e] || abs(flav[e]) != cf->flav))
                 ++wrong;
-        CHECK(wrong == 0, "%ld events are not %d %d -> Z at x = %.6g", wrong, cf->flav, -cf->flav,
-              x_ref);
+        CHECK(wrong == 0, "%ld events are not %d %d -> %s at x = %.6g", wrong, cf->flav,
+              higgs ? GLUON : -cf->flav, higgs ? "H" : "Z", x_ref);
         /* the dipoles' s = 2 p_a.p_b (both along the beam, opposite directions) */
         const double s = 2.0 * (E[0] * E[N] - pz[0] * pz[N]);
         res->b.pid[0] = cf->flav;
-        res->b.pid[1] = -cf->flav;
+        res->b.pid[1] = higgs ? GLUON : -cf->flav;
         res->b.eta[0] = res->b.eta[1] = x_ref;
         res->b.s = s;
-        res->b.t_start = GAPS_MZ * GAPS_MZ;   /* pp_z.c: t_start = M_Z^2 */
+        /* pp_z.c: t_start = M_Z^2; pp_h.c: t_start = m_H^2 */
+        res->b.t_start = higgs ? M_H * M_H : GAPS_MZ * GAPS_MZ;
         res->b.t_min = phys.isr.t_min;
-        res->b.t_thr = cf->flav >= 4 ? phys.isr.m2[cf->flav] : 0.0;
+        res->b.t_thr = !higgs && cf->flav >= 4 ? phys.isr.m2[cf->flav] : 0.0;
         res->b.t_lo = res->b.t_thr > 0.0 ? res->b.t_thr * (1.0 + phys.isr.heavy_stop) : res->b.t_min;
         if (res->b.t_lo < res->b.t_min) res->b.t_lo = res->b.t_min;
         if (wrong) rc = -1;
@@ -681,7 +755,9 @@ static void run_config(const gaps_pdf *pdf, const gaps_alphas *as, const config 
     /* ---- 1. F, and checks of its integration ---- */
     const double ti = test_now();
     static sudakov sd[N_VARIANTS], fine;
-    for (int v = 0; v < N_VARIANTS; ++v) {
+    const int gluons = b->pid[0] == GLUON;
+    const int n_variants = gluons ? N_VARIANTS : V_CF_FOR_CA;   /* C_F for C_A: gluons only */
+    for (int v = 0; v < n_variants; ++v) {
         density d = { pdf, as, *b, v, gl_make(8), 0.25 };
         sudakov_init(&sd[v], &d, 6, 0.05);
     }
@@ -707,7 +783,7 @@ static void run_config(const gaps_pdf *pdf, const gaps_alphas *as, const config 
             worst_fine = fmax(worst_fine, fabs(exp(-sudakov_S(&sd[V_TRUE], t))
                                                - exp(-sudakov_S(&fine, t))));
         }
-        printf("  F(t_lo) = %.7f (no emission), F(100) = %.6f, F(1000) = %.6f\n",
+        printf("  F(t_lo) = %.6g (no emission), F(100) = %.6f, F(1000) = %.6f\n",
                exp(-sudakov_S(&sd[V_TRUE], b->t_lo)), exp(-sudakov_S(&sd[V_TRUE], 100.0)),
                exp(-sudakov_S(&sd[V_TRUE], 1000.0)));
         printf("  integration: refined rules change F by %.2e (at 996 scales and the "
@@ -720,7 +796,9 @@ static void run_config(const gaps_pdf *pdf, const gaps_alphas *as, const config 
     /* ---- 2. KS and chi^2 ---- */
     qsort(x, N, sizeof *x, cmp_double);
     const double crit = KS_CRIT / sqrt((double)N);
-    for (int v = 0; v < N_VARIANTS; ++v) {
+    printf("  KS: sqrt(N) D against the critical value %.2f; chi^2: p against %g\n", KS_CRIT,
+           P_MIN);
+    for (int v = 0; v < n_variants; ++v) {
         for (long i = 0; i < N; ++i) S[i] = sudakov_S(&sd[v], x[i]);
         const int nscale = v == V_TRUE ? 2 : 1;
         for (int sc = 0; sc < nscale; ++sc) {
@@ -731,7 +809,7 @@ static void run_config(const gaps_pdf *pdf, const gaps_alphas *as, const config 
             const double p = chi2 < 1e29 ? gamma_q(0.5 * ndf, 0.5 * chi2) : 0.0;
             char name[96];
             if (sc) snprintf(name, sizeof name, "alpha_s x %.2f", ALPHA_SCALE_WRONG);
-            else snprintf(name, sizeof name, "%s", variant_name[v]);
+            else snprintf(name, sizeof name, "%s", variant_name[gluons][v]);
             printf("  %-30s sqrt(N) D = %7.3f   chi2/ndf = %9.1f/%d  p = %.3g\n", name,
                    sqrt((double)N) * D, chi2, ndf, p);
             if (v == V_TRUE && !sc) {
@@ -742,8 +820,11 @@ static void run_config(const gaps_pdf *pdf, const gaps_alphas *as, const config 
             } else if (sc || variant_must_fail[v]) {
                 CHECK(D > crit, "%s: no power: KS against '%s' passes (sqrt(N) D = %.3f)",
                       cf->name, name, sqrt((double)N) * D);
-                CHECK(p < P_MIN, "%s: no power: chi2 against '%s' passes (p = %.2g)", cf->name,
-                      name, p);
+                /* ndf = 0: the control expects (nearly) every event in one bin of scales, the
+                 * merged histogram has no degree of freedom and only KS can judge it */
+                if (ndf < 1) printf("    (chi^2 has no degree of freedom here: KS only)\n");
+                else CHECK(p < P_MIN, "%s: no power: chi2 against '%s' passes (p = %.2g)",
+                           cf->name, name, p);
             }
         }
     }
