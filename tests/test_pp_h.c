@@ -26,6 +26,7 @@
  * weights' spread (sd/mean < 0.1) and the mean weight against the quadrature within 4
  * standard errors, at the default coupling and at alpha_s(M_Z) = 0.130 at one loop.
  * Exit status 0 pass, 1 fail, 2 usage or the PDF set does not load. */
+#define _POSIX_C_SOURCE 200809L   /* check.h's clock */
 #include "gaps/alphas.h"
 #include "gaps/constants.h"
 #include "gaps/pdf.h"
@@ -37,71 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-#define CHECK(cond, ...)                                                                    \
-    do {                                                                                    \
-        if (!(cond)) {                                                                      \
-            if (failures < 20) {                                                            \
-                printf("FAIL %s:%d: ", __FILE__, __LINE__);                                 \
-                printf(__VA_ARGS__);                                                        \
-                printf("\n");                                                               \
-            }                                                                               \
-            ++failures;                                                                     \
-        }                                                                                   \
-    } while (0)
-
-/* ---- adaptive Gauss-Kronrod 7-15 (QUADPACK's qk15 nodes and weights) ---- */
-static const double xgk[8] = { 0.991455371120812639206854697526329, 0.949107912342758524526189684047851,
-                               0.864864423359769072789712788640926, 0.741531185599394439863864773280788,
-                               0.586087235467691130294144845693013, 0.405845151377397166906606412076961,
-                               0.207784955007898467600689403773245, 0.0 };
-static const double wgk[8] = { 0.022935322010529224963732008058970, 0.063092092629978553290700663189204,
-                               0.104790010322250183839876322541518, 0.140653259715525918745189590510238,
-                               0.169004726639267902826583426598550, 0.190350578064785409913256402421014,
-                               0.204432940075298892414161999234649, 0.209482141084727828012999174891714 };
-static const double wg[4] = { 0.129484966168869693270611432679082, 0.279705391489276667901467771423780,
-                              0.381830050505118944950369775488975, 0.417959183673469387755102040816327 };
-typedef double (*integrand)(double x, void *ctx);
-
-static double gk15(integrand f, void *ctx, double a, double b, double *err)
-{
-    const double c = 0.5 * (a + b), h = 0.5 * (b - a);
-    const double fc = f(c, ctx);
-    double rk = fc * wgk[7], rg = fc * wg[3];
-    for (int j = 0; j < 7; ++j) {
-        const double dx = h * xgk[j];
-        const double f1 = f(c - dx, ctx), f2 = f(c + dx, ctx);
-        rk += wgk[j] * (f1 + f2);
-        if (j % 2 == 1) rg += wg[j / 2] * (f1 + f2);
-    }
-    *err = fabs((rk - rg) * h);
-    return rk * h;
-}
-
-static double adapt(integrand f, void *ctx, double a, double b, double whole, double err,
-                    double tol, int depth)
-{
-    if (err <= tol || depth >= 30) return whole;
-    const double m = 0.5 * (a + b);
-    double el, er;
-    const double l = gk15(f, ctx, a, m, &el), r = gk15(f, ctx, m, b, &er);
-    return adapt(f, ctx, a, m, l, el, 0.5 * tol, depth + 1)
-           + adapt(f, ctx, m, b, r, er, 0.5 * tol, depth + 1);
-}
-
-static double integrate(integrand f, void *ctx, double a, double b, double rel)
-{
-    double total = 0.0, e8[8], v8[8];
-    for (int i = 0; i < 8; ++i) {
-        v8[i] = gk15(f, ctx, a + (b - a) * i / 8.0, a + (b - a) * (i + 1) / 8.0, &e8[i]);
-        total += v8[i];
-    }
-    double sum = 0.0;
-    for (int i = 0; i < 8; ++i)
-        sum += adapt(f, ctx, a + (b - a) * i / 8.0, a + (b - a) * (i + 1) / 8.0, v8[i], e8[i],
-                     rel * fabs(total) / 8.0, 0);
-    return sum;
-}
+#include "check.h"
+#include "kronrod.h"
 
 /* ---- the physics, written out again ---- */
 #define ECM 13000.0
