@@ -497,7 +497,7 @@ static void mc(const gaps_process *proc, long n, uint32_t seed, double *mean, do
         s2 += ev.weight * ev.weight;
         n_neg += ev.weight < 0.0;
         if (!nlo) continue;
-        check_record(&ev, i, GAPS_PROCESS_CDATA(gaps_pp_ll_data, proc)->nlo.gaps21);
+        check_record(&ev, i, GAPS_PROCESS_CDATA(gaps_pp_ll_data, proc)->nlo.nlo.gaps21);
         double v[4];
         for (int m = 0; m < 4; ++m) v[m] = ev.p[2][m] + ev.p[3][m];
         const double mll = sqrt(fmax(dot4(v, v), 0.0));

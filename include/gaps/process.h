@@ -39,7 +39,9 @@ GAPS_C_BEGIN
  *   analysis   the analysis of its events, enum gaps_analysis_id
  *   rows_lo/nlo  the most rows (partons and colourless particles) its hard events hand to
  *              the shower at LO and NLO, at most GAPS_HARD_MAX (gaps_process_min_partons)
- *   nlo        1: --nlo 1 exists for it
+ *   nlo        how --nlo 1 makes its events: NONE (it has no NLO), OWN (its _generate
+ *              makes them itself: ee-qq), MCATNLO (the MC@NLO builder of hadron collisions,
+ *              src/process/mcatnlo.h, calls the process's _nlo_ functions)
  *   boson      the PDG code of the s-channel boson whose decay products the record holds
  *              but not the boson itself (gaps_process_decayed_boson), or 0; for a charged
  *              boson the positive one (24, W+): the HepMC3 writer gives it the sign of its
@@ -48,17 +50,23 @@ GAPS_C_BEGIN
  * never reorder. */
 #define GAPS_PROCESSES(X)                                                                      \
     X(EE_QQ, ee_qq, "ee-qq", "e+ e- -> Z/gamma* -> q qbar, LO + dipole shower", -11, 11,        \
-      GAPS_DEFAULT_ECM, 0, NULL, GAPS_ANALYSIS_LEP, 2, 3, 1, 0)   /* q qbar; NLO: + g */        \
+      GAPS_DEFAULT_ECM, 0, NULL, GAPS_ANALYSIS_LEP, 2, 3, OWN, 0)   /* q qbar; NLO: + g */        \
     X(PP_Z, pp_z, "pp-z", "p p -> Z (on shell), LO + dipole shower", 2212, 2212,                 \
-      GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_LHC, 3, 4, 1, 0)                   \
+      GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_LHC, 3, 4, MCATNLO, 0)                   \
       /* q qbar Z; NLO: + a parton */                                                          \
     X(PP_LL, pp_ll, "pp-ll", "p p -> Z/gamma* -> l+ l- (Drell-Yan), LO + dipole shower",         \
-      2212, 2212, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_LHC, 4, 5, 1,         \
+      2212, 2212, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_LHC, 4, 5, MCATNLO,         \
       GAPS_PDG_Z)   /* q qbar l- l+; NLO: + a parton */                                        \
     X(PP_W, pp_w, "pp-w", "p p -> W -> e nu (W+ and W-), LO + dipole shower", 2212, 2212,      \
-      GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_W, 4, 4, 0, 24) /* q qbar' l nu */ \
+      GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_W, 4, 5, MCATNLO, 24)              \
+      /* q qbar' l nu; NLO: + a parton */                                                      \
     X(PP_H, pp_h, "pp-h", "p p -> g g -> H (heavy top, H stable), LO + dipole shower", 2212,   \
-      2212, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_HIGGS, 3, 3, 0, 0) /* g g H */
+      2212, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_HIGGS, 3, 3, NONE, 0) /* g g H */
+
+/* The nlo column's values as gaps_process_info.nlo (1: --nlo 1 exists). */
+#define GAPS_PROCESS_NLO_NONE 0
+#define GAPS_PROCESS_NLO_OWN 1
+#define GAPS_PROCESS_NLO_MCATNLO 1
 
 enum gaps_process_id {
 #define GAPS_PROCESS_ENUM_(ID, name, ...) GAPS_PROCESS_##ID,

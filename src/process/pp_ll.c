@@ -1,6 +1,7 @@
 /* pp_ll.c -- Drell-Yan p p -> Z/gamma* -> e- e+ at leading order, dilepton mass in the window
  * [GAPS_PP_LL_M_LO, GAPS_PP_LL_M_HI], the process pp-ll of GAPS_PROCESSES (its NLO events:
- * pp_ll_nlo_events.c) (doc/physics.md, section "Hadronic hard processes").
+ * the builder of mcatnlo.h, with the functions at the end of this file) (doc/physics.md,
+ * section "Hadronic hard processes").
  *
  * Partonic |M|^2, averaged over the spins and colours of q qbar and summed over the leptons'
  * spins: the e+e- -> q qbar one of ee_qq.c crossed, with the colour factor 1/N_c instead of
@@ -73,9 +74,29 @@ void gaps_process_pp_ll_set_coupling(gaps_process *proc, const gaps_alphas *as)
     (void)as;
 }
 
+/* The builder's constants: mu_F = m_ll, mu_R = M_Z, the leptons' mass from the Breit-Wigner
+ * map of the LO events; the uniforms (mass, rapidity cell), (l- direction), (x_a, x_b), the
+ * real point's seven (mass, ln tau', y-hat, the parton's cos theta and phi, the l-'s), the H
+ * channel, the S channel, S or H. */
 void gaps_process_pp_ll_set_nlo(gaps_process *proc, double alphas, int compat)
 {
-    gaps_pp_nlo_init(&GAPS_PROCESS_DATA(gaps_pp_ll_data, proc)->nlo, alphas, compat);
+    gaps_pp_ll_data *d = GAPS_PROCESS_DATA(gaps_pp_ll_data, proc);
+    gaps_mcatnlo *mc = &d->nlo;
+    gaps_mcatnlo_init(mc, alphas, compat);
+    mc->uniforms = 16;
+    mc->i_legs = 4;
+    mc->i_real = 6;
+    mc->i_h_channel = 13;
+    mc->i_s_channel = 14;
+    mc->i_choice = 15;
+    mc->decay = 1;
+    mc->mass_bw = 1;
+    mc->mv2 = d->lo.mz2;
+    mc->map_w = d->lo.map_w;
+    mc->rho_lo = d->lo.rho_lo;
+    mc->rho_hi = d->lo.rho_hi;
+    mc->s = d->lo.s;
+    mc->half_ecm = 0.5 * d->lo.sqrt_s;
 }
 
 double gaps_process_pp_ll_prepare(gaps_process *proc, const gaps_pdf *pdf)
@@ -284,28 +305,34 @@ void gaps_pp_ll_point_make(const gaps_pp_ll *ll, const gaps_pdf *pdf, double rrh
     pt->cell_weight = cell_weight;
 }
 
-void gaps_pp_ll_born_record(const gaps_pp_ll *ll, const gaps_pp_ll_point *pt, int channel,
-                            gaps_hard_event *ev)
+/* The leptons of the point: (m/2)(1, st cphi, st sphi, +-c) boosted along z by y, written with
+ * x_a = (m / sqrt s) e^y and x_b = (m / sqrt s) e^-y, so that E^2 - pz^2 = (x_a x_b s / 4)
+ * (1 - c^2) = pT^2 and the two energies add up to (x_a + x_b) sqrt(s) / 2: l- (p[0]) and l+
+ * (p[1]), back to back. */
+static void born_leptons(const gaps_pp_ll *ll, const gaps_pp_ll_point *pt, double p[2][4])
 {
     const double xa = pt->xa, xb = pt->xb, c = pt->c;
-    /* incoming partons: rows 0 (quark) and 1 (antiquark) */
-    gaps_pp_born_incoming(0.5 * ll->sqrt_s, 1 + channel / 2, channel % 2, xa, xb, ev);
-
-    /* outgoing leptons: (m/2)(1, st cphi, st sphi, +-c) boosted along z by y, written with
-     * x_a = (m / sqrt s) e^y and x_b = (m / sqrt s) e^-y, so that E^2 - pz^2 = (x_a x_b s / 4)
-     * (1 - c^2) = pT^2 and the two energies add up to (x_a + x_b) sqrt(s) / 2 */
     const double quarter = 0.25 * ll->sqrt_s;
     const double pt_l = 0.5 * pt->m * pt->st;
     for (int l = 0; l < 2; ++l) {
-        const double cl = l == 0 ? c : -c;   /* row 2: l-, row 3: l+ (back to back) */
+        const double cl = l == 0 ? c : -c;
         const double sgn = l == 0 ? 1.0 : -1.0;
         const double ua = xa * (1.0 + cl), ub = xb * (1.0 - cl);
-        ev->p[2 + l][0] = quarter * (ua + ub);
-        ev->p[2 + l][1] = sgn * pt_l * pt->cphi;
-        ev->p[2 + l][2] = sgn * pt_l * pt->sphi;
-        ev->p[2 + l][3] = quarter * (ua - ub);
+        p[l][0] = quarter * (ua + ub);
+        p[l][1] = sgn * pt_l * pt->cphi;
+        p[l][2] = sgn * pt_l * pt->sphi;
+        p[l][3] = quarter * (ua - ub);
     }
+}
 
+void gaps_pp_ll_born_record(const gaps_pp_ll *ll, const gaps_pp_ll_point *pt, int channel,
+                            gaps_hard_event *ev)
+{
+    /* incoming partons: rows 0 (quark) and 1 (antiquark) */
+    const int f = 1 + channel / 2;
+    gaps_pp_born_incoming(0.5 * ll->sqrt_s, f, f, channel % 2, pt->xa, pt->xb, ev);
+    /* outgoing leptons: rows 2 (l-) and 3 (l+) */
+    born_leptons(ll, pt, ev->p + 2);
     ev->flav[2] = GAPS_PDG_ELECTRON;
     ev->flav[3] = -GAPS_PDG_ELECTRON;
     ev->col[2] = ev->acol[2] = ev->col[3] = ev->acol[3] = 0;
@@ -344,8 +371,102 @@ void gaps_pp_ll_generate(const gaps_pp_ll *ll, const gaps_pdf *pdf, gaps_rng *rn
 void gaps_process_pp_ll_generate(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev)
 {
     const gaps_pp_ll_data *d = GAPS_PROCESS_CDATA(gaps_pp_ll_data, proc);
-    if (d->nlo.on) gaps_pp_ll_nlo_generate(&d->lo, &d->nlo, proc->pdf, rng, ev);
+    if (d->nlo.nlo.on) gaps_mcatnlo_generate(proc, &d->nlo, rng, ev);
     else gaps_pp_ll_generate(&d->lo, proc->pdf, rng, ev);
+}
+
+/* ---- its NLO events: the functions the builder of mcatnlo.h calls (doc/nlo.md section 12) ---- */
+
+/* The Born point of the LO events (uniforms u[0..3]); channel 2(f-1) + o as at LO, factor
+ * A_f (1 + c^2) +- B_f c; own: the point's Jacobians. */
+void gaps_process_pp_ll_nlo_born(const gaps_process *proc, const double *u, gaps_nlo_born *b)
+{
+    const gaps_pp_ll *ll = &GAPS_PROCESS_CDATA(gaps_pp_ll_data, proc)->lo;
+    gaps_pp_ll_point pt;
+    gaps_pp_ll_point_make(ll, proc->pdf, u[0], u[1], u[2], u[3], &pt);
+    const double c = pt.c;
+    b->ea = pt.xa;
+    b->eb = pt.xb;
+    b->m2 = pt.m2;
+    for (int m = 0; m < GAPS_PDF_NPARTONS; ++m) b->fa[m] = pt.fa[m], b->fb[m] = pt.fb[m];
+    b->channels = 2 * GAPS_N_FLAVOURS;
+    for (int f = 1; f <= GAPS_N_FLAVOURS; ++f)
+        for (int o = 0; o < 2; ++o) {
+            const int k = 2 * (f - 1) + o;
+            b->factor[k] = pt.A[f] * (1.0 + c * c) + (o == 0 ? pt.B[f] : -pt.B[f]) * c;
+            b->pa[k] = (signed char)(o == 0 ? 6 + f : 6 - f);
+            b->pb[k] = (signed char)(12 - b->pa[k]);
+        }
+    b->n_out = 2;
+    born_leptons(ll, &pt, b->p_out);
+    b->flav_out[0] = GAPS_PDG_ELECTRON;
+    b->flav_out[1] = -GAPS_PDG_ELECTRON;
+    b->own[0] = pt.jac_m;
+    b->own[1] = pt.y_range;
+    b->own[2] = pt.m2;
+    b->own[3] = pt.cell_weight;
+    b->own[4] = pt.c_weight;
+}
+
+double gaps_process_pp_ll_nlo_s_weight(const gaps_process *proc, const gaps_nlo_born *b,
+                                       double sum)
+{
+    const gaps_pp_ll *ll = &GAPS_PROCESS_CDATA(gaps_pp_ll_data, proc)->lo;
+    return sum * ll->norm * b->own[0] * b->own[1] / (b->own[2] * b->own[2]) * b->own[3]
+           * b->own[4];
+}
+
+/* H channel 6(f-1) + type (types as pp-z's: q qbar, qbar q -> l l g; q g, qbar g, g q,
+ * g qbar -> l l q(bar)), M entry 2 (6(f-1) + type) + j: dipole j of the type's subtracted
+ * function (j = 0: the first argument's leg emits). */
+int gaps_process_pp_ll_nlo_real(const gaps_process *proc, double as, const gaps_nlo_real *r,
+                                double *ch, double *cm)
+{
+    const gaps_pp_ll *ll = &GAPS_PROCESS_CDATA(gaps_pp_ll_data, proc)->lo;
+    const double *qa = r->qa, *qb = r->qb, *qk = r->qk, *qlm = r->ql[0], *qlp = r->ql[1];
+    const double *f1 = r->f1, *f2 = r->f2, jac = r->jac;
+    for (int f = 1; f <= GAPS_N_FLAVOURS; ++f) {
+        double P, Q, re[6], d[6][2];
+        gaps_pp_ll_born_pq(ll, f, r->m2, &P, &Q);
+        double me[6] = {
+            gaps_pp_ll_qqbar_subtracted(P, Q, as, qa, qb, qlm, qlp, qk, &re[0], d[0]),
+            gaps_pp_ll_qqbar_subtracted(P, Q, as, qb, qa, qlm, qlp, qk, &re[1], d[1]),
+            gaps_pp_ll_qg_subtracted(P, Q, as, 0, qa, qb, qlm, qlp, qk, &re[2], d[2]),
+            gaps_pp_ll_qg_subtracted(P, Q, as, 1, qa, qb, qlm, qlp, qk, &re[3], d[3]),
+            gaps_pp_ll_qg_subtracted(P, Q, as, 0, qb, qa, qlm, qlp, qk, &re[4], d[4]),
+            gaps_pp_ll_qg_subtracted(P, Q, as, 1, qb, qa, qlm, qlp, qk, &re[5], d[5]) };
+        const double p1[6] = { f1[6 + f], f1[6 - f], f1[6 + f], f1[6 - f], f1[6], f1[6] };
+        const double p2[6] = { f2[6 - f], f2[6 + f], f2[6], f2[6], f2[6 + f], f2[6 - f] };
+        for (int type = 0; type < 6; ++type) {
+            if (r->above) me[type] = re[type];
+            ch[6 * (f - 1) + type] = jac * p1[type] * p2[type] * me[type];
+            for (int j = 0; j < 2; ++j)
+                cm[12 * (f - 1) + 2 * type + j]
+                    = r->above ? -jac * p1[type] * p2[type] * d[type][j] : 0.0;
+        }
+    }
+    return 6 * GAPS_N_FLAVOURS;
+}
+
+void gaps_process_pp_ll_nlo_h_partons(const gaps_process *proc, int k, int out,
+                                      gaps_hard_event *ev)
+{
+    (void)proc;
+    gaps_nlo_h_partons_qq(k % 6, 1 + k / 6, 1 + k / 6, out, ev);
+}
+
+/* The emitter of dipole j: for the q qbar types the quark's dipole is j = 0 (the quark is leg
+ * 1 in type 0, leg 2 in type 1); for the q g types the gluon's (leg 2 in types 2, 3; leg 1 in
+ * 4, 5).  The Born's quark comes from leg 1 (+z) for types 0, 2 and 5. */
+void gaps_process_pp_ll_nlo_m_born(const gaps_process *proc, int k, int *emitter_a, int *pa,
+                                   int *pb)
+{
+    (void)proc;
+    const int f = 1 + k / 12, type = (k % 12) / 2, j = k % 2;
+    *emitter_a = type == 0 ? j == 0 : type == 1 ? j == 1 : type >= 4;
+    const int quark_minus_z = type == 1 || type == 3 || type == 4;
+    *pa = quark_minus_z ? 6 - f : 6 + f;
+    *pb = 12 - *pa;
 }
 
 GAPS_DEVICE_END

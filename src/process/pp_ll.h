@@ -1,8 +1,9 @@
-/* process/pp_ll.h -- p p -> Z/gamma* -> e- e+ in a mass window (pp_ll.c, pp_ll_nlo.c,
- * pp_ll_nlo_events.c): its run constants and the functions its NLO events and the tests use. */
+/* process/pp_ll.h -- p p -> Z/gamma* -> e- e+ in a mass window (pp_ll.c, pp_ll_nlo.c; at NLO
+ * through the builder of mcatnlo.h): its run constants and the functions its NLO events and the tests use. */
 #ifndef GAPS_PROCESS_PP_LL_H
 #define GAPS_PROCESS_PP_LL_H
 
+#include "process/mcatnlo.h"
 #include "process/processes.h"
 
 /* Cells of the importance sampling of pp-ll: GAPS_PP_LL_M_BINS bins of the mass variable rho
@@ -41,7 +42,7 @@ typedef struct gaps_pp_ll {
  * NLO ones (all 0 at LO). */
 typedef struct gaps_pp_ll_data {
     gaps_pp_ll lo;
-    gaps_pp_nlo nlo;
+    gaps_mcatnlo nlo;
 } gaps_pp_ll_data;
 
 /* Host: the run constants of p p -> Z/gamma* -> e- e+ at sqrt(s) = ecm, a typical large
@@ -76,10 +77,6 @@ void gaps_pp_ll_born_record(const gaps_pp_ll *ll, const gaps_pp_ll_point *pt, in
  * P (1 + c)^2 + Q (1 - c)^2, c = cos(quark, e-) in the pair's rest frame, GeV^0 (pp_ll_nlo.c):
  * P = (4 pi alpha)^2 / N_c (A_f/2 + B_f/4), Q = (4 pi alpha)^2 / N_c (A_f/2 - B_f/4). */
 void gaps_pp_ll_born_pq(const gaps_pp_ll *ll, int f, double m2, double *P, double *Q);
-/* p p -> e- e+ at NLO (pp_ll_nlo_events.c; doc/nlo.md section 12): an S event (the Born record of
- * pp_ll.c) or an H event (incoming partons, e-, e+, outgoing parton), signed weight. */
-void gaps_pp_ll_nlo_generate(const gaps_pp_ll *ll, const gaps_pp_nlo *nlo, const gaps_pdf *pdf,
-                             gaps_rng *rng, gaps_hard_event *ev);
 /* p p -> Z/gamma* -> e- e+ (pp_ll.c): incoming q, qbar, outgoing e-, e+. */
 void gaps_pp_ll_generate(const gaps_pp_ll *ll, const gaps_pdf *pdf, gaps_rng *rng,
                          gaps_hard_event *ev);

@@ -7,7 +7,7 @@
  * leptons the outgoing pair; the dipoles are the initial-initial ones of pp_z_nlo.c with the
  * Drell-Yan Born evaluated at the mapped momenta (the map boosts both leptons, so the dilepton
  * mass is that of the real event).  V + I, K and P are those of p p -> Z with the Born of the
- * event (pp_ll_nlo_events.c).  Pure functions: no allocation, no recursion, no state. */
+ * event (the builder of mcatnlo.c).  Pure functions: no allocation, no recursion, no state. */
 #include "gaps/constants.h"
 #include "gaps/fpmath.h"
 #include "gaps/pp_nlo.h"

@@ -31,7 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-GAPS_PROCESS_DATA_FITS(gaps_pp_w);
+GAPS_PROCESS_DATA_FITS(gaps_pp_w_data);
 
 static void pp_w_init(gaps_pp_w *w, double ecm)
 {
@@ -67,7 +67,7 @@ int gaps_process_pp_w_init(gaps_process *proc, char *msg, size_t len)
                         "window %g-%g GeV (got %g GeV)", GAPS_PP_W_M_LO, GAPS_PP_W_M_HI,
                         proc->ecm),
                -1;
-    pp_w_init(GAPS_PROCESS_DATA(gaps_pp_w, proc), proc->ecm);
+    pp_w_init(&GAPS_PROCESS_DATA(gaps_pp_w_data, proc)->lo, proc->ecm);
     return 0;
 }
 
@@ -75,7 +75,7 @@ int gaps_process_pp_w_init(gaps_process *proc, char *msg, size_t len)
  * GAPS_PP_W_UNIT_LUMINOSITY, with the W's own Breit-Wigner mapping. */
 double gaps_process_pp_w_unit(const gaps_process *proc)
 {
-    const gaps_pp_w *w = GAPS_PROCESS_CDATA(gaps_pp_w, proc);
+    const gaps_pp_w *w = &GAPS_PROCESS_CDATA(gaps_pp_w_data, proc)->lo;
     const double jac_m = (atan((w->m_hi * w->m_hi - w->mw2) / w->mw_gw)
                           - atan((w->m_lo * w->m_lo - w->mw2) / w->mw_gw)) * w->mw_gw;
     double v2max = 0.0;
@@ -86,14 +86,14 @@ double gaps_process_pp_w_unit(const gaps_process *proc)
 
 double gaps_process_pp_w_hard_scale2(const gaps_process *proc)
 {
-    const gaps_pp_w *w = GAPS_PROCESS_CDATA(gaps_pp_w, proc);
+    const gaps_pp_w *w = &GAPS_PROCESS_CDATA(gaps_pp_w_data, proc)->lo;
     return w->m_lo * w->m_lo;
 }
 
-/* no NLO yet (its row says nlo = 0): the value a W's NLO would use */
+/* mu_R = M_W (mu_F = m, the event's l nu mass) */
 double gaps_process_pp_w_nlo_mu_r2(const gaps_process *proc)
 {
-    return GAPS_PROCESS_CDATA(gaps_pp_w, proc)->mw2;
+    return GAPS_PROCESS_CDATA(gaps_pp_w_data, proc)->lo.mw2;
 }
 
 /* its LO weights do not contain alpha_s */
@@ -103,11 +103,28 @@ void gaps_process_pp_w_set_coupling(gaps_process *proc, const gaps_alphas *as)
     (void)as;
 }
 
+/* The builder's constants: mu_F = m_l nu, mu_R = M_W, the mass from the Breit-Wigner map of
+ * the LO events; the uniforms as pp-ll's: (mass, rapidity cell), (lepton direction), (x_a,
+ * x_b), the real point's seven, the H channel, the S channel, S or H. */
 void gaps_process_pp_w_set_nlo(gaps_process *proc, double alphas, int compat)
 {
-    (void)proc;
-    (void)alphas;
-    (void)compat;
+    gaps_pp_w_data *d = GAPS_PROCESS_DATA(gaps_pp_w_data, proc);
+    gaps_mcatnlo *mc = &d->nlo;
+    gaps_mcatnlo_init(mc, alphas, compat);
+    mc->uniforms = 16;
+    mc->i_legs = 4;
+    mc->i_real = 6;
+    mc->i_h_channel = 13;
+    mc->i_s_channel = 14;
+    mc->i_choice = 15;
+    mc->decay = 1;
+    mc->mass_bw = 1;
+    mc->mv2 = d->lo.mw2;
+    mc->map_w = d->lo.map_w;
+    mc->rho_lo = d->lo.rho_lo;
+    mc->rho_hi = d->lo.rho_hi;
+    mc->s = d->lo.s;
+    mc->half_ecm = 0.5 * d->lo.sqrt_s;
 }
 
 /* the W recoils in the shower: the record holds its decay products, and the output rebuilds
@@ -173,7 +190,7 @@ static double cell_density(const gaps_pp_w *w, const gaps_pdf *pdf, double rho, 
  * edge middles and centre. */
 double gaps_process_pp_w_prepare(gaps_process *proc, const gaps_pdf *pdf)
 {
-    gaps_pp_w *w = GAPS_PROCESS_DATA(gaps_pp_w, proc);
+    gaps_pp_w *w = &GAPS_PROCESS_DATA(gaps_pp_w_data, proc)->lo;
     enum { NR = 2 * GAPS_PP_W_M_BINS + 1, NU = 2 * GAPS_PP_W_Y_BINS + 1 };
     w->cells = 0;
     double *grid = malloc(sizeof(double) * NR * NU);
@@ -202,14 +219,19 @@ double gaps_process_pp_w_prepare(gaps_process *proc, const gaps_pdf *pdf)
 
 GAPS_DEVICE_BEGIN
 
-void gaps_process_pp_w_generate(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev)
-{
-    const gaps_pp_w *w = GAPS_PROCESS_CDATA(gaps_pp_w, proc);
-    double rrho, ry, rc, rphi;
-    gaps_rng_uniform2(rng, &rrho, &ry);
-    gaps_rng_uniform2(rng, &rc, &rphi);
-    const double rch = gaps_rng_uniform(rng);
+/* The leading-order point for the uniforms (rrho, ry) (mass and rapidity cell) and (rc, rphi)
+ * (the charged lepton's direction). */
+typedef struct w_point {
+    double m2, m, den, xa, xb;
+    double c, st, cphi, sphi;
+    double jac_m, y_range, cell_weight, c_weight;   /* the factors of the LO weight */
+    double fa[GAPS_PDF_NPARTONS], fb[GAPS_PDF_NPARTONS];
+    double lv[GAPS_PP_W_CHANNELS];   /* |V|^2 times the luminosity of each channel */
+} w_point;
 
+static void w_point_make(const gaps_pp_w *w, const gaps_pdf *pdf, double rrho, double ry,
+                         double rc, double rphi, w_point *pt)
+{
     /* the cell of (rho, u) and the point within it */
     double fr = rrho, fu = ry, cell_weight = 1.0;
     if (w->cells > 0) {
@@ -233,17 +255,16 @@ void gaps_process_pp_w_generate(const gaps_process *proc, gaps_rng *rng, gaps_ha
     const double xb = sqrt_tau * gaps_exp(-y);
 
     /* luminosities times |V|^2 of the 24 channels, and the odd part of their sum in c */
-    double fa[GAPS_PDF_NPARTONS], fb[GAPS_PDF_NPARTONS];
-    gaps_pdf_xfxq2_all(proc->pdf, xa, m2, fa);
-    gaps_pdf_xfxq2_all(proc->pdf, xb, m2, fb);
-    double lv[GAPS_PP_W_CHANNELS], total = 0.0, odd = 0.0;
+    gaps_pdf_xfxq2_all(pdf, xa, m2, pt->fa);
+    gaps_pdf_xfxq2_all(pdf, xb, m2, pt->fb);
+    double total = 0.0, odd = 0.0;
     for (int k = 0; k < GAPS_PP_W_PAIRS; ++k) {
         double lum[4];
-        pair_lumi(w, k, fa, fb, lum);
+        pair_lumi(w, k, pt->fa, pt->fb, lum);
         for (int j = 0; j < 4; ++j) {
-            lv[4 * k + j] = w->v2[k] * lum[j];
-            total += lv[4 * k + j];
-            odd += channel_sign(j) * lv[4 * k + j];
+            pt->lv[4 * k + j] = w->v2[k] * lum[j];
+            total += pt->lv[4 * k + j];
+            odd += channel_sign(j) * pt->lv[4 * k + j];
         }
     }
 
@@ -263,16 +284,58 @@ void gaps_process_pp_w_generate(const gaps_process *proc, gaps_rng *rng, gaps_ha
         c = fmin(ex - 1.0 / ex, 1.0) * (v < 0.0 ? -1.0 : 1.0);
     }
     const double c_density = (1.0 + c * c) + beta * c;
-    const double c_weight = c_density > 0.0 ? 4.0 / (3.0 * c_density) : 0.0;
-    const double st = sqrt(fmax(0.0, 1.0 - c * c));
-    double sphi, cphi;
-    gaps_sincos(2.0 * GAPS_PI * rphi, &sphi, &cphi);
+    pt->c_weight = c_density > 0.0 ? 4.0 / (3.0 * c_density) : 0.0;
+    pt->st = sqrt(fmax(0.0, 1.0 - c * c));
+    gaps_sincos(2.0 * GAPS_PI * rphi, &pt->sphi, &pt->cphi);
+    pt->c = c;
+    pt->m2 = m2;
+    pt->m = m;
+    pt->den = den;
+    pt->xa = xa;
+    pt->xb = xb;
+    pt->jac_m = jac_m;
+    pt->y_range = y_range;
+    pt->cell_weight = cell_weight;
+}
+
+/* The leptons of the point, as gaps_pp_ll_born_record's: the charged lepton (p[0], direction
+ * c along +z) and the neutrino (p[1]), back to back in their rest frame. */
+static void w_leptons(const gaps_pp_w *w, const w_point *pt, double p[2][4])
+{
+    const double quarter = 0.25 * w->sqrt_s;
+    const double pt_l = 0.5 * pt->m * pt->st;
+    for (int l = 0; l < 2; ++l) {
+        const double cl = l == 0 ? pt->c : -pt->c;
+        const double sgn = l == 0 ? 1.0 : -1.0;
+        const double ua = pt->xa * (1.0 + cl), ub = pt->xb * (1.0 - cl);
+        p[l][0] = quarter * (ua + ub);
+        p[l][1] = sgn * pt_l * pt->cphi;
+        p[l][2] = sgn * pt_l * pt->sphi;
+        p[l][3] = quarter * (ua - ub);
+    }
+}
+
+void gaps_process_pp_w_generate(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev)
+{
+    const gaps_pp_w_data *d = GAPS_PROCESS_CDATA(gaps_pp_w_data, proc);
+    if (d->nlo.nlo.on) {
+        gaps_mcatnlo_generate(proc, &d->nlo, rng, ev);
+        return;
+    }
+    const gaps_pp_w *w = &d->lo;
+    double rrho, ry, rc, rphi;
+    gaps_rng_uniform2(rng, &rrho, &ry);
+    gaps_rng_uniform2(rng, &rc, &rphi);
+    const double rch = gaps_rng_uniform(rng);
+    w_point pt;
+    w_point_make(w, proc->pdf, rrho, ry, rc, rphi, &pt);
+    const double c = pt.c;
 
     /* the channel, by its contribution at c */
     double ch[GAPS_PP_W_CHANNELS];
     for (int i = 0; i < GAPS_PP_W_CHANNELS; ++i) {
         const double a = 1.0 + channel_sign(i % 4) * c;
-        ch[i] = lv[i] * a * a;
+        ch[i] = pt.lv[i] * a * a;
     }
     double sum, sign;
     const int kc = gaps_choose_channel(ch, GAPS_PP_W_CHANNELS, rch, &sum, &sign);
@@ -280,29 +343,137 @@ void gaps_process_pp_w_generate(const gaps_process *proc, gaps_rng *rng, gaps_ha
     const int fq = minus ? w->down[pair] : w->up[pair];
     const int fqbar = minus ? w->up[pair] : w->down[pair];
 
-    /* rows 0 (quark) and 1 (antiquark of the other flavour), colours as pp-ll's */
-    gaps_pp_born_incoming(0.5 * w->sqrt_s, fq, o, xa, xb, ev);
-    ev->flav[1] = -fqbar;
-    /* rows 2 (charged lepton, direction c along +z) and 3 (neutrino, back to back) as in
-     * gaps_pp_ll_born_record */
-    const double quarter = 0.25 * w->sqrt_s;
-    const double pt_l = 0.5 * m * st;
-    for (int l = 0; l < 2; ++l) {
-        const double cl = l == 0 ? c : -c;
-        const double sgn = l == 0 ? 1.0 : -1.0;
-        const double ua = xa * (1.0 + cl), ub = xb * (1.0 - cl);
-        ev->p[2 + l][0] = quarter * (ua + ub);
-        ev->p[2 + l][1] = sgn * pt_l * cphi;
-        ev->p[2 + l][2] = sgn * pt_l * sphi;
-        ev->p[2 + l][3] = quarter * (ua - ub);
-    }
+    /* rows 0 (quark) and 1 (antiquark of the other flavour), colours as pp-ll's; rows 2
+     * (charged lepton) and 3 (neutrino) */
+    gaps_pp_born_incoming(0.5 * w->sqrt_s, fq, fqbar, o, pt.xa, pt.xb, ev);
+    w_leptons(w, &pt, ev->p + 2);
     ev->flav[2] = minus ? GAPS_PDG_ELECTRON : -GAPS_PDG_ELECTRON;   /* e- of a W-, e+ of a W+ */
     ev->flav[3] = minus ? -GAPS_PDG_NU_E : GAPS_PDG_NU_E;
     ev->col[2] = ev->acol[2] = ev->col[3] = ev->acol[3] = 0;
     ev->n = 4;
     ev->next_tag = 2;
-    ev->weight = sign * sum * w->norm * jac_m * y_range / den * cell_weight * c_weight;
-    ev->t_start = m2;
+    ev->weight = sign * sum * w->norm * pt.jac_m * pt.y_range / pt.den * pt.cell_weight
+                 * pt.c_weight;
+    ev->t_start = pt.m2;
+}
+
+/* ---- its NLO events: the functions the builder of mcatnlo.h calls ---- */
+
+/* Born channel 4 pair + 2 charge + o as at LO (charge 0 W+: up quark, down antiquark; o = 0
+ * the quark along +z), factor |V|^2 (1 + s c)^2; the leptons as at LO, e+ nu_e for a W+ (the
+ * builder conjugates them for a W-). */
+void gaps_process_pp_w_nlo_born(const gaps_process *proc, const double *u, gaps_nlo_born *b)
+{
+    const gaps_pp_w *w = &GAPS_PROCESS_CDATA(gaps_pp_w_data, proc)->lo;
+    w_point pt;
+    w_point_make(w, proc->pdf, u[0], u[1], u[2], u[3], &pt);
+    b->ea = pt.xa;
+    b->eb = pt.xb;
+    b->m2 = pt.m2;
+    for (int m = 0; m < GAPS_PDF_NPARTONS; ++m) b->fa[m] = pt.fa[m], b->fb[m] = pt.fb[m];
+    b->channels = GAPS_PP_W_CHANNELS;
+    for (int k = 0; k < GAPS_PP_W_PAIRS; ++k)
+        for (int j = 0; j < 4; ++j) {
+            const int i = 4 * k + j, up = 6 + w->up[k], down = 6 + w->down[k];
+            const double a = 1.0 + channel_sign(j) * pt.c;
+            b->factor[i] = w->v2[k] * a * a;
+            /* as pair_lumi: u dbar, dbar u, d ubar, ubar d along (+z, -z) */
+            const int plus_z[4] = { up, 12 - down, down, 12 - up };
+            const int minus_z[4] = { 12 - down, up, 12 - up, down };
+            b->pa[i] = (signed char)plus_z[j];
+            b->pb[i] = (signed char)minus_z[j];
+        }
+    b->n_out = 2;
+    w_leptons(w, &pt, b->p_out);
+    b->flav_out[0] = -GAPS_PDG_ELECTRON;
+    b->flav_out[1] = GAPS_PDG_NU_E;
+    b->own[0] = pt.jac_m;
+    b->own[1] = pt.y_range;
+    b->own[2] = pt.den;
+    b->own[3] = pt.cell_weight;
+    b->own[4] = pt.c_weight;
+}
+
+double gaps_process_pp_w_nlo_s_weight(const gaps_process *proc, const gaps_nlo_born *b,
+                                      double sum)
+{
+    const gaps_pp_w *w = &GAPS_PROCESS_CDATA(gaps_pp_w_data, proc)->lo;
+    return sum * w->norm * b->own[0] * b->own[1] / b->own[2] * b->own[3] * b->own[4];
+}
+
+/* The real channels: H channel 6 (2 pair + charge) + type, types those of
+ * gaps_nlo_h_partons_qq (q qbar', qbar' q -> l nu g; q g, qbar' g, g q, g qbar' -> l nu +
+ * (anti)quark), q the pair's up quark for a W+ (charge 0) and its down quark for a W-.  The
+ * matrix elements are pp-ll's (pp_ll_nlo.c) with the V-A Born P (1 + cos theta)^2, theta the
+ * angle between the quark and the outgoing fermion: P = (4 pi alpha)^2 / N_c |V|^2 m^4 /
+ * (16 sin^4 theta_W D), Q = 0, the fermion in pp-ll's l- argument and the antifermion in its
+ * l+ (W+: nu and e+; W-: e- and nu~), the charged lepton being the builder's ql[0]. */
+int gaps_process_pp_w_nlo_real(const gaps_process *proc, double as, const gaps_nlo_real *r,
+                               double *ch, double *cm)
+{
+    const gaps_pp_w *w = &GAPS_PROCESS_CDATA(gaps_pp_w_data, proc)->lo;
+    const double *qa = r->qa, *qb = r->qb, *qk = r->qk, *f1 = r->f1, *f2 = r->f2;
+    const double m2 = r->m2, dm = m2 - w->mw2, den = dm * dm + w->mw_gw * w->mw_gw;
+    const double sw2 = GAPS_SIN2_THETAW, e2 = 4.0 * GAPS_PI * GAPS_ALPHA_EM;
+    const double P = e2 * e2 / GAPS_NC * m2 * m2 / (16.0 * sw2 * sw2 * den);
+    for (int charge = 0; charge < 2; ++charge) {
+        /* |M|^2 / |V|^2 of the six types, and their dipoles */
+        const double *lf = charge == 0 ? r->ql[1] : r->ql[0];   /* the fermion */
+        const double *la = charge == 0 ? r->ql[0] : r->ql[1];   /* the antifermion */
+        double re[6], d[6][2];
+        double me[6] = {
+            gaps_pp_ll_qqbar_subtracted(P, 0.0, as, qa, qb, lf, la, qk, &re[0], d[0]),
+            gaps_pp_ll_qqbar_subtracted(P, 0.0, as, qb, qa, lf, la, qk, &re[1], d[1]),
+            gaps_pp_ll_qg_subtracted(P, 0.0, as, 0, qa, qb, lf, la, qk, &re[2], d[2]),
+            gaps_pp_ll_qg_subtracted(P, 0.0, as, 1, qa, qb, lf, la, qk, &re[3], d[3]),
+            gaps_pp_ll_qg_subtracted(P, 0.0, as, 0, qb, qa, lf, la, qk, &re[4], d[4]),
+            gaps_pp_ll_qg_subtracted(P, 0.0, as, 1, qb, qa, lf, la, qk, &re[5], d[5]) };
+        if (r->above)
+            for (int type = 0; type < 6; ++type) me[type] = re[type];
+        for (int k = 0; k < GAPS_PP_W_PAIRS; ++k) {
+            const int fq = charge ? w->down[k] : w->up[k], fqb = charge ? w->up[k] : w->down[k];
+            const double p1[6] = { f1[6 + fq], f1[6 - fqb], f1[6 + fq], f1[6 - fqb], f1[6], f1[6] };
+            const double p2[6] = { f2[6 - fqb], f2[6 + fq], f2[6], f2[6], f2[6 + fq], f2[6 - fqb] };
+            const int base = 6 * (2 * k + charge);
+            for (int type = 0; type < 6; ++type) {
+                const double lum = r->jac * w->v2[k] * p1[type] * p2[type];
+                ch[base + type] = lum * me[type];
+                for (int j = 0; j < 2; ++j)
+                    cm[2 * (base + type) + j] = r->above ? -lum * d[type][j] : 0.0;
+            }
+        }
+    }
+    return 12 * GAPS_PP_W_PAIRS;
+}
+
+static void w_channel_flavours(const gaps_pp_w *w, int k, int *fq, int *fqb)
+{
+    const int pair = k / 12, charge = (k / 6) % 2;
+    *fq = charge ? w->down[pair] : w->up[pair];
+    *fqb = charge ? w->up[pair] : w->down[pair];
+}
+
+void gaps_process_pp_w_nlo_h_partons(const gaps_process *proc, int k, int out,
+                                     gaps_hard_event *ev)
+{
+    int fq, fqb;
+    w_channel_flavours(&GAPS_PROCESS_CDATA(gaps_pp_w_data, proc)->lo, k, &fq, &fqb);
+    gaps_nlo_h_partons_qq(k % 6, fq, fqb, out, ev);
+}
+
+/* As pp-ll's (the same argument order of the matrix elements): the q qbar' types' dipole
+ * j = 0 is the quark's, the q g types' the gluon's; the Born's quark from leg 1 (+z) for
+ * types 0, 2 and 5. */
+void gaps_process_pp_w_nlo_m_born(const gaps_process *proc, int k, int *emitter_a, int *pa,
+                                  int *pb)
+{
+    const int kh = k / 2, type = kh % 6, j = k % 2;
+    int fq, fqb;
+    w_channel_flavours(&GAPS_PROCESS_CDATA(gaps_pp_w_data, proc)->lo, kh, &fq, &fqb);
+    *emitter_a = type == 0 ? j == 0 : type == 1 ? j == 1 : type >= 4;
+    const int quark_minus_z = type == 1 || type == 3 || type == 4;
+    *pa = quark_minus_z ? 6 - fqb : 6 + fq;
+    *pb = quark_minus_z ? 6 + fq : 6 - fqb;
 }
 
 GAPS_DEVICE_END

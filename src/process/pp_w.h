@@ -1,8 +1,9 @@
-/* process/pp_w.h -- p p -> W -> l nu at leading order (pp_w.c): its constants and run
- * constants, private to the process and its test. */
+/* process/pp_w.h -- p p -> W -> l nu at LO and NLO (pp_w.c; its NLO events through the builder
+ * of mcatnlo.h): its constants and run constants, private to the process and its tests. */
 #ifndef GAPS_PROCESS_PP_W_H
 #define GAPS_PROCESS_PP_W_H
 
+#include "process/mcatnlo.h"
 #include "process/processes.h"
 
 /* The W boson (PDG 2020/2022 values) and its line shape. */
@@ -53,5 +54,12 @@ typedef struct gaps_pp_w {
     int cells;              /* 0: no table, rho and u uniform */
     double cell_prob[GAPS_PP_W_CELLS], cell_cum[GAPS_PP_W_CELLS + 1];
 } gaps_pp_w;
+
+/* What gaps_process.data holds for pp-w: the LO constants and, with --nlo 1 (nlo.nlo.on), the
+ * builder's (all 0 at LO). */
+typedef struct gaps_pp_w_data {
+    gaps_pp_w lo;
+    gaps_mcatnlo nlo;
+} gaps_pp_w_data;
 
 #endif

@@ -1,5 +1,6 @@
 /* pp_z.c -- p p -> Z on shell at leading order: q qbar -> Z for five massless flavours, the
- * process pp-z of GAPS_PROCESSES (its NLO events: pp_z_nlo_events.c) (doc/physics.md, section "Hadronic hard processes"; GAPS 2.1's LHC LO process).
+ * process pp-z of GAPS_PROCESSES (doc/physics.md, section "Hadronic hard processes"; GAPS 2.1's
+ * LHC LO process), and what its NLO events (--nlo 1, the builder of mcatnlo.h) need of it.
  *
  * sigma = sum_f sum_orientations integral dy [x_a f(x_a, M_Z^2)] [x_b f'(x_b, M_Z^2)]
  *         * pi |M_f|^2 / M_Z^4,   x_a = (M_Z / sqrt s) e^y, x_b = (M_Z / sqrt s) e^-y,
@@ -58,9 +59,25 @@ void gaps_process_pp_z_set_coupling(gaps_process *proc, const gaps_alphas *as)
     (void)as;
 }
 
+/* The builder's constants: mu_F = mu_R = M_Z, the Z on shell and stable; the uniforms
+ * (y, S channel), (x_a, x_b), (ln tau', y-hat), (cos theta, phi), (H channel, S or H). */
 void gaps_process_pp_z_set_nlo(gaps_process *proc, double alphas, int compat)
 {
-    gaps_pp_nlo_init(&GAPS_PROCESS_DATA(gaps_pp_z_data, proc)->nlo, alphas, compat);
+    gaps_pp_z_data *d = GAPS_PROCESS_DATA(gaps_pp_z_data, proc);
+    gaps_mcatnlo *mc = &d->nlo;
+    gaps_mcatnlo_init(mc, alphas, compat);
+    mc->uniforms = 10;
+    mc->i_s_channel = 1;
+    mc->i_legs = 2;
+    mc->i_real = 4;
+    mc->i_h_channel = 8;
+    mc->i_choice = 9;
+    mc->decay = 0;
+    mc->mass_bw = 0;
+    mc->mv2 = d->lo.mz2;
+    mc->ln_tau = -2.0 * d->lo.y_max;
+    mc->half_ecm = d->lo.half_ecm;
+    mc->s = 4.0 * d->lo.half_ecm * d->lo.half_ecm;
 }
 
 double gaps_process_pp_z_prepare(gaps_process *proc, const gaps_pdf *pdf)
@@ -145,21 +162,28 @@ double gaps_pp_z_prepare(gaps_pp_z *pz, const gaps_pdf *pdf)
 
 GAPS_DEVICE_BEGIN
 
+/* The Z rapidity for the uniform ry, from the table (uniform without one); *y_weight the
+ * uniform density over the sampled one. */
+static double rapidity(const gaps_pp_z *pz, double ry, double *y_weight)
+{
+    *y_weight = 1.0;
+    if (pz->y_bins > 0) {
+        double frac;
+        const int bin = gaps_sampling_table_pick(pz->y_prob, pz->y_cum, pz->y_bins, ry, &frac,
+                                                 y_weight);
+        const double dy = 2.0 * pz->y_max / pz->y_bins;
+        return -pz->y_max + (bin + frac) * dy;
+    }
+    return pz->y_max * (2.0 * ry - 1.0);
+}
+
 void gaps_pp_z_generate(const gaps_pp_z *pz, const gaps_pdf *pdf, gaps_rng *rng,
                         gaps_hard_event *ev)
 {
     double ry, rc;
     gaps_rng_uniform2(rng, &ry, &rc);
-    double y, y_weight = 1.0;   /* y_weight: uniform density / sampled density */
-    if (pz->y_bins > 0) {
-        double frac;
-        const int bin = gaps_sampling_table_pick(pz->y_prob, pz->y_cum, pz->y_bins, ry, &frac,
-                                                 &y_weight);
-        const double dy = 2.0 * pz->y_max / pz->y_bins;
-        y = -pz->y_max + (bin + frac) * dy;
-    } else {
-        y = pz->y_max * (2.0 * ry - 1.0);
-    }
+    double y_weight;
+    const double y = rapidity(pz, ry, &y_weight);
     const double xa = pz->sqrt_tau * gaps_exp(y);
     const double xb = pz->sqrt_tau * gaps_exp(-y);
 
@@ -185,7 +209,8 @@ void gaps_pp_z_born_record(const gaps_pp_z *pz, int channel, double xa, double x
                            gaps_hard_event *ev)
 {
     /* rows 0 (quark) and 1 (antiquark): physical incoming momenta along +z or -z */
-    gaps_pp_born_incoming(pz->half_ecm, 1 + channel / 2, channel % 2, xa, xb, ev);
+    const int f = 1 + channel / 2;
+    gaps_pp_born_incoming(pz->half_ecm, f, f, channel % 2, xa, xb, ev);
     /* row 2: the Z, the sum of the two (its mass^2 is x_a x_b s = M_Z^2 up to rounding) */
     for (int m = 0; m < 4; ++m) ev->p[2][m] = ev->p[0][m] + ev->p[1][m];
     ev->flav[2] = GAPS_PDG_Z;
@@ -197,8 +222,92 @@ void gaps_pp_z_born_record(const gaps_pp_z *pz, int channel, double xa, double x
 void gaps_process_pp_z_generate(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev)
 {
     const gaps_pp_z_data *d = GAPS_PROCESS_CDATA(gaps_pp_z_data, proc);
-    if (d->nlo.on) gaps_pp_z_nlo_generate(&d->lo, &d->nlo, proc->pdf, rng, ev);
+    if (d->nlo.nlo.on) gaps_mcatnlo_generate(proc, &d->nlo, rng, ev);
     else gaps_pp_z_generate(&d->lo, proc->pdf, rng, ev);
+}
+
+/* ---- its NLO events: the functions the builder of mcatnlo.h calls ---- */
+
+/* The Born point: the rapidity of the LO events from u[0]; channel 2(f-1) + o of flavour f,
+ * the quark from the proton along +z (o = 0) or -z (o = 1), factor pi |M_f|^2 / M_Z^4 2Y. */
+void gaps_process_pp_z_nlo_born(const gaps_process *proc, const double *u, gaps_nlo_born *b)
+{
+    const gaps_pp_z *pz = &GAPS_PROCESS_CDATA(gaps_pp_z_data, proc)->lo;
+    double y_weight;
+    const double y = rapidity(pz, u[0], &y_weight);
+    b->ea = pz->sqrt_tau * gaps_exp(y);
+    b->eb = pz->sqrt_tau * gaps_exp(-y);
+    b->m2 = pz->mz2;
+    gaps_pdf_xfxq2_all(proc->pdf, b->ea, pz->mz2, b->fa);
+    gaps_pdf_xfxq2_all(proc->pdf, b->eb, pz->mz2, b->fb);
+    b->channels = 2 * GAPS_N_FLAVOURS;
+    for (int f = 1; f <= GAPS_N_FLAVOURS; ++f)
+        for (int o = 0; o < 2; ++o) {
+            const int k = 2 * (f - 1) + o;
+            b->factor[k] = pz->norm[f];
+            b->pa[k] = (signed char)(o == 0 ? 6 + f : 6 - f);
+            b->pb[k] = (signed char)(12 - b->pa[k]);
+        }
+    b->n_out = 1;
+    b->flav_out[0] = GAPS_PDG_Z;
+    b->own[0] = y_weight;
+}
+
+double gaps_process_pp_z_nlo_s_weight(const gaps_process *proc, const gaps_nlo_born *b,
+                                      double sum)
+{
+    (void)proc;
+    return sum * b->own[0];
+}
+
+/* H channel 6(f-1) + type, types: q qbar -> Z g, qbar q -> Z g, q g -> Z q, qbar g -> Z qbar,
+ * g q -> Z q, g qbar -> Z qbar; M entry 2 (6(f-1) + type) + j: dipole j of that type. */
+int gaps_process_pp_z_nlo_real(const gaps_process *proc, double as, const gaps_nlo_real *r,
+                               double *ch, double *cm)
+{
+    const gaps_pp_z_data *d = GAPS_PROCESS_CDATA(gaps_pp_z_data, proc);
+    const double mz2 = d->lo.mz2, jac = r->jac;
+    const double *qa = r->qa, *qb = r->qb, *qk = r->qk, *f1 = r->f1, *f2 = r->f2;
+    for (int f = 1; f <= GAPS_N_FLAVOURS; ++f) {
+        const double b = d->nlo.nlo.born[f];
+        double r_qq, r_qg, r_gq, d_qq[2], d_qg[2], d_gq[2];
+        double qq = gaps_pp_qqbar_zg_subtracted(b, as, mz2, qa, qb, qk, &r_qq, d_qq);
+        double qg = gaps_pp_qg_zq_subtracted(b, as, mz2, qa, qb, qk, &r_qg, d_qg);
+        double gq = gaps_pp_qg_zq_subtracted(b, as, mz2, qb, qa, qk, &r_gq, d_gq);
+        if (r->above) qq = r_qq, qg = r_qg, gq = r_gq;
+        /* the parton densities of each H type, (leg 1, leg 2) */
+        const double p1[6] = { f1[6 + f], f1[6 - f], f1[6 + f], f1[6 - f], f1[6], f1[6] };
+        const double p2[6] = { f2[6 - f], f2[6 + f], f2[6], f2[6], f2[6 + f], f2[6 - f] };
+        const double me[6] = { qq, qq, qg, qg, gq, gq };
+        for (int type = 0; type < 6; ++type)
+            ch[6 * (f - 1) + type] = jac * me[type] * p1[type] * p2[type];
+        const double dd[12] = { d_qq[0], d_qq[1], d_qq[0], d_qq[1], d_qg[0], 0.0,
+                                d_qg[0], 0.0, d_gq[0], 0.0, d_gq[0], 0.0 };
+        for (int m = 0; m < 12; ++m)
+            cm[12 * (f - 1) + m] = r->above ? -jac * dd[m] * p1[m / 2] * p2[m / 2] : 0.0;
+    }
+    return 6 * GAPS_N_FLAVOURS;
+}
+
+void gaps_process_pp_z_nlo_h_partons(const gaps_process *proc, int k, int out,
+                                     gaps_hard_event *ev)
+{
+    (void)proc;
+    gaps_nlo_h_partons_qq(k % 6, 1 + k / 6, 1 + k / 6, out, ev);
+}
+
+/* Dipole j of H type `type` of flavour f: the q qbar types' dipole j has emitter leg j + 1 (the
+ * on-shell Z's dipoles are symmetric), the q g types' the gluon's leg; the Born's quark comes
+ * from leg 1 (+z) for types 0, 2 and 5, from leg 2 otherwise. */
+void gaps_process_pp_z_nlo_m_born(const gaps_process *proc, int k, int *emitter_a, int *pa,
+                                  int *pb)
+{
+    (void)proc;
+    const int f = 1 + k / 12, type = (k % 12) / 2, j = k % 2;
+    *emitter_a = (type <= 1 ? j : (type <= 3 ? 1 : 0)) == 0;
+    const int quark_minus_z = type == 1 || type == 3 || type == 4;
+    *pa = quark_minus_z ? 6 - f : 6 + f;
+    *pb = 12 - *pa;
 }
 
 GAPS_DEVICE_END

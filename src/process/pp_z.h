@@ -1,8 +1,9 @@
-/* process/pp_z.h -- p p -> Z on shell (pp_z.c, pp_z_nlo_events.c): its run constants and
+/* process/pp_z.h -- p p -> Z on shell (pp_z.c; its NLO events through mcatnlo.c): its run constants and
  * the functions its NLO events and the tests use. */
 #ifndef GAPS_PROCESS_PP_Z_H
 #define GAPS_PROCESS_PP_Z_H
 
+#include "process/mcatnlo.h"
 #include "process/processes.h"
 
 /* Bins of the rapidity importance sampling of pp-z. */
@@ -28,7 +29,7 @@ typedef struct gaps_pp_z {
  * NLO ones (all 0 at LO). */
 typedef struct gaps_pp_z_data {
     gaps_pp_z lo;
-    gaps_pp_nlo nlo;
+    gaps_mcatnlo nlo;
 } gaps_pp_z_data;
 
 /* Host: the run constants of p p -> Z at sqrt(s) = ecm, a typical large event weight
@@ -46,10 +47,6 @@ GAPS_DEVICE_BEGIN
  * incoming quark and antiquark, the Z, colours, x; weight and t_start are the caller's. */
 void gaps_pp_z_born_record(const gaps_pp_z *pz, int channel, double xa, double xb,
                            gaps_hard_event *ev);
-/* p p -> Z at NLO (pp_z_nlo_events.c; doc/nlo.md section 11.8): an S event (the Born record of
- * pp_z.c) or an H event (incoming partons, Z, outgoing parton), signed weight. */
-void gaps_pp_z_nlo_generate(const gaps_pp_z *pz, const gaps_pp_nlo *nlo, const gaps_pdf *pdf,
-                            gaps_rng *rng, gaps_hard_event *ev);
 /* p p -> Z (pp_z.c): incoming q, qbar, outgoing Z. */
 void gaps_pp_z_generate(const gaps_pp_z *pz, const gaps_pdf *pdf, gaps_rng *rng,
                         gaps_hard_event *ev);

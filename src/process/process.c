@@ -15,7 +15,7 @@ const gaps_process_info gaps_process_table[GAPS_N_PROCESSES] = {
 #define GAPS_PROCESS_ROW_(ID, name, option, title, beam_a, beam_b, ecm, hadronic, pdf,         \
                           analysis, rows_lo, rows_nlo, nlo, boson)                             \
     [GAPS_PROCESS_##ID] = { option, title, { beam_a, beam_b }, ecm, hadronic, pdf, analysis,  \
-                            { rows_lo, rows_nlo }, nlo, boson },
+                            { rows_lo, rows_nlo }, GAPS_PROCESS_NLO_##nlo, boson },
     GAPS_PROCESSES(GAPS_PROCESS_ROW_)
 #undef GAPS_PROCESS_ROW_
 };

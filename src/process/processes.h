@@ -1,7 +1,7 @@
 /* process/processes.h -- what the hadronic processes share (sampling tables, channel choice,
- * electroweak couplings, the incoming rows of a Born record, the S and H pieces of the NLO
- * events), and the interface of every process (process_impl.h).  Each process's own
- * constants and functions are in its private header (ee_qq.h, pp_z.h, pp_ll.h). */
+ * electroweak couplings, the incoming rows of a Born record), and the interface of every
+ * process (process_impl.h); their NLO events share the builder of mcatnlo.h.  Each process's
+ * own constants and functions are in its private header (ee_qq.h, pp_z.h, pp_ll.h, ...). */
 #ifndef GAPS_PROCESS_PROCESSES_H
 #define GAPS_PROCESS_PROCESSES_H
 
@@ -31,31 +31,11 @@ int gaps_choose_channel(const double *c, int n, double u, double *sum_abs, doubl
  * sampled one. */
 int gaps_sampling_table_pick(const double *prob, const double *cum, int n, double u,
                              double *frac, double *w);
-/* What the hadronic NLO events share (pp_nlo_events.c).  The collinear part of an S weight
- * at Born fractions eta_a, eta_b (doc/nlo.md 11.8): for each leg one uniform u gives
- * x = eta^u (Jacobian x ln(1/eta); a leg whose x rounds to 1 contributes nothing), the
- * densities g at eta/x (scale^2 muf2), the K + P coefficients c, and the factor
- * one = 1 + (V + I)/B + the K and P endpoints of both legs. */
-typedef struct gaps_pp_s_legs {
-    double ga[GAPS_PDF_NPARTONS], gb[GAPS_PDF_NPARTONS];
-    double ca[3], cb[3];
-    double one;
-} gaps_pp_s_legs;
-void gaps_pp_s_legs_make(const gaps_pp_nlo *nlo, const gaps_pdf *pdf, double ea, double eb,
-                         double ua, double ub, double muf2, gaps_pp_s_legs *L);
-/* The S bracket of channel (flavour f, quark along +z (o = 0) or -z (o = 1)) per unit of
- * its Born |M|^2, with fa, fb the [xf] of the legs at eta_a, eta_b:
- * F_a F_b one + the x-integrals of both legs. */
-double gaps_pp_s_bracket(const gaps_pp_s_legs *L, const double *fa, const double *fb, int f,
-                         int o);
-/* Rows 0 (quark of flavour f) and 1 (its antiquark) of a Born record, along +z with fraction
- * xa and along -z with xb (the quark along -z if quark_along_minus_z), colours, x, n_in. */
-void gaps_pp_born_incoming(double half_ecm, int f, int quark_along_minus_z, double xa, double xb,
-                           gaps_hard_event *ev);
-/* Flavours and colours of the partons of an H record of type `type` (0 q qbar, 1 qbar q ->
- * V g; 2 q g, 3 qbar g, 4 g q, 5 g qbar -> V q(bar)): incoming rows 0 and 1, outgoing row
- * out; the other rows' colours are the caller's. */
-void gaps_pp_h_partons(int type, int f, int out, gaps_hard_event *ev);
+/* Rows 0 (quark of flavour fq) and 1 (antiquark of flavour fqb, > 0: -fqb) of a Born record,
+ * along +z with fraction xa and along -z with xb (the quark along -z if
+ * quark_along_minus_z), colours (a colour singlet), x, n_in (incoming.c). */
+void gaps_pp_born_incoming(double half_ecm, int fq, int fqb, int quark_along_minus_z,
+                           double xa, double xb, gaps_hard_event *ev);
 
 GAPS_DEVICE_END
 

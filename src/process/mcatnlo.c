@@ -1,0 +1,449 @@
+/* mcatnlo.c -- the MC@NLO event builder of hadron collisions (process/mcatnlo.h; doc/nlo.md
+ * sections 11.8 and 12.6): S, H and M events of every hadronic process at --nlo 1, from the
+ * pure functions each process supplies.
+ *
+ * Every event draws the same number of uniforms whatever its outcome (so that the events of a
+ * pool stay in lock-step and an event's stream does not depend on the others), computes an S
+ * weight, the H weights of its real point and, where the real emission lies above the S
+ * events' start scale, the M weights, and becomes S, H or M with probability |w| / (|w_S| +
+ * sum |w_H| + sum |w_M|) with weight sign * that sum: the mean weight is sigma_NLO.
+ *   S: the Born point times 1 + (V + I)/B + the K and P endpoints of both legs, plus the K
+ *      and P x-integrals of both legs, each sampled with one uniform per leg (x = eta^u,
+ *      Jacobian x ln(1/eta)); one channel chosen by |contribution|.
+ *   H: a point of the real phase space (m^2 of V by the process's mass model, ln tau'
+ *      uniform in [ln tau, 0], the parton-frame rapidity uniform in [ln tau'/2, -ln tau'/2],
+ *      the parton's cos theta and phi uniform in the parton frame, the leptons' direction
+ *      uniform in V's rest frame): [xf][xf] (R - sum D) Jacobian per channel.
+ *   M: the S events' shower starts at the Born's m^2 (t_s) and emits below it with the
+ *      density of the dipoles D, so the H events subtract D only there.  Where the parton's
+ *      k_T^2 = t u / s_hat (the initial-initial dipoles' evolution variable) lies above t_s,
+ *      no S event can emit: the H weight is R alone, and -D goes to an M event at the dipole's
+ *      mapped Born kinematics, showered from t_s as S events are (doc/nlo.md 11.8).
+ * A weight that is not finite (a parton density of 1e300 or inf in the grid) is passed on,
+ * not zeroed: the event's weight is then not finite and the histograms count it as a bad
+ * weight (GAPS_FLAG_WEIGHT, exit status 3), as at leading order.  Such an event takes the
+ * Born record of its S channel, whose momenta are finite whatever the weights, so that the
+ * shower and the event checks see a well-formed record. */
+#include "gaps/compat.h"
+#include "gaps/constants.h"
+#include "gaps/fpmath.h"
+#include "process/mcatnlo.h"
+#include "process/processes.h"
+
+#include <math.h>
+#include <stddef.h>
+
+void gaps_pp_nlo_init(gaps_pp_nlo *nlo, double alphas, int compat)
+{
+    nlo->on = 1;
+    nlo->gaps21 = compat == GAPS_COMPAT_GAPS21;
+    nlo->alphas = alphas;
+    nlo->lf = 0.0;   /* mu_F = the mass of V */
+    nlo->born[0] = 0.0;
+    for (int f = 1; f <= GAPS_N_FLAVOURS; ++f) nlo->born[f] = gaps_pp_z_born(f);
+}
+
+void gaps_mcatnlo_init(gaps_mcatnlo *mc, double alphas, int compat)
+{
+    gaps_pp_nlo_init(&mc->nlo, alphas, compat);
+}
+
+GAPS_DEVICE_BEGIN
+
+/* ---- the collinear part of the S weight ---- */
+
+/* The collinear coefficients of one quark leg at x: the x-integrand (K + P) per unit of the
+ * LO density is c0 + c1 rho_q + cg rho_g; returned times the Jacobian jac. */
+static void leg_coefficients(const gaps_pp_nlo *nlo, double x, double jac, double c[3])
+{
+    const double as = nlo->alphas, lf = nlo->lf;
+    const double k0 = gaps_pp_k_qq_integrand(as, x, 0.0);
+    const double k1 = gaps_pp_k_qq_integrand(as, x, 1.0) - k0;
+    const double p0 = gaps_pp_p_qq_integrand(as, lf, x, 0.0);
+    const double p1 = gaps_pp_p_qq_integrand(as, lf, x, 1.0) - p0;
+    c[0] = jac * (k0 + p0);
+    c[1] = jac * (k1 + p1);
+    c[2] = jac * (gaps_pp_k_gq_integrand(as, x, 1.0) + gaps_pp_p_gq_integrand(as, lf, x, 1.0));
+}
+
+/* Both legs of an S weight at Born fractions ea, eb: for each leg one uniform u gives x =
+ * eta^u (a leg whose x rounds to 1, measure ~1e-16, contributes nothing), the densities g at
+ * eta/x (scale^2 muf2), the coefficients c, and the factor one = 1 + (V + I)/B + the K and P
+ * endpoints of both legs. */
+typedef struct s_legs {
+    double ga[GAPS_PDF_NPARTONS], gb[GAPS_PDF_NPARTONS];
+    double ca[3], cb[3];
+    double one;
+} s_legs;
+
+static void s_legs_make(const gaps_pp_nlo *nlo, const gaps_pdf *pdf, double ea, double eb,
+                        double ua, double ub, double muf2, s_legs *L)
+{
+    const double as = nlo->alphas;
+    const double la = gaps_log(ea), lb = gaps_log(eb);
+    const double xa = gaps_exp(ua * la), xb = gaps_exp(ub * lb);
+    for (int m = 0; m < 3; ++m) L->ca[m] = L->cb[m] = 0.0;
+    for (int m = 0; m < GAPS_PDF_NPARTONS; ++m) L->ga[m] = L->gb[m] = 0.0;
+    if (xa < 1.0) {
+        gaps_pdf_xfxq2_all(pdf, ea / xa, muf2, L->ga);
+        leg_coefficients(nlo, xa, -xa * la, L->ca);
+    }
+    if (xb < 1.0) {
+        gaps_pdf_xfxq2_all(pdf, eb / xb, muf2, L->gb);
+        leg_coefficients(nlo, xb, -xb * lb, L->cb);
+    }
+    L->one = 1.0 + gaps_pp_z_virtual_i(as)
+             + gaps_pp_k_qq_endpoint(as, ea, nlo->gaps21)
+             + gaps_pp_k_qq_endpoint(as, eb, nlo->gaps21)
+             + gaps_pp_p_qq_endpoint(as, nlo->lf, ea)
+             + gaps_pp_p_qq_endpoint(as, nlo->lf, eb);
+}
+
+/* The S bracket of the channel with partons ia (+z), ib (-z) per unit of its Born factor:
+ * F_a F_b one + the x-integrals of both legs (fa, fb the [xf] at the Born fractions). */
+static double s_bracket(const s_legs *L, const double *fa, const double *fb, int ia, int ib)
+{
+    const double lo = fa[ia] * fb[ib];
+    const double leg_a = fb[ib] * (L->ca[0] * fa[ia] + L->ca[1] * L->ga[ia] + L->ca[2] * L->ga[6]);
+    const double leg_b = fa[ia] * (L->cb[0] * fb[ib] + L->cb[1] * L->gb[ib] + L->cb[2] * L->gb[6]);
+    return lo * L->one + leg_a + leg_b;
+}
+
+/* ---- the records ---- */
+
+/* Rows 0 and 1 of a Born record with partons ia (+z, fraction x1) and ib (-z, x2): the quark
+ * in row 0 (a colour singlet q qbar'), as the leading-order records have them. */
+static void born_rows(double half_ecm, int ia, int ib, double x1, double x2,
+                      gaps_hard_event *ev)
+{
+    for (int r = 0; r < GAPS_HARD_MAX; ++r) ev->col[r] = ev->acol[r] = 0;
+    const int quark_minus_z = ia < 6;
+    const int q = quark_minus_z ? ib : ia, qb = quark_minus_z ? ia : ib;
+    gaps_pp_born_incoming(half_ecm, q - 6, 6 - qb, quark_minus_z, x1, x2, ev);
+}
+
+/* Three times the electric charge of a parton (PDG code): u, c +2, d, s, b -1, a gluon 0. */
+static int quark_charge3(int pdg)
+{
+    if (pdg == GAPS_GLUON) return 0;
+    const int up = (pdg > 0 ? pdg : -pdg) % 2 == 0;
+    const int q3 = up ? 2 : -1;
+    return pdg > 0 ? q3 : -q3;
+}
+
+/* Rows after the incoming ones of a record whose partons are rows 0, 1 (and the parton in
+ * row `parton`, or -1): V as the rest of the momentum, or the leptons: row 2 momentum l,
+ * row 3 l2 or (l2 NULL) the rest; their flavours from the Born point's, conjugated where the
+ * incoming partons' charge minus the outgoing parton's is negative (a W-). */
+static void colourless_rows(const gaps_nlo_born *b, const double *l, const double *l2,
+                            int parton, gaps_hard_event *ev)
+{
+    int charge3 = 0;   /* three times the charge */
+    for (int r = 0; r < 2; ++r) charge3 += quark_charge3(ev->flav[r]);
+    if (parton >= 0) charge3 -= quark_charge3(ev->flav[parton]);
+    const int sign = charge3 < 0 ? -1 : 1;
+    if (b->n_out == 1) {
+        for (int m = 0; m < 4; ++m) {
+            ev->p[2][m] = ev->p[0][m] + ev->p[1][m];
+            if (parton >= 0) ev->p[2][m] -= ev->p[parton][m];
+        }
+    } else {
+        for (int m = 0; m < 4; ++m) {
+            ev->p[2][m] = l[m];
+            if (l2) {
+                ev->p[3][m] = l2[m];
+            } else {
+                ev->p[3][m] = ev->p[0][m] + ev->p[1][m];
+                if (parton >= 0) ev->p[3][m] -= ev->p[parton][m];
+                ev->p[3][m] -= ev->p[2][m];
+            }
+        }
+    }
+    for (int r = 0; r < b->n_out; ++r) ev->flav[2 + r] = sign * b->flav_out[r];
+}
+
+/* p boosted along z from the parton frame (rapidity yh: e1 = e^yh) to the lab */
+static void boost_z(double e1, const double p[4], double out[4])
+{
+    const double cy = 0.5 * (e1 + 1.0 / e1), sy = 0.5 * (e1 - 1.0 / e1);
+    out[0] = cy * p[0] + sy * p[3];
+    out[1] = p[1];
+    out[2] = p[2];
+    out[3] = sy * p[0] + cy * p[3];
+}
+
+/* p boosted from the rest frame of V (mass m) to the frame in which V has its momentum */
+static void boost_from_rest(const double V[4], double m, const double p[4], double out[4])
+{
+    const double vp = V[1] * p[1] + V[2] * p[2] + V[3] * p[3];
+    const double f = vp / (m * (V[0] + m)) + p[0] / m;
+    out[0] = (V[0] * p[0] + vp) / m;
+    for (int i = 1; i < 4; ++i) out[i] = p[i] + f * V[i];
+}
+
+void gaps_nlo_h_partons_qq(int type, int fq, int fqb, int out, gaps_hard_event *ev)
+{
+    /* colours (physical for the incoming partons, as in the Born records): tags 1 and 2 */
+    switch (type) {
+    case 0:   /* q qbar' -> V g: q (1, 0), qbar' (0, 2), g (1, 2) */
+    case 1:   /* qbar' q -> V g */
+        ev->flav[type] = fq;
+        ev->col[type] = 1;
+        ev->flav[1 - type] = -fqb;
+        ev->acol[1 - type] = 2;
+        ev->flav[out] = GAPS_GLUON;
+        ev->col[out] = 1;
+        ev->acol[out] = 2;
+        break;
+    case 2:   /* q g -> V q': q (1, 0), g (2, 1), q' out (2, 0): the gluon's colour goes on */
+    case 4: { /* g q -> V q' */
+        const int q = type == 2 ? 0 : 1;
+        ev->flav[q] = fq;
+        ev->col[q] = 1;
+        ev->flav[1 - q] = GAPS_GLUON;
+        ev->col[1 - q] = 2;
+        ev->acol[1 - q] = 1;
+        ev->flav[out] = fqb;
+        ev->col[out] = 2;
+        break;
+    }
+    default: { /* 3: qbar' g -> V qbar, 5: g qbar' -> V qbar: qbar' (0, 1), g (1, 2), qbar out (0, 2) */
+        const int q = type == 3 ? 0 : 1;
+        ev->flav[q] = -fqb;
+        ev->acol[q] = 1;
+        ev->flav[1 - q] = GAPS_GLUON;
+        ev->col[1 - q] = 1;
+        ev->acol[1 - q] = 2;
+        ev->flav[out] = -fq;
+        ev->acol[out] = 2;
+        break;
+    }
+    }
+}
+
+/* ---- the dispatch to the process's functions (a switch on the run-uniform id) ---- */
+
+#define NLO_CASE_NONE(ID, call)
+#define NLO_CASE_OWN(ID, call)
+#define NLO_CASE_MCATNLO(ID, call) case GAPS_PROCESS_##ID: call; break;
+#define NLO_DISPATCH(call_of_name)                                                             \
+    switch (proc->id) {                                                                        \
+        GAPS_PROCESSES(NLO_CASE_)                                                              \
+    default: break;                                                                            \
+    }
+
+static void nlo_born(const gaps_process *proc, const double *u, gaps_nlo_born *b)
+{
+#define NLO_CASE_(ID, name, option, title, beam_a, beam_b, ecm, hadronic, pdf, analysis,       \
+                  rows_lo, rows_nlo, nlo, boson)                                               \
+    NLO_CASE_##nlo(ID, gaps_process_##name##_nlo_born(proc, u, b))
+    NLO_DISPATCH()
+#undef NLO_CASE_
+}
+
+static double nlo_s_weight(const gaps_process *proc, const gaps_nlo_born *b, double sum)
+{
+    double w = 0.0;
+#define NLO_CASE_(ID, name, option, title, beam_a, beam_b, ecm, hadronic, pdf, analysis,       \
+                  rows_lo, rows_nlo, nlo, boson)                                               \
+    NLO_CASE_##nlo(ID, w = gaps_process_##name##_nlo_s_weight(proc, b, sum))
+    NLO_DISPATCH()
+#undef NLO_CASE_
+    return w;
+}
+
+static int nlo_real(const gaps_process *proc, double as, const gaps_nlo_real *r, double *ch,
+                    double *cm)
+{
+    int n = 0;
+#define NLO_CASE_(ID, name, option, title, beam_a, beam_b, ecm, hadronic, pdf, analysis,       \
+                  rows_lo, rows_nlo, nlo, boson)                                               \
+    NLO_CASE_##nlo(ID, n = gaps_process_##name##_nlo_real(proc, as, r, ch, cm))
+    NLO_DISPATCH()
+#undef NLO_CASE_
+    return n;
+}
+
+static void nlo_h_partons(const gaps_process *proc, int k, int out, gaps_hard_event *ev)
+{
+#define NLO_CASE_(ID, name, option, title, beam_a, beam_b, ecm, hadronic, pdf, analysis,       \
+                  rows_lo, rows_nlo, nlo, boson)                                               \
+    NLO_CASE_##nlo(ID, gaps_process_##name##_nlo_h_partons(proc, k, out, ev))
+    NLO_DISPATCH()
+#undef NLO_CASE_
+}
+
+static void nlo_m_born(const gaps_process *proc, int k, int *emitter_a, int *pa, int *pb)
+{
+    *emitter_a = 1;
+    *pa = *pb = 6;
+#define NLO_CASE_(ID, name, option, title, beam_a, beam_b, ecm, hadronic, pdf, analysis,       \
+                  rows_lo, rows_nlo, nlo, boson)                                               \
+    NLO_CASE_##nlo(ID, gaps_process_##name##_nlo_m_born(proc, k, emitter_a, pa, pb))
+    NLO_DISPATCH()
+#undef NLO_CASE_
+}
+
+/* ---- the real-emission point ---- */
+
+/* The point of the real phase space for the uniforms r (mc's order) and its PDFs. */
+static void real_point(const gaps_mcatnlo *mc, const gaps_pdf *pdf, const double *r,
+                       gaps_nlo_real *p)
+{
+    int i = 0;
+    double m2 = mc->mv2, jac_m = 1.0, ltau = mc->ln_tau;
+    if (mc->mass_bw) {   /* m^2 from the Breit-Wigner map: dm^2 = D / (M Gamma) drho */
+        const double rho = mc->rho_lo + (mc->rho_hi - mc->rho_lo) * r[i++];
+        double srho, crho;
+        gaps_sincos(rho, &srho, &crho);
+        m2 = mc->mv2 + mc->map_w * (srho / crho);
+        const double dm = m2 - mc->mv2;
+        jac_m = (mc->rho_hi - mc->rho_lo) * (dm * dm + mc->map_w * mc->map_w) / mc->map_w;
+        ltau = gaps_log(m2 / mc->s);   /* ln tau, tau = m^2 / S */
+    }
+    const double lt = ltau * r[i++];          /* ln tau' */
+    const double yh = -lt * (r[i++] - 0.5);   /* parton-frame rapidity */
+    const double sh = gaps_exp(lt) * mc->s, rs = sqrt(sh);
+    const double beta = 1.0 - m2 / sh, ek = 0.5 * rs * beta;
+    const double rc = r[i++];
+    const double omc = 2.0 * (1.0 - rc), opc = 2.0 * rc;   /* 1 - cos theta, 1 + cos theta */
+    const double sn = sqrt(omc * opc), c = rc - (1.0 - rc);
+    double sphi, cphi;
+    gaps_sincos(2.0 * GAPS_PI * r[i++], &sphi, &cphi);
+    p->m2 = m2;
+    p->sh = sh;
+    p->yh = yh;
+    p->xi1 = gaps_exp(0.5 * lt + yh);
+    p->xi2 = gaps_exp(0.5 * lt - yh);
+    const double qa[4] = { 0.5 * rs, 0.0, 0.0, 0.5 * rs }, qb[4] = { 0.5 * rs, 0.0, 0.0, -0.5 * rs };
+    const double qk[4] = { ek, ek * sn * cphi, ek * sn * sphi, ek * c };
+    for (int m = 0; m < 4; ++m) p->qa[m] = qa[m], p->qb[m] = qb[m], p->qk[m] = qk[m];
+    /* dxi1 dxi2 f f = [xf][xf] d ln tau' dy; sigma_hat = (1/(2 s_hat)) (beta/(8 pi)) |M|^2
+     * (dPhi_2(V k) = beta/(8 pi) dOmega/(4 pi)); with a decay dPhi_3 = dm^2/(2 pi)
+     * dPhi_2(V k) dPhi_2(l l), dPhi_2(l l) = 1/(8 pi) dOmega_l/(4 pi) */
+    double jac = jac_m * ltau * lt / (2.0 * sh) * beta / (8.0 * GAPS_PI);
+    if (mc->decay) {
+        /* the l in V's rest frame: cos theta_l = 2 r - 1, phi_l = 2 pi r' */
+        const double rl = r[i++];
+        const double cl = rl - (1.0 - rl), sl = sqrt(4.0 * rl * (1.0 - rl));
+        double sphl, cphl;
+        gaps_sincos(2.0 * GAPS_PI * r[i++], &sphl, &cphl);
+        const double m = sqrt(m2);
+        const double V[4] = { rs - ek, -qk[1], -qk[2], -qk[3] };
+        const double lrest[4] = { 0.5 * m, 0.5 * m * sl * cphl, 0.5 * m * sl * sphl, 0.5 * m * cl };
+        boost_from_rest(V, m, lrest, p->ql[0]);
+        for (int k = 0; k < 4; ++k) p->ql[1][k] = V[k] - p->ql[0][k];
+        jac = jac / (16.0 * GAPS_PI * GAPS_PI);
+    }
+    p->jac = jac * GAPS_GEV2_TO_PB;
+    p->t = -rs * ek * omc;
+    p->u = -rs * ek * opc;
+    const double t_s = mc->nlo.gaps21 ? mc->s : m2;
+    p->above = p->t * p->u / sh > t_s;
+    for (int m = 0; m < GAPS_PDF_NPARTONS; ++m) p->f1[m] = p->f2[m] = 0.0;
+    p->inside = p->xi1 < 1.0 && p->xi2 < 1.0 && fabs(p->t) >= GAPS_PP_NLO_MIN_TU * sh
+                && fabs(p->u) >= GAPS_PP_NLO_MIN_TU * sh;
+    if (p->inside) {
+        gaps_pdf_xfxq2_all(pdf, p->xi1, m2, p->f1);   /* mu_F = m */
+        gaps_pdf_xfxq2_all(pdf, p->xi2, m2, p->f2);
+    }
+}
+
+/* ---- the event ---- */
+
+void gaps_mcatnlo_generate(const gaps_process *proc, const gaps_mcatnlo *mc, gaps_rng *rng,
+                           gaps_hard_event *ev)
+{
+    double u[GAPS_NLO_MAX_UNIFORMS];
+    for (int i = 0; i + 1 < mc->uniforms; i += 2) gaps_rng_uniform2(rng, &u[i], &u[i + 1]);
+    const gaps_pp_nlo *nlo = &mc->nlo;
+    const double big_s = mc->s;
+
+    /* ---- S: the Born point and both legs' collinear terms ---- */
+    gaps_nlo_born b;
+    nlo_born(proc, u, &b);
+    s_legs legs;
+    s_legs_make(nlo, proc->pdf, b.ea, b.eb, u[mc->i_legs], u[mc->i_legs + 1], b.m2, &legs);
+    double cs[GAPS_NLO_MAX_BORN];
+    for (int k = 0; k < b.channels; ++k)
+        cs[k] = b.factor[k] * s_bracket(&legs, b.fa, b.fb, b.pa[k], b.pb[k]);
+    double sum_s, sign_s;
+    const int ks = gaps_choose_channel(cs, b.channels, u[mc->i_s_channel], &sum_s, &sign_s);
+    const double w_s = nlo_s_weight(proc, &b, sum_s);   /* |S weight| */
+
+    /* ---- H and M: a point of the real phase space ---- */
+    gaps_nlo_real r;
+    real_point(mc, proc->pdf, u + mc->i_real, &r);
+    double ch[GAPS_NLO_MAX_REAL], cm[2 * GAPS_NLO_MAX_REAL];
+    double sum_h = 0.0, sign_h = 1.0, sum_m = 0.0, sign_m = 1.0;
+    int kh = 0, km = 0;
+    if (r.inside) {
+        const int n = nlo_real(proc, nlo->alphas, &r, ch, cm);
+        kh = gaps_choose_channel(ch, n, u[mc->i_h_channel], &sum_h, &sign_h);
+        if (r.above) km = gaps_choose_channel(cm, 2 * n, u[mc->i_h_channel], &sum_m, &sign_m);
+    }
+
+    /* ---- S, H or M by |weight| ---- */
+    const double rsh = u[mc->i_choice];
+    const double total = w_s + sum_h + sum_m;
+    const int finite = isfinite(total);
+    const int hard = finite && rsh * total < sum_h;
+    const int mapped = finite && !hard && rsh * total < sum_h + sum_m;
+    ev->weight = (hard ? sign_h : mapped ? sign_m : sign_s) * total;
+    ev->n_in = 2;
+    ev->n = 2 + b.n_out;
+    ev->next_tag = 2;
+    const double t_s = nlo->gaps21 ? big_s : r.m2;   /* an M event's Born has the real m^2 */
+    if (mapped) {
+        /* the Born of dipole j of the chosen entry: the emitter leg's fraction x xi, V (or
+         * the leptons) after the initial-initial map */
+        int emitter_a, pa, pb;
+        nlo_m_born(proc, km, &emitter_a, &pa, &pb);
+        double x, v, at[4], bt[4], lm[4];
+        if (b.n_out == 2) {
+            gaps_ii_map_32(emitter_a ? r.qa : r.qb, emitter_a ? r.qb : r.qa, r.qk, &x, &v, at,
+                           bt, r.ql[0], lm);
+        } else {
+            x = r.m2 / r.sh;   /* the initial-initial map's x of either emitter */
+        }
+        born_rows(mc->half_ecm, pa, pb, emitter_a ? x * r.xi1 : r.xi1,
+                  emitter_a ? r.xi2 : x * r.xi2, ev);
+        double l[4] = { 0.0, 0.0, 0.0, 0.0 };
+        if (b.n_out == 2) boost_z(gaps_exp(r.yh), lm, l);
+        colourless_rows(&b, l, NULL, -1, ev);
+        ev->t_start = t_s;
+        return;
+    }
+    if (!hard) {
+        born_rows(mc->half_ecm, b.pa[ks], b.pb[ks], b.ea, b.eb, ev);
+        colourless_rows(&b, b.p_out[0], b.p_out[1], -1, ev);
+        ev->t_start = nlo->gaps21 ? big_s : b.m2;
+        return;
+    }
+
+    /* H event: rows 0 (along +z, x = xi1) and 1 (along -z, x = xi2), the colourless rows,
+     * the parton last; the parton and the lepton boosted from the parton frame by yh */
+    const int out = 2 + b.n_out;
+    for (int k = 0; k < GAPS_HARD_MAX; ++k) ev->col[k] = ev->acol[k] = 0;
+    ev->p[0][0] = r.xi1 * mc->half_ecm;
+    ev->p[0][1] = ev->p[0][2] = 0.0;
+    ev->p[0][3] = ev->p[0][0];
+    ev->p[1][0] = r.xi2 * mc->half_ecm;
+    ev->p[1][1] = ev->p[1][2] = 0.0;
+    ev->p[1][3] = -ev->p[1][0];
+    const double e1 = gaps_exp(r.yh);
+    boost_z(e1, r.qk, ev->p[out]);
+    double l[4] = { 0.0, 0.0, 0.0, 0.0 };
+    if (b.n_out == 2) boost_z(e1, r.ql[0], l);
+    ev->x[0] = r.xi1;
+    ev->x[1] = r.xi2;
+    nlo_h_partons(proc, kh, out, ev);
+    colourless_rows(&b, l, NULL, out, ev);
+    ev->n = out + 1;
+    ev->next_tag = 3;
+    /* the emission's k_T^2 = t u / s_hat (the parton's transverse momentum squared); GAPS 2.1
+     * (--compat gaps21): the power shower from the hadronic s */
+    ev->t_start = nlo->gaps21 ? big_s : r.t * r.u / r.sh;
+}
+
+GAPS_DEVICE_END
