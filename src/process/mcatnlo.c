@@ -46,6 +46,8 @@ void gaps_pp_nlo_init(gaps_pp_nlo *nlo, double alphas, int compat)
 void gaps_mcatnlo_init(gaps_mcatnlo *mc, double alphas, int compat)
 {
     gaps_pp_nlo_init(&mc->nlo, alphas, compat);
+    mc->virtual_i = gaps_pp_z_virtual_i(alphas);
+    mc->gluon_legs = 0;
 }
 
 GAPS_DEVICE_BEGIN
@@ -76,9 +78,10 @@ typedef struct s_legs {
     double one;
 } s_legs;
 
-static void s_legs_make(const gaps_pp_nlo *nlo, const gaps_pdf *pdf, double ea, double eb,
+static void s_legs_make(const gaps_mcatnlo *mc, const gaps_pdf *pdf, double ea, double eb,
                         double ua, double ub, double muf2, s_legs *L)
 {
+    const gaps_pp_nlo *nlo = &mc->nlo;
     const double as = nlo->alphas;
     const double la = gaps_log(ea), lb = gaps_log(eb);
     const double xa = gaps_exp(ua * la), xb = gaps_exp(ub * lb);
@@ -92,7 +95,7 @@ static void s_legs_make(const gaps_pp_nlo *nlo, const gaps_pdf *pdf, double ea, 
         gaps_pdf_xfxq2_all(pdf, eb / xb, muf2, L->gb);
         leg_coefficients(nlo, xb, -xb * lb, L->cb);
     }
-    L->one = 1.0 + gaps_pp_z_virtual_i(as)
+    L->one = 1.0 + mc->virtual_i
              + gaps_pp_k_qq_endpoint(as, ea, nlo->gaps21)
              + gaps_pp_k_qq_endpoint(as, eb, nlo->gaps21)
              + gaps_pp_p_qq_endpoint(as, nlo->lf, ea)
@@ -111,15 +114,32 @@ static double s_bracket(const s_legs *L, const double *fa, const double *fb, int
 
 /* ---- the records ---- */
 
-/* Rows 0 and 1 of a Born record with partons ia (+z, fraction x1) and ib (-z, x2): the quark
- * in row 0 (a colour singlet q qbar'), as the leading-order records have them. */
-static void born_rows(double half_ecm, int ia, int ib, double x1, double x2,
-                      gaps_hard_event *ev)
+/* Rows 0 and 1 of a Born record with partons ia (+z, fraction x1) and ib (-z, x2), as the
+ * leading-order records have them: two gluons along +z and -z, colours (1, 2) and (2, 1); or
+ * the quark in row 0 and the antiquark in row 1 (a colour singlet q qbar').  Returns the next
+ * colour tag. */
+static int born_rows(double half_ecm, int ia, int ib, double x1, double x2, gaps_hard_event *ev)
 {
     for (int r = 0; r < GAPS_HARD_MAX; ++r) ev->col[r] = ev->acol[r] = 0;
+    if (ia == 6 && ib == 6) {
+        ev->p[0][0] = x1 * half_ecm;
+        ev->p[0][1] = ev->p[0][2] = 0.0;
+        ev->p[0][3] = ev->p[0][0];
+        ev->p[1][0] = x2 * half_ecm;
+        ev->p[1][1] = ev->p[1][2] = 0.0;
+        ev->p[1][3] = -ev->p[1][0];
+        ev->flav[0] = ev->flav[1] = GAPS_GLUON;
+        ev->col[0] = ev->acol[1] = 1;
+        ev->acol[0] = ev->col[1] = 2;
+        ev->x[0] = x1;
+        ev->x[1] = x2;
+        ev->n_in = 2;
+        return 3;
+    }
     const int quark_minus_z = ia < 6;
     const int q = quark_minus_z ? ib : ia, qb = quark_minus_z ? ia : ib;
     gaps_pp_born_incoming(half_ecm, q - 6, 6 - qb, quark_minus_z, x1, x2, ev);
+    return 2;
 }
 
 /* Three times the electric charge of a parton (PDG code): u, c +2, d, s, b -1, a gluon 0. */
@@ -181,7 +201,7 @@ static void boost_from_rest(const double V[4], double m, const double p[4], doub
     for (int i = 1; i < 4; ++i) out[i] = p[i] + f * V[i];
 }
 
-void gaps_nlo_h_partons_qq(int type, int fq, int fqb, int out, gaps_hard_event *ev)
+int gaps_nlo_h_partons_qq(int type, int fq, int fqb, int out, gaps_hard_event *ev)
 {
     /* colours (physical for the incoming partons, as in the Born records): tags 1 and 2 */
     switch (type) {
@@ -219,6 +239,7 @@ void gaps_nlo_h_partons_qq(int type, int fq, int fqb, int out, gaps_hard_event *
         break;
     }
     }
+    return 3;
 }
 
 /* ---- the dispatch to the process's functions (a switch on the run-uniform id) ---- */
@@ -264,13 +285,15 @@ static int nlo_real(const gaps_process *proc, double as, const gaps_nlo_real *r,
     return n;
 }
 
-static void nlo_h_partons(const gaps_process *proc, int k, int out, gaps_hard_event *ev)
+static int nlo_h_partons(const gaps_process *proc, int k, int out, gaps_hard_event *ev)
 {
+    int next_tag = 3;
 #define NLO_CASE_(ID, name, option, title, beam_a, beam_b, ecm, hadronic, pdf, analysis,       \
                   rows_lo, rows_nlo, nlo, boson)                                               \
-    NLO_CASE_##nlo(ID, gaps_process_##name##_nlo_h_partons(proc, k, out, ev))
+    NLO_CASE_##nlo(ID, next_tag = gaps_process_##name##_nlo_h_partons(proc, k, out, ev))
     NLO_DISPATCH()
 #undef NLO_CASE_
+    return next_tag;
 }
 
 static void nlo_m_born(const gaps_process *proc, int k, int *emitter_a, int *pa, int *pb)
@@ -363,7 +386,7 @@ void gaps_mcatnlo_generate(const gaps_process *proc, const gaps_mcatnlo *mc, gap
     gaps_nlo_born b;
     nlo_born(proc, u, &b);
     s_legs legs;
-    s_legs_make(nlo, proc->pdf, b.ea, b.eb, u[mc->i_legs], u[mc->i_legs + 1], b.m2, &legs);
+    s_legs_make(mc, proc->pdf, b.ea, b.eb, u[mc->i_legs], u[mc->i_legs + 1], b.m2, &legs);
     double cs[GAPS_NLO_MAX_BORN];
     for (int k = 0; k < b.channels; ++k)
         cs[k] = b.factor[k] * s_bracket(&legs, b.fa, b.fb, b.pa[k], b.pb[k]);
@@ -392,7 +415,6 @@ void gaps_mcatnlo_generate(const gaps_process *proc, const gaps_mcatnlo *mc, gap
     ev->weight = (hard ? sign_h : mapped ? sign_m : sign_s) * total;
     ev->n_in = 2;
     ev->n = 2 + b.n_out;
-    ev->next_tag = 2;
     const double t_s = nlo->gaps21 ? big_s : r.m2;   /* an M event's Born has the real m^2 */
     if (mapped) {
         /* the Born of dipole j of the chosen entry: the emitter leg's fraction x xi, V (or
@@ -406,8 +428,8 @@ void gaps_mcatnlo_generate(const gaps_process *proc, const gaps_mcatnlo *mc, gap
         } else {
             x = r.m2 / r.sh;   /* the initial-initial map's x of either emitter */
         }
-        born_rows(mc->half_ecm, pa, pb, emitter_a ? x * r.xi1 : r.xi1,
-                  emitter_a ? r.xi2 : x * r.xi2, ev);
+        ev->next_tag = born_rows(mc->half_ecm, pa, pb, emitter_a ? x * r.xi1 : r.xi1,
+                                 emitter_a ? r.xi2 : x * r.xi2, ev);
         double l[4] = { 0.0, 0.0, 0.0, 0.0 };
         if (b.n_out == 2) boost_z(gaps_exp(r.yh), lm, l);
         colourless_rows(&b, l, NULL, -1, ev);
@@ -415,7 +437,7 @@ void gaps_mcatnlo_generate(const gaps_process *proc, const gaps_mcatnlo *mc, gap
         return;
     }
     if (!hard) {
-        born_rows(mc->half_ecm, b.pa[ks], b.pb[ks], b.ea, b.eb, ev);
+        ev->next_tag = born_rows(mc->half_ecm, b.pa[ks], b.pb[ks], b.ea, b.eb, ev);
         colourless_rows(&b, b.p_out[0], b.p_out[1], -1, ev);
         ev->t_start = nlo->gaps21 ? big_s : b.m2;
         return;
@@ -437,10 +459,9 @@ void gaps_mcatnlo_generate(const gaps_process *proc, const gaps_mcatnlo *mc, gap
     if (b.n_out == 2) boost_z(e1, r.ql[0], l);
     ev->x[0] = r.xi1;
     ev->x[1] = r.xi2;
-    nlo_h_partons(proc, kh, out, ev);
+    ev->next_tag = nlo_h_partons(proc, kh, out, ev);
     colourless_rows(&b, l, NULL, out, ev);
     ev->n = out + 1;
-    ev->next_tag = 3;
     /* the emission's k_T^2 = t u / s_hat (the parton's transverse momentum squared); GAPS 2.1
      * (--compat gaps21): the power shower from the hadronic s */
     ev->t_start = nlo->gaps21 ? big_s : r.t * r.u / r.sh;

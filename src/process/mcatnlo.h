@@ -38,6 +38,10 @@
 /* The builder's run constants (host-set, plain data inside the process's data). */
 typedef struct gaps_mcatnlo {
     gaps_pp_nlo nlo;     /* alpha_s, mu_F, compat (gaps/pp_nlo.h) */
+    double virtual_i;    /* the finite part of (V + I) / B of the process's Born (a number per
+                            run: the Born's scales are fixed or cancel in it) */
+    int gluon_legs;      /* 0: the Born's legs are a quark and an antiquark; 1: two gluons (the
+                            K and P terms of gluon legs) */
     /* The event's uniforms u[0 .. uniforms) are drawn in pairs, in this order: the Born
      * point's from u[0], the two legs' x at i_legs, the real point's at i_real (the mass if
      * mass_bw, ln tau', the rapidity, the parton's cos theta and phi, the lepton's if decay),
@@ -51,8 +55,9 @@ typedef struct gaps_mcatnlo {
     double s, half_ecm;  /* GeV^2, GeV */
 } gaps_mcatnlo;
 
-/* Host: the builder's constants: alphas and compat as gaps_pp_nlo_init(); the process's
- * layout, mass model and energy are set by the process after this call. */
+/* Host: the builder's constants: alphas and compat as gaps_pp_nlo_init(), (V + I)/B of the
+ * Drell-Yan Born (gaps_pp_z_virtual_i) and quark legs; the process's layout, mass model and
+ * energy (and another V + I or gluon legs) are set by the process after this call. */
 void gaps_mcatnlo_init(gaps_mcatnlo *mc, double alphas, int compat);
 
 /* The Born point of an S event, filled by the process's _nlo_born. */
@@ -105,7 +110,8 @@ GAPS_DEVICE_END
  *                                  M weights cm[2k + j] (-D of dipole j; 0 unless r->above);
  *                                  returns the number of real channels
  *   _nlo_h_partons(proc, k, out, ev)  flavours and colours of rows 0, 1 (incoming, +z and -z)
- *                                  and `out` (the parton) of H channel k; other rows' colours 0
+ *                                  and `out` (the parton) of H channel k (other rows'
+ *                                  colours are 0); returns the next colour tag
  *   _nlo_m_born(proc, k, emitter_a, pa, pb)  M entry k: *emitter_a 1 if the +z leg emitted;
  *                                  the Born partons (PDF indices) of the +z and -z legs */
 #define GAPS_MCATNLO_DECLARE_NONE(name)
@@ -117,8 +123,8 @@ GAPS_DEVICE_END
                                               const gaps_nlo_born *b, double sum);             \
     int gaps_process_##name##_nlo_real(const gaps_process *proc, double alphas,               \
                                        const gaps_nlo_real *r, double *ch, double *cm);        \
-    void gaps_process_##name##_nlo_h_partons(const gaps_process *proc, int k, int out,       \
-                                             gaps_hard_event *ev);                             \
+    int gaps_process_##name##_nlo_h_partons(const gaps_process *proc, int k, int out,        \
+                                            gaps_hard_event *ev);                              \
     void gaps_process_##name##_nlo_m_born(const gaps_process *proc, int k, int *emitter_a,    \
                                           int *pa, int *pb);
 GAPS_DEVICE_BEGIN
@@ -137,8 +143,8 @@ static inline int gaps_nlo_parton_pdg(int i) { return i == 6 ? GAPS_GLUON : i - 
  * 0 q qbar', 1 qbar' q -> V g; 2 q g, 3 qbar' g, 4 g q, 5 g qbar' -> V + (anti)quark:
  * incoming rows 0 (+z) and 1 (-z), outgoing row out; fq the quark's and fqb the antiquark's
  * flavour (> 0), the outgoing (anti)quark of types 2-5 the partner of the incoming one (fqb
- * for q g, fq for qbar' g). */
-void gaps_nlo_h_partons_qq(int type, int fq, int fqb, int out, gaps_hard_event *ev);
+ * for q g, fq for qbar' g).  Returns the next colour tag, 3. */
+int gaps_nlo_h_partons_qq(int type, int fq, int fqb, int out, gaps_hard_event *ev);
 GAPS_DEVICE_END
 
 #endif

@@ -448,11 +448,11 @@ int gaps_process_pp_ll_nlo_real(const gaps_process *proc, double as, const gaps_
     return 6 * GAPS_N_FLAVOURS;
 }
 
-void gaps_process_pp_ll_nlo_h_partons(const gaps_process *proc, int k, int out,
+int gaps_process_pp_ll_nlo_h_partons(const gaps_process *proc, int k, int out,
                                       gaps_hard_event *ev)
 {
     (void)proc;
-    gaps_nlo_h_partons_qq(k % 6, 1 + k / 6, 1 + k / 6, out, ev);
+    return gaps_nlo_h_partons_qq(k % 6, 1 + k / 6, 1 + k / 6, out, ev);
 }
 
 /* The emitter of dipole j: for the q qbar types the quark's dipole is j = 0 (the quark is leg

@@ -453,12 +453,12 @@ static void w_channel_flavours(const gaps_pp_w *w, int k, int *fq, int *fqb)
     *fqb = charge ? w->up[pair] : w->down[pair];
 }
 
-void gaps_process_pp_w_nlo_h_partons(const gaps_process *proc, int k, int out,
+int gaps_process_pp_w_nlo_h_partons(const gaps_process *proc, int k, int out,
                                      gaps_hard_event *ev)
 {
     int fq, fqb;
     w_channel_flavours(&GAPS_PROCESS_CDATA(gaps_pp_w_data, proc)->lo, k, &fq, &fqb);
-    gaps_nlo_h_partons_qq(k % 6, fq, fqb, out, ev);
+    return gaps_nlo_h_partons_qq(k % 6, fq, fqb, out, ev);
 }
 
 /* As pp-ll's (the same argument order of the matrix elements): the q qbar' types' dipole

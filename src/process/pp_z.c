@@ -289,11 +289,11 @@ int gaps_process_pp_z_nlo_real(const gaps_process *proc, double as, const gaps_n
     return 6 * GAPS_N_FLAVOURS;
 }
 
-void gaps_process_pp_z_nlo_h_partons(const gaps_process *proc, int k, int out,
+int gaps_process_pp_z_nlo_h_partons(const gaps_process *proc, int k, int out,
                                      gaps_hard_event *ev)
 {
     (void)proc;
-    gaps_nlo_h_partons_qq(k % 6, 1 + k / 6, 1 + k / 6, out, ev);
+    return gaps_nlo_h_partons_qq(k % 6, 1 + k / 6, 1 + k / 6, out, ev);
 }
 
 /* Dipole j of H type `type` of flavour f: the q qbar types' dipole j has emitter leg j + 1 (the
