@@ -26,7 +26,8 @@
 #       speed-ups and efficiencies (GAPS_SCALING_BINARIES, _REPEATS, _BINDS: see below).
 #   tools/gpu-run.sh processes DIR OUT   (GPU node)
 #       every process on the GPU: the per-event CSV of GAPS_IDENTITY_EVENTS (default 20000)
-#       events of ee-qq, pp-z, pp-ll, pp-z --compat gaps21 and of ee-qq, pp-z, pp-ll at NLO
+#       events of every process of the list at every order it has, and of pp-z --compat
+#       gaps21 at LO and NLO (or of GAPS_IDENTITY_CASES, ';'-separated argument lists)
 #       against the serial build on the node's CPU (sha256), then tools/bench_processes.py
 #       over GAPS_BENCH_CASES (LABEL:ARGS:EVENTS, ';'-separated) with DIR/gaps-offload and,
 #       where present, DIR/gaps-offload-before (medians of GAPS_BENCH_REPEATS, default 3),
@@ -235,14 +236,31 @@ processes)
     n=${GAPS_IDENTITY_EVENTS:-20000}
     export LHAPDF_DATA_PATH="$here/share/pdfsets"   # the binaries travel without the installed sets
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$out/gpu.txt" || true
-    for p in "ee-qq" "pp-z" "pp-ll" "pp-z --compat gaps21" "ee-qq --nlo 1" "pp-z --nlo 1" \
-             "pp-ll --nlo 1" "pp-z --nlo 1 --compat gaps21"; do
-        "$gpu" --process $p --events "$n" --output none --quiet --observables-out /tmp/g.csv
-        "$dir/gaps-serial" --process $p --events "$n" --output none --quiet --observables-out /tmp/s.csv
+    # every process of the list at every order it has (GAPS_IDENTITY_CASES: ';'-separated
+    # argument lists instead), and the two compat settings of pp-z
+    cases=${GAPS_IDENTITY_CASES:-}
+    if [ -z "$cases" ]; then
+        for p in $("$dir/gaps-serial" --help | sed -n 's/^ *--process \([^ ]*\).*/\1/p' | head -n 1 | tr '|' ' '); do
+            cases="$cases;--process $p"
+            "$dir/gaps-serial" --process $p --nlo 1 --events 1 --output none --quiet 2>/dev/null \
+                && cases="$cases;--process $p --nlo 1"
+        done
+        cases="${cases#;};--process pp-z --compat gaps21;--process pp-z --nlo 1 --compat gaps21"
+    fi
+    oldifs=$IFS; IFS=';'
+    for p in $cases; do
+        IFS=$oldifs
+        # a run that ends with failed checks (exit 3) still wrote its CSV: compare and say so
+        rg=0; "$gpu" $p --events "$n" --output none --quiet --observables-out /tmp/g.csv || rg=$?
+        rs=0; "$dir/gaps-serial" $p --events "$n" --output none --quiet \
+            --observables-out /tmp/s.csv || rs=$?
         g=$(sha256sum </tmp/g.csv | cut -c1-16); s=$(sha256sum </tmp/s.csv | cut -c1-16)
-        verdict=DIFFERENT; [ "$g" = "$s" ] && verdict=identical
-        echo "csv $n events --process $p: gpu $g serial $s $verdict" | tee -a "$out/identity.txt"
+        verdict=DIFFERENT; [ "$g" = "$s" ] && [ $rg = 0 ] && [ $rs = 0 ] && verdict=identical
+        echo "csv $n events $p: gpu $g (exit $rg) serial $s (exit $rs) $verdict" \
+            | tee -a "$out/identity.txt"
+        IFS=';'
     done
+    IFS=$oldifs
     bins="--binary after=$gpu"
     [ -x "$dir/gaps-offload-before" ] && bins="--binary before=$dir/gaps-offload-before $bins"
     # a case's fourth field: the binaries that run it (the older build has no hadronic NLO)

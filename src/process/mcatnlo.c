@@ -85,15 +85,23 @@ static void s_legs_make(const gaps_mcatnlo *mc, const gaps_pdf *pdf, double ea, 
     const double as = nlo->alphas;
     const double la = gaps_log(ea), lb = gaps_log(eb);
     const double xa = gaps_exp(ua * la), xb = gaps_exp(ub * lb);
-    for (int m = 0; m < 3; ++m) L->ca[m] = L->cb[m] = 0.0;
-    for (int m = 0; m < GAPS_PDF_NPARTONS; ++m) L->ga[m] = L->gb[m] = 0.0;
+    /* Each array is written once, by the PDF or by the zeros of a leg that contributes
+     * nothing: zeros stored first and then overwritten by the PDF call were read back as
+     * zeros by clang 19's NVPTX code (the gluon's entries of the S weight and of the real
+     * channels were lost on the GPU; doc/gpu.md, "Toolchain defects"). */
     if (xa < 1.0) {
         gaps_pdf_xfxq2_all(pdf, ea / xa, muf2, L->ga);
         leg_coefficients(nlo, xa, -xa * la, L->ca);
+    } else {
+        for (int m = 0; m < GAPS_PDF_NPARTONS; ++m) L->ga[m] = 0.0;
+        for (int m = 0; m < 3; ++m) L->ca[m] = 0.0;
     }
     if (xb < 1.0) {
         gaps_pdf_xfxq2_all(pdf, eb / xb, muf2, L->gb);
         leg_coefficients(nlo, xb, -xb * lb, L->cb);
+    } else {
+        for (int m = 0; m < GAPS_PDF_NPARTONS; ++m) L->gb[m] = 0.0;
+        for (int m = 0; m < 3; ++m) L->cb[m] = 0.0;
     }
     L->one = 1.0 + mc->virtual_i
              + gaps_pp_k_qq_endpoint(as, ea, nlo->gaps21)
@@ -363,12 +371,13 @@ static void real_point(const gaps_mcatnlo *mc, const gaps_pdf *pdf, const double
     p->u = -rs * ek * opc;
     const double t_s = mc->nlo.gaps21 ? mc->s : m2;
     p->above = p->t * p->u / sh > t_s;
-    for (int m = 0; m < GAPS_PDF_NPARTONS; ++m) p->f1[m] = p->f2[m] = 0.0;
     p->inside = p->xi1 < 1.0 && p->xi2 < 1.0 && fabs(p->t) >= GAPS_PP_NLO_MIN_TU * sh
                 && fabs(p->u) >= GAPS_PP_NLO_MIN_TU * sh;
-    if (p->inside) {
+    if (p->inside) {   /* written once (s_legs_make says why) */
         gaps_pdf_xfxq2_all(pdf, p->xi1, m2, p->f1);   /* mu_F = m */
         gaps_pdf_xfxq2_all(pdf, p->xi2, m2, p->f2);
+    } else {
+        for (int m = 0; m < GAPS_PDF_NPARTONS; ++m) p->f1[m] = p->f2[m] = 0.0;
     }
 }
 
