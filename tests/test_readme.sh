@@ -1,7 +1,8 @@
 #!/bin/sh
 # Every command that README.md shows works as written: the commands of its indented and fenced
 # code blocks are taken from the README itself and run, block by block, each in a scratch
-# directory of its own (the build commands in a scratch copy of the source tree), each under
+# directory of its own (with links to the build, tools/ and tests/: the README's example
+# files; the build commands in a scratch copy of the source tree), each under
 # a timeout; a command that fails makes the test fail, naming the command and why (timed out,
 # killed by a signal, or its exit status and last lines of output).
 #
@@ -172,6 +173,7 @@ def scratch(n):
     os.makedirs(d)
     os.symlink(build, os.path.join(d, "build"))
     os.symlink(os.path.join(src, "tools"), os.path.join(d, "tools"))
+    os.symlink(os.path.join(src, "tests"), os.path.join(d, "tests"))   # its data files
     for name, body in files.items():
         with open(os.path.join(d, name), "w") as f:
             f.write(body)

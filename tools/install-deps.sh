@@ -1,6 +1,7 @@
 #!/bin/sh
 # Install what building and testing gaps needs on Debian 12 (bookworm) or newer:
-#   compilers and CMake, Random123 (counter-based RNG headers), Python 3 for the tests,
+#   compilers and CMake, Random123 (counter-based RNG headers), zlib (gzip-compressed Les
+#   Houches Event files), Python 3 for the tests,
 #   HepMC3 and FastJet for the cross-check test (tests/crosscheck.cc), GNU time (memory
 #   measurements), pkg-config (the installed-package test).
 #   --offload  also clang-19 and libomp-19-dev (the GPU build; the CUDA toolkit must be
@@ -14,7 +15,7 @@
 # (DPkg::Lock::Timeout) instead of failing at once.
 #   GAPS_DPKG_LOCK_TIMEOUT  seconds to wait (600); GAPS_DPKG_LOCKS  the lock files (for tests)
 set -e
-pkgs="build-essential cmake librandom123-dev python3 libhepmc3-dev libfastjet-dev time pkg-config"
+pkgs="build-essential cmake librandom123-dev zlib1g-dev python3 libhepmc3-dev libfastjet-dev time pkg-config"
 # the locale test (tests/test_locale.sh) makes de_DE.UTF-8 from the locales package's sources
 pkgs="$pkgs locales"
 pip_pkgs=""

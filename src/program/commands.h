@@ -3,6 +3,7 @@
  *   gaps [options]          a run: run.c (options.h, outfile.h, ranks.h, report.h)
  *   gaps merge STATE...     merge.c
  *   gaps pdf X Q            pdf_command.c (pdf_command.h)
+ *   gaps lhe-check FILE     lhe_check.c (the reader: io/lhe.h)
  *
  * main.c picks one by the first argument; each returns the program's exit status.
  *
@@ -15,8 +16,9 @@
  *        committed before it and the message says so.  Also: --help or --version could not
  *        be written, and `gaps pdf` could not write to standard output.
  *   2    bad input: an option, a run card, an output path, a state or checkpoint file, a
- *        file that another run still going writes, MPI ranks with different options;
- *        nothing was created or changed
+ *        file that another run still going writes, MPI ranks with different options, a Les
+ *        Houches Event file that `gaps lhe-check` finds invalid; nothing was created or
+ *        changed
  *   3    the run (or merge) finished, but some events failed the built-in checks (outputs
  *        written)
  *   128 + signal   killed by a signal.  SIGINT (130), SIGTERM (143) and SIGHUP (129) with
@@ -40,6 +42,11 @@ int gaps_run_command(int argc, char **argv);
 
 /* `gaps merge [options] STATE...` (merge.c); argv[0] is "merge". */
 int gaps_merge_command(int argc, char **argv);
+
+/* `gaps lhe-check [--quiet] FILE` (lhe_check.c); argv[0] is "lhe-check".  0 for a valid
+ * Les Houches Event file, EXIT_USAGE for an invalid one, EXIT_RUN_FAILED when the system
+ * fails (memory, a read error). */
+int gaps_lhe_check_command(int argc, char **argv);
 
 /* ---- shared by the run and the merge (commands.c) ---- */
 

@@ -2,7 +2,8 @@
  * (commands.h: the commands, and the exit statuses they return).
  *
  *   gaps merge ...   merge.c        gaps pdf ...   pdf_command.c
- *   gaps [options]   run.c (a run; any first argument other than these two is the run's)
+ *   gaps lhe-check ...   lhe_check.c
+ *   gaps [options]   run.c (a run; any first argument other than these three is the run's)
  */
 #define _POSIX_C_SOURCE 200809L
 #include "program/commands.h"
@@ -34,5 +35,7 @@ int main(int argc, char **argv)
     occupy_standard_descriptors();
     if (argc > 1 && strcmp(argv[1], "merge") == 0) return gaps_merge_command(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "pdf") == 0) return gaps_pdf_command(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "lhe-check") == 0)
+        return gaps_lhe_check_command(argc - 1, argv + 1);
     return gaps_run_command(argc, argv);
 }

@@ -1049,6 +1049,7 @@ void gaps_options_usage(FILE *f)
         "       gaps merge [options] STATE...   combine the --state-out files of split runs\n"
         "                                       (see gaps merge --help)\n"
         "       gaps pdf [options] X Q          parton distributions of a PDF set\n"
+        "       gaps lhe-check [--quiet] FILE   check a Les Houches Event file (plain or gzip)\n"
         "Event generator with a dipole shower (parallel veto algorithm); processes:\n"
         "%s.\n"
         "YODA histograms: each process's own analysis (doc/physics.md):\n%s.\n"
