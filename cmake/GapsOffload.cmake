@@ -98,8 +98,15 @@ message(STATUS "gaps offload: ${CMAKE_C_COMPILER} -> ${GAPS_GPU_ARCH}, CUDA ${GA
 # the compiler inline across files.
 # The build links through the register-capping CUDA directory; an installed libgaps.a names
 # the real toolkit (a user's link then applies no caps).
+# -fopenmp-cuda-mode: a local variable of device code stays the thread's own (as in CUDA)
+# instead of being "globalized" (moved to team-shared memory by __kmpc_alloc_shared whenever
+# its address is passed on, then moved back by the OpenMP optimisation passes).  Every target
+# region here is a combined `target teams distribute parallel for` whose iterations share no
+# local variable, so the mode changes no semantics; it removes a miscompilation of clang 19:
+# after the moves back, loads of a struct that a called function had filled were folded away
+# (pp-ll's NLO events read m^2 = 0 and got infinite weights on the GPU; doc/gpu.md).
 function(gaps_enable_offload target)
-  set(_flags -fopenmp --offload-arch=${GAPS_GPU_ARCH} -foffload-lto)
+  set(_flags -fopenmp -fopenmp-cuda-mode --offload-arch=${GAPS_GPU_ARCH} -foffload-lto)
   target_compile_definitions(${target} PUBLIC GAPS_BACKEND_OFFLOAD)
   target_compile_options(${target} PUBLIC ${_flags} --cuda-path=${_gaps_cuda_for_clang})
   list(APPEND _flags "$<BUILD_INTERFACE:--cuda-path=${_gaps_cuda_for_clang}>"

@@ -38,7 +38,9 @@
  *         of ln(m_H^2/mu_F^2) must cancel d sigma_LO / d ln mu_F^2 at m_H (within 1 %: the set
  *         evolves with its own one-loop alpha_s); and the mu_R term of (V + I) against the
  *         textbook's (33 - 2 n_f)/6 ln(mu_R^2/m_H^2) alpha_s/pi.
- * Usage: test_pp_h_nlo PDFSETS_DIR.  Exit status 0 pass, 1 fail, 2 usage or PDF set. */
+ * Usage: test_pp_h_nlo PDFSETS_DIR [--sigma].  Exit status 0 pass, 1 fail, 2 usage or PDF
+ * set.  With --sigma: only print the textbook integration's sigma_NLO (pb), for the test of
+ * the program's NLO events (tests/test_pp_h.sh). */
 #define _POSIX_C_SOURCE 200809L   /* check.h's clock */
 #include "gaps/alphas.h"
 #include "gaps/constants.h"
@@ -729,6 +731,19 @@ int main(int argc, char **argv)
     gaps_alphas as;
     gaps_alphas_init(&as, 2, 0.118);
     AS = gaps_alphas_value(&as, MH2);
+    if (argc > 2 && strcmp(argv[2], "--sigma") == 0) {
+        gaps_pdf pdf;
+        char err[512];
+        if (gaps_pdf_load(&pdf, GAPS_DEFAULT_PDF, argv[1], err, sizeof err) != 0) {
+            fprintf(stderr, "test_pp_h_nlo: %s\n", err);
+            return 2;
+        }
+        channels A;
+        INNER_REL = 1e-6;
+        textbook(&pdf, GF * AS * AS / (288.0 * sqrt(2.0) * PI) * GEV2_TO_PB, 1e-6, &A);
+        printf("%.9g\n", ch_total(&A));
+        return 0;
+    }
     printf("alpha_s(m_H^2 = (125 GeV)^2) = %.8f (two-loop running from alpha_s(M_Z) = 0.118, "
            "as pp_h.c)\n", AS);
 

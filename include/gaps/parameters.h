@@ -104,7 +104,7 @@ GAPS_C_BEGIN
       "max_partons",                                                                           \
       "MaxPartons", "max_partons", NULL)                                                       \
     X(nlo, "nlo", 0, INT, STATE, GAPS_PF_HEPMC_OMIT_DEFAULT | GAPS_PF_OMIT_DEFAULT, 0, 1, 0,    \
-      "", "0|1", "1: next-to-leading order, MC@NLO matching\n(--process ee-qq, pp-z, pp-ll; doc/nlo.md)",\
+      "", "0|1", "1: next-to-leading order, MC@NLO matching\n(doc/nlo.md; every process of the list)",\
       "nlo", "NLO", "nlo", "NLO %s")
 
 /* GAPS_P_process, GAPS_P_compat, ...: the index of each parameter in gaps_params[]. */

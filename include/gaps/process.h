@@ -61,7 +61,8 @@ GAPS_C_BEGIN
       GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_W, 4, 5, MCATNLO, 24)              \
       /* q qbar' l nu; NLO: + a parton */                                                      \
     X(PP_H, pp_h, "pp-h", "p p -> g g -> H (heavy top, H stable), LO + dipole shower", 2212,   \
-      2212, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_HIGGS, 3, 3, NONE, 0) /* g g H */
+      2212, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_HIGGS, 3, 4, MCATNLO, 0)       \
+      /* g g H; NLO: + a parton */
 
 /* The nlo column's values as gaps_process_info.nlo (1: --nlo 1 exists). */
 #define GAPS_PROCESS_NLO_NONE 0

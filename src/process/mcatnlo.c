@@ -28,6 +28,7 @@
 #include "gaps/constants.h"
 #include "gaps/fpmath.h"
 #include "process/mcatnlo.h"
+#include "process/pp_h_nlo.h"
 #include "process/processes.h"
 
 #include <math.h>
@@ -54,6 +55,21 @@ GAPS_DEVICE_BEGIN
 
 /* ---- the collinear part of the S weight ---- */
 
+/* The collinear coefficients of one gluon leg at x: the x-integrand (K + P) per unit of the
+ * LO density is c0 + c1 rho_g + cq (the sum of rho over the quarks and antiquarks); times the
+ * Jacobian jac (pp_h_nlo.h's K and P terms of a gluon leg). */
+static void gluon_leg_coefficients(const gaps_pp_nlo *nlo, double x, double jac, double c[3])
+{
+    const double as = nlo->alphas, lf = nlo->lf;
+    const double k0 = gaps_pp_k_gg_integrand(as, x, 0.0);
+    const double k1 = gaps_pp_k_gg_integrand(as, x, 1.0) - k0;
+    const double p0 = gaps_pp_p_gg_integrand(as, lf, x, 0.0);
+    const double p1 = gaps_pp_p_gg_integrand(as, lf, x, 1.0) - p0;
+    c[0] = jac * (k0 + p0);
+    c[1] = jac * (k1 + p1);
+    c[2] = jac * (gaps_pp_k_qg_integrand(as, x, 1.0) + gaps_pp_p_qg_integrand(as, lf, x, 1.0));
+}
+
 /* The collinear coefficients of one quark leg at x: the x-integrand (K + P) per unit of the
  * LO density is c0 + c1 rho_q + cg rho_g; returned times the Jacobian jac. */
 static void leg_coefficients(const gaps_pp_nlo *nlo, double x, double jac, double c[3])
@@ -70,13 +86,25 @@ static void leg_coefficients(const gaps_pp_nlo *nlo, double x, double jac, doubl
 
 /* Both legs of an S weight at Born fractions ea, eb: for each leg one uniform u gives x =
  * eta^u (a leg whose x rounds to 1, measure ~1e-16, contributes nothing), the densities g at
- * eta/x (scale^2 muf2), the coefficients c, and the factor one = 1 + (V + I)/B + the K and P
- * endpoints of both legs. */
+ * eta/x (scale^2 muf2), the coefficients c, the density that the other kind of parton feeds
+ * into the Born leg (other: the gluon's of a quark leg, the quarks' sum of a gluon leg), and
+ * the factor one = 1 + (V + I)/B + the K and P endpoints of both legs. */
 typedef struct s_legs {
     double ga[GAPS_PDF_NPARTONS], gb[GAPS_PDF_NPARTONS];
     double ca[3], cb[3];
+    double other_a, other_b;
     double one;
 } s_legs;
+
+/* The density of the other kind of parton at a leg (s_legs.other). */
+static double other_partons(const double *g, int gluon_legs)
+{
+    if (!gluon_legs) return g[6];
+    double sum = 0.0;
+    for (int i = 0; i < GAPS_PDF_NPARTONS; ++i)
+        if (i != 6) sum += g[i];
+    return sum;
+}
 
 static void s_legs_make(const gaps_mcatnlo *mc, const gaps_pdf *pdf, double ea, double eb,
                         double ua, double ub, double muf2, s_legs *L)
@@ -91,32 +119,42 @@ static void s_legs_make(const gaps_mcatnlo *mc, const gaps_pdf *pdf, double ea, 
      * channels were lost on the GPU; doc/gpu.md, "Toolchain defects"). */
     if (xa < 1.0) {
         gaps_pdf_xfxq2_all(pdf, ea / xa, muf2, L->ga);
-        leg_coefficients(nlo, xa, -xa * la, L->ca);
+        if (mc->gluon_legs) gluon_leg_coefficients(nlo, xa, -xa * la, L->ca);
+        else leg_coefficients(nlo, xa, -xa * la, L->ca);
     } else {
         for (int m = 0; m < GAPS_PDF_NPARTONS; ++m) L->ga[m] = 0.0;
         for (int m = 0; m < 3; ++m) L->ca[m] = 0.0;
     }
     if (xb < 1.0) {
         gaps_pdf_xfxq2_all(pdf, eb / xb, muf2, L->gb);
-        leg_coefficients(nlo, xb, -xb * lb, L->cb);
+        if (mc->gluon_legs) gluon_leg_coefficients(nlo, xb, -xb * lb, L->cb);
+        else leg_coefficients(nlo, xb, -xb * lb, L->cb);
     } else {
         for (int m = 0; m < GAPS_PDF_NPARTONS; ++m) L->gb[m] = 0.0;
         for (int m = 0; m < 3; ++m) L->cb[m] = 0.0;
     }
-    L->one = 1.0 + mc->virtual_i
-             + gaps_pp_k_qq_endpoint(as, ea, nlo->gaps21)
-             + gaps_pp_k_qq_endpoint(as, eb, nlo->gaps21)
-             + gaps_pp_p_qq_endpoint(as, nlo->lf, ea)
-             + gaps_pp_p_qq_endpoint(as, nlo->lf, eb);
+    L->other_a = other_partons(L->ga, mc->gluon_legs);
+    L->other_b = other_partons(L->gb, mc->gluon_legs);
+    if (mc->gluon_legs)
+        L->one = 1.0 + mc->virtual_i
+                 + gaps_pp_k_gg_endpoint(as, ea) + gaps_pp_k_gg_endpoint(as, eb)
+                 + gaps_pp_p_gg_endpoint(as, nlo->lf, ea) + gaps_pp_p_gg_endpoint(as, nlo->lf, eb);
+    else
+        L->one = 1.0 + mc->virtual_i
+                 + gaps_pp_k_qq_endpoint(as, ea, nlo->gaps21)
+                 + gaps_pp_k_qq_endpoint(as, eb, nlo->gaps21)
+                 + gaps_pp_p_qq_endpoint(as, nlo->lf, ea)
+                 + gaps_pp_p_qq_endpoint(as, nlo->lf, eb);
 }
 
 /* The S bracket of the channel with partons ia (+z), ib (-z) per unit of its Born factor:
- * F_a F_b one + the x-integrals of both legs (fa, fb the [xf] at the Born fractions). */
+ * F_a F_b one + the x-integrals of both legs (fa, fb the [xf] at the Born fractions; the legs
+ * of one process are all quarks or all gluons, s_legs_make's). */
 static double s_bracket(const s_legs *L, const double *fa, const double *fb, int ia, int ib)
 {
     const double lo = fa[ia] * fb[ib];
-    const double leg_a = fb[ib] * (L->ca[0] * fa[ia] + L->ca[1] * L->ga[ia] + L->ca[2] * L->ga[6]);
-    const double leg_b = fa[ia] * (L->cb[0] * fb[ib] + L->cb[1] * L->gb[ib] + L->cb[2] * L->gb[6]);
+    const double leg_a = fb[ib] * (L->ca[0] * fa[ia] + L->ca[1] * L->ga[ia] + L->ca[2] * L->other_a);
+    const double leg_b = fa[ia] * (L->cb[0] * fb[ib] + L->cb[1] * L->gb[ib] + L->cb[2] * L->other_b);
     return lo * L->one + leg_a + leg_b;
 }
 

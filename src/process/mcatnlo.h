@@ -137,8 +137,6 @@ GAPS_DEVICE_END
 
 /* What the processes' hooks share (mcatnlo.c). */
 GAPS_DEVICE_BEGIN
-/* The PDG code of the parton of PDF index i (0..12: bbar .. b, 6 the gluon). */
-static inline int gaps_nlo_parton_pdg(int i) { return i == 6 ? GAPS_GLUON : i - 6; }
 /* Flavours and colours of the partons of an H record of a q qbar' Born whose H types are
  * 0 q qbar', 1 qbar' q -> V g; 2 q g, 3 qbar' g, 4 g q, 5 g qbar' -> V + (anti)quark:
  * incoming rows 0 (+z) and 1 (-z), outgoing row out; fq the quark's and fqb the antiquark's

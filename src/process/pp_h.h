@@ -1,8 +1,10 @@
-/* process/pp_h.h -- p p -> H through gluon fusion at leading order (pp_h.c): its constants and
- * run constants, private to the process and its test. */
+/* process/pp_h.h -- p p -> H through gluon fusion at LO and NLO (pp_h.c; its NLO pieces in
+ * pp_h_nlo.c, its NLO events through the builder of mcatnlo.h): its constants and run
+ * constants, private to the process and its tests. */
 #ifndef GAPS_PROCESS_PP_H_H
 #define GAPS_PROCESS_PP_H_H
 
+#include "process/mcatnlo.h"
 #include "process/processes.h"
 
 #define GAPS_PP_H_MH    125.0          /* Higgs mass, GeV */
@@ -29,5 +31,12 @@ typedef struct gaps_pp_h {
     int y_bins;             /* 0: no table, y uniform */
     double y_prob[GAPS_PP_H_Y_BINS], y_cum[GAPS_PP_H_Y_BINS + 1];
 } gaps_pp_h;
+
+/* What gaps_process.data holds for pp-h: the LO constants and, with --nlo 1 (nlo.nlo.on), the
+ * builder's (all 0 at LO). */
+typedef struct gaps_pp_h_data {
+    gaps_pp_h lo;
+    gaps_mcatnlo nlo;
+} gaps_pp_h_data;
 
 #endif
