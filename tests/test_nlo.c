@@ -1,4 +1,4 @@
-/* e+ e- -> q qbar at NLO (gaps/ee_nlo.h, src/process/ee_qq_nlo.c, doc/nlo.md), piece by piece:
+/* e+ e- -> q qbar at NLO (src/process/ee_nlo.h, src/process/ee_qq_nlo.c, doc/nlo.md), piece by piece:
  *   1. the subtraction's splitting function is the shower's q -> q g kernel (kernels.h);
  *   2. the 3 -> 2 map inverts the shower's final-final map (kinematics.h);
  *   3. the exact real matrix element averaged over orientations is the textbook
@@ -20,7 +20,7 @@
 #include "gaps/alphas.h"
 #include "gaps/compat.h"
 #include "gaps/constants.h"
-#include "gaps/ee_nlo.h"
+#include "process/ee_nlo.h"
 #include "gaps/process.h"
 #include "process/ee_qq.h"   /* ee-qq's own constants (private header) */
 #include "shower/kernels.h"

@@ -45,7 +45,7 @@
 #include "gaps/alphas.h"
 #include "gaps/constants.h"
 #include "gaps/pdf.h"
-#include "gaps/pp_nlo.h"
+#include "process/pp_nlo.h"
 #include "process/pp_h_nlo.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* p p -> Z at NLO, the pieces of gaps/pp_nlo.h (src/process/pp_z_nlo.c, doc/nlo.md "p p -> Z"):
+/* p p -> Z at NLO, the pieces of src/process/pp_nlo.h (src/process/pp_z_nlo.c, doc/nlo.md "p p -> Z"):
  *   1. the mapped Born momenta of the initial-initial map are on shell and conserve momentum,
  *      and the subtracted reals equal their closed forms;
  *   2. R - sum D vanishes relative to R as the emission becomes soft and collinear to either
@@ -22,7 +22,7 @@
  * Usage: test_pp_nlo PDFSETS_DIR [N_MC [SEED]]   (N_MC points per Monte Carlo, default 10^6) */
 #include "gaps/constants.h"
 #include "gaps/pdf.h"
-#include "gaps/pp_nlo.h"
+#include "process/pp_nlo.h"
 
 #include <math.h>
 #include <stdint.h>

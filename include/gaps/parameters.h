@@ -75,7 +75,7 @@ GAPS_C_BEGIN
     X(ecm, "ecm", 0, REAL, STATE, GAPS_PF_PROCESS_DEFAULT,                                     \
       GAPS_MIN_ECM, GAPS_MAX_ECM, gaps_process_table[c->process].default_ecm, "GeV",     \
       "GEV",           \
-      "centre-of-mass energy sqrt(s), 1..1e5; hadron\nbeams: above the Z mass",                \
+      "centre-of-mass energy sqrt(s), 1..1e5, above\nthe process's threshold (its message says it)",                \
       "ecm", "SqrtS_GeV", "sqrt_s_GeV", "sqrt(s) = %s GeV")                                   \
     X(pdf, "pdf", 0, PDF, STATE,                                                               \
       GAPS_PF_PROCESS_DEFAULT | GAPS_PF_HADRONIC_ONLY | GAPS_PF_HEPMC_OMIT_DEFAULT,           \

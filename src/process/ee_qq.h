@@ -3,7 +3,7 @@
 #ifndef GAPS_PROCESS_EE_QQ_H
 #define GAPS_PROCESS_EE_QQ_H
 
-#include "gaps/ee_nlo.h"
+#include "process/ee_nlo.h"
 #include "gaps/matrix_element.h"
 #include "process/process_impl.h"
 

@@ -1,10 +1,10 @@
 /* ee_qq_nlo.c -- e+ e- -> Z/gamma* -> q qbar at next-to-leading order, MC@NLO with
- * Catani-Seymour subtraction (doc/nlo.md; declarations in gaps/ee_nlo.h).
+ * Catani-Seymour subtraction (doc/nlo.md; declarations in src/process/ee_nlo.h).
  *
  * The pieces are pure functions of momenta and invariants; gaps_ee_qq_nlo_generate() strings
  * them together for one event.  The 2 -> 3 map that makes the H events' q qbar g is the
  * shower's own final-final map (gaps_map_ff(), src/shower/kinematics.h), read, not changed. */
-#include "gaps/ee_nlo.h"
+#include "process/ee_nlo.h"
 #include "gaps/compat.h"
 #include "gaps/constants.h"
 #include "gaps/fpmath.h"

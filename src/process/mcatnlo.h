@@ -25,7 +25,7 @@
 #ifndef GAPS_PROCESS_MCATNLO_H
 #define GAPS_PROCESS_MCATNLO_H
 
-#include "gaps/pp_nlo.h"
+#include "process/pp_nlo.h"
 #include "process/process_impl.h"
 
 /* Most uniforms one event draws, Born channels and real (H) channels of any process; each
@@ -37,7 +37,7 @@
 
 /* The builder's run constants (host-set, plain data inside the process's data). */
 typedef struct gaps_mcatnlo {
-    gaps_pp_nlo nlo;     /* alpha_s, mu_F, compat (gaps/pp_nlo.h) */
+    gaps_pp_nlo nlo;     /* alpha_s, mu_F, compat (src/process/pp_nlo.h) */
     double virtual_i;    /* the finite part of (V + I) / B of the process's Born (a number per
                             run: the Born's scales are fixed or cancel in it) */
     int gluon_legs;      /* 0: the Born's legs are a quark and an antiquark; 1: two gluons (the

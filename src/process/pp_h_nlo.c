@@ -2,12 +2,12 @@
  * subtraction (declarations and formulas in process/pp_h_nlo.h; derivations in doc/nlo.md
  * section 16).  Pure functions: no allocation, no recursion, no state; callable on every
  * backend.  Logarithms through gaps_log (gaps/fpmath.h), the dilogarithm gaps_li2() and the
- * map gaps_ii_map_32() from pp_z_nlo.c (gaps/pp_nlo.h). */
+ * map gaps_ii_map_32() from pp_z_nlo.c (src/process/pp_nlo.h). */
 #include "process/pp_h_nlo.h"
 #include "process/pp_h.h"
 #include "gaps/constants.h"
 #include "gaps/fpmath.h"
-#include "gaps/pp_nlo.h"
+#include "process/pp_nlo.h"
 #include "shower/kinematics.h"
 
 #include <stddef.h>

@@ -9,14 +9,14 @@
  *   real matrix elements  g g -> H g,  q g -> H q (also qbar g, and g q by argument swap),
  *                         q qbar -> H g (also qbar q);
  *   the initial-initial dipoles (g -> g g emitter, q -> g with the quark emitted), the map
- *   being gaps_ii_map_32() of gaps/pp_nlo.h;
+ *   being gaps_ii_map_32() of src/process/pp_nlo.h;
  *   the subtracted reals R - sum D with their parts, and their integrals over the dipole
  *   variable v;
  *   the finite part of (virtual + insertion operator I) / Born;
  *   the collinear K and P terms of a GLUON Born leg (g -> g and q -> g), in the shape of
  *   pp_nlo.h's gaps_pp_k_qq_* / gaps_pp_p_qq_* (x-integrand given rho, and the endpoint).
  *
- * Conventions (as gaps/pp_nlo.h): four-vectors double[4] = (E, px, py, pz), GeV; incoming
+ * Conventions (as src/process/pp_nlo.h): four-vectors double[4] = (E, px, py, pz), GeV; incoming
  * partons carry their physical momenta pa, pb, the outgoing parton is k;
  *   s = (pa + pb)^2,  t = (pa - k)^2,  u = (pb - k)^2,  s + t + u = m_H^2  (mh2 below).
  * "born" is the spin- and colour-averaged |M|^2 of g g -> H (gaps_pp_h_born()); for a stable

@@ -1,5 +1,5 @@
 /* pp_ll_nlo.c -- the matrix elements of p p -> Z/gamma* -> e- e+ (Drell-Yan in the mass window
- * of pp_ll.c) at NLO with Catani-Seymour subtraction (declarations in gaps/pp_nlo.h and, for
+ * of pp_ll.c) at NLO with Catani-Seymour subtraction (declarations in src/process/pp_nlo.h and, for
  * gaps_pp_ll_born_pq, process/processes.h; doc/nlo.md section 12).
  *
  * The QCD corrections act on the quark line only.  The real matrix elements are those of
@@ -10,7 +10,7 @@
  * event (the builder of mcatnlo.c).  Pure functions: no allocation, no recursion, no state. */
 #include "gaps/constants.h"
 #include "gaps/fpmath.h"
-#include "gaps/pp_nlo.h"
+#include "process/pp_nlo.h"
 #include "shower/kinematics.h"
 #include "process/pp_ll.h"
 

@@ -1,9 +1,9 @@
 /* pp_z_nlo.c -- the pieces of p p -> Z (on shell) at NLO with Catani-Seymour subtraction
- * (declarations and formulas in gaps/pp_nlo.h; derivations in doc/nlo.md, "p p -> Z").
+ * (declarations and formulas in src/process/pp_nlo.h; derivations in doc/nlo.md, "p p -> Z").
  * Pure functions: no allocation, no recursion, no state; callable on every backend.  Logarithms
  * through gaps_log (gaps/fpmath.h) like the rest of the weights, so that they are bit-identical
  * across backends. */
-#include "gaps/pp_nlo.h"
+#include "process/pp_nlo.h"
 #include "shower/kinematics.h"
 #include "gaps/constants.h"
 #include "gaps/fpmath.h"

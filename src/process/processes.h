@@ -6,7 +6,7 @@
 #define GAPS_PROCESS_PROCESSES_H
 
 #include "gaps/process.h"
-#include "gaps/pp_nlo.h"
+#include "process/pp_nlo.h"
 #include "process/process_impl.h"
 
 /* Host: the Z couplings of quark flavour f = 1..5 (couplings.c): charge q, vector v = a - 2 q

@@ -10,7 +10,7 @@
  *   ./tail share/pdfsets 2000000 100 */
 #include "gaps/constants.h"
 #include "gaps/pdf.h"
-#include "gaps/pp_nlo.h"
+#include "process/pp_nlo.h"
 
 #include <math.h>
 #include <stdint.h>

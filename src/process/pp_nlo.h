@@ -1,9 +1,11 @@
-/* gaps/pp_nlo.h -- the pieces of p p -> Z (on shell) at next-to-leading order with
- * Catani-Seymour subtraction (doc/nlo.md, section "p p -> Z"; src/process/pp_z_nlo.c).
+/* process/pp_nlo.h -- the pieces of p p -> Z (on shell) at next-to-leading order with
+ * Catani-Seymour subtraction (doc/nlo.md, section "p p -> Z"; src/process/pp_z_nlo.c), and what
+ * the Drell-Yan-like processes share of them (pp-ll, pp-w); private to the processes and their
+ * tests (no installed header exposes a process's internals).
  *
  * Pure functions of momenta, invariants and momentum fractions, usable on every backend (no
- * allocation, no recursion, no global state); gaps_pp_z_nlo_generate() (pp_z_nlo_events.c,
- * doc/nlo.md section 11.8) makes the S and H events of --nlo 1 --process pp-z from them.
+ * allocation, no recursion, no global state); the MC@NLO builder (mcatnlo.c, doc/nlo.md
+ * sections 11.8 and 11.9) makes the S, H and M events of --nlo 1 from them.
  * The pieces:
  *   real matrix elements   q qbar -> Z g, q g -> Z q (the same function serves qbar g and g q);
  *   the initial-initial Catani-Seymour map and the II dipoles of both real processes;
@@ -26,8 +28,8 @@
  *   rho = [x f](eta / x, mu_F^2) / [x f_born](eta, mu_F^2)
  * ([x f] = the PDF library's x f(x), so rho = f(eta/x) / (x f_born(eta))), and are to be
  * integrated over x in [eta, 1) (the endpoint part is added once per leg). */
-#ifndef GAPS_PP_NLO_H
-#define GAPS_PP_NLO_H
+#ifndef GAPS_PROCESS_PP_NLO_H
+#define GAPS_PROCESS_PP_NLO_H
 
 #include "gaps/decl.h"
 

@@ -1,4 +1,4 @@
-/* gaps/ee_nlo.h -- e+ e- -> Z/gamma* -> q qbar at next-to-leading order, matched to the shower
+/* process/ee_nlo.h -- e+ e- -> Z/gamma* -> q qbar at next-to-leading order, matched to the shower
  * with MC@NLO and Catani-Seymour subtraction (doc/nlo.md; src/process/ee_qq_nlo.c).
  *
  * Every event starts from a leading-order point (gaps_me_generate()) and becomes either
