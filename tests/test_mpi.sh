@@ -232,6 +232,18 @@ for proc in pp-z pp-ll; do
     fi
 done
 
+# ---- the NLO events of the MC@NLO builder (pp-w, pp-h): 2 ranks == one process ----
+for spec in "pp-w --nlo 1" "pp-h --nlo 1"; do
+    tag=$(echo "$spec" | tr -d ' -')
+    p="--process $spec --events 1000"
+    "$single" $extra --seed 5 --quiet $p $(outs $tag-ref) --state-out $tag-ref.state \
+        || bad "$spec: reference run"
+    mpi 2 $p $(outs $tag-np2) --state-out $tag-np2.state 2>err.txt \
+        && same_as $tag-ref $tag-np2 && cmp -s $tag-ref.state $tag-np2.state && [ ! -s err.txt ] \
+        && ok "$spec: 2 ranks == one process (YODA, CSV, HepMC3, JSON physics, state)" \
+        || bad "$spec: 2 ranks: $(cat err.txt)"
+done
+
 # ---- failures: every rank stops, one message, non-zero status, no output ----
 for victim in 1 0 2; do
     rm -f f.*
