@@ -2,7 +2,7 @@
  * --compat gaps21, LO or NLO) through GAPS 2.1's LEP histograms (gaps/analysis_lep_gaps21.h).
  *
  *   lep_reanalyse --events N --seed S [--nlo 0|1] [--compat none|gaps21] [--alphas-mz X]
- *                 --output FILE.yoda
+ *                 [--ablate alphas-herwig|alphas-thresholds] --output FILE.yoda
  *
  * The program `gaps` chooses the analysis from the process and --compat
  * (gaps_process_analysis()): the default physics gets the textbook LEP analysis, whose
@@ -58,7 +58,8 @@ static int on_events(void *c, const double *rows, const gaps_records *rec, int n
 static int usage(const char *why)
 {
     fprintf(stderr, "lep_reanalyse: %s (usage: lep_reanalyse --events N --seed S [--nlo 0|1] "
-            "[--compat none|gaps21] [--alphas-mz X] --output FILE.yoda)\n", why);
+            "[--compat none|gaps21] [--alphas-mz X] [--ablate NAME[,NAME]] --output FILE.yoda)\n",
+            why);
     return 2;
 }
 
@@ -78,7 +79,13 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--nlo") == 0) cfg.nlo = (int)strtol(v, &end, 10);
         else if (strcmp(a, "--alphas-mz") == 0) cfg.alphas_mz = strtod(v, &end);
         else if (strcmp(a, "--output") == 0) out = v, end = (char *)v + strlen(v);
-        else if (strcmp(a, "--compat") == 0) {
+        else if (strcmp(a, "--ablate") == 0) {   /* the coupling's variants (gaps/ablate.h) */
+            const char *bad;
+            size_t bad_len;
+            if (gaps_ablate_parse(v, &cfg.ablate, &bad, &bad_len) != 0)
+                return usage("--ablate is none or a list of its names (gaps --help)");
+            end = (char *)v + strlen(v);
+        } else if (strcmp(a, "--compat") == 0) {
             if (strcmp(v, "none") == 0) cfg.compat = GAPS_COMPAT_NONE;
             else if (strcmp(v, "gaps21") == 0) cfg.compat = GAPS_COMPAT_GAPS21;
             else return usage("--compat is none or gaps21");
