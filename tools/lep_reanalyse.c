@@ -19,6 +19,7 @@
 #include "gaps/analysis.h"
 #include "gaps/compat.h"
 #include "gaps/generator.h"
+#include "gaps/parameters.h"
 #include "gaps/histogram.h"
 #include "gaps/process.h"
 #include "gaps/state.h"
@@ -130,11 +131,18 @@ int main(int argc, char **argv)
     if (!f) return fprintf(stderr, "lep_reanalyse: cannot write '%s'\n", out), 1;
     const int rc = gaps_yoda_write(f, st, run.backend);
     if (fclose(f) != 0 || rc != 0) return fprintf(stderr, "lep_reanalyse: writing '%s' failed\n", out), 1;
-    fprintf(stderr, "lep_reanalyse: %lld events (%s physics%s), sigma %.6g +- %.3g pb, %lld "
+    char variant[200] = "";
+    if (cfg.ablate) {   /* the shower variant, named as the YODA file names it */
+        memcpy(variant, ", --ablate ", 11);
+        gaps_param_format(&gaps_params[GAPS_P_ablate], &cfg.ablate, GAPS_STYLE_SHORT,
+                          variant + 11, sizeof variant - 11);
+    }
+    fprintf(stderr, "lep_reanalyse: %lld events (%s physics%s%s), sigma %.6g +- %.3g pb, %lld "
             "invalid, %lld at the record capacity, %lld trials with f > g -> %s\n",
             (long long)run.events, cfg.compat == GAPS_COMPAT_GAPS21 ? "--compat gaps21" : "default",
-            cfg.nlo ? ", NLO" : "", run.sigma, run.sigma_err, (long long)run.invalid_events,
-            (long long)run.capacity_hits, (long long)run.overestimates, out);
+            cfg.nlo ? ", NLO" : "", variant, run.sigma, run.sigma_err,
+            (long long)run.invalid_events, (long long)run.capacity_hits,
+            (long long)run.overestimates, out);
     free(st);
     free(x.h.acc);
     gaps_run_free(&run);
