@@ -107,6 +107,7 @@ static void check_options(const gaps_options *o)
     if (c->alphas_order < 0 || c->alphas_order > 2) fuzz_fail("order %d", c->alphas_order);
     if (c->process < 0 || c->process >= GAPS_N_PROCESSES) fuzz_fail("process %d", c->process);
     if (c->compat < 0 || c->compat >= GAPS_N_COMPAT) fuzz_fail("compat %d", c->compat);
+    if (c->ablate < 0 || c->ablate > GAPS_ABLATE_ALL) fuzz_fail("ablate %d", c->ablate);
     if (!memchr(c->pdf, '\0', sizeof c->pdf) || !memchr(c->pdf_path, '\0', sizeof c->pdf_path))
         fuzz_fail("pdf or pdf_path not terminated");
     char pdf_name[GAPS_PDF_NAME_MAX];
@@ -493,7 +494,7 @@ static const char *long_names[] = {
     "loops", "cycles-per-launch", "no-refill", "allow-host", "energy", "card", "help",
     "version", "frobnicate", "ev", "Events", "", "-", "=", "state", "merge", "quiet=",
     "process", "compat", "pdf", "pdf-path", "pdf-path=", "ee-qq", "pp-z", "pp-ll", "gaps21",
-    "CT14lo", "CT14lo/0" };
+    "CT14lo", "CT14lo/0", "ablate", "fi-kernels", "fi-kernels,if-kernels", "none," };
 static const char short_names[] = "nsotqcxhVe5-=";
 
 static const char *specials[] = {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""State and checkpoint files from a buggy or hostile writer (doc/formats.md, state format 5).
+"""State and checkpoint files from a buggy or hostile writer (doc/formats.md, state format 6).
 
 Takes a valid state and a valid checkpoint (with its .part files) made by the program, changes
 one field at a time to values whose meaning is impossible (NaN, infinities, negatives, huge
@@ -32,8 +32,8 @@ import time
 import zlib
 
 TIMEOUT = 60
-FORMAT = 5
-HEADER = 320                              # ranges start here (doc/formats.md)
+FORMAT = 6
+HEADER = 328                              # ranges start here (doc/formats.md)
 NBINS = 1191
 NWORDS = 13
 EVENT_BIN = NBINS - 2                     # the event counter's one bin
@@ -96,11 +96,11 @@ class State:
         (self.alphas_mz,) = struct.unpack_from("<d", data, 208)
         (self.order,) = struct.unpack_from("<Q", data, 216)
         (self.tcut,) = struct.unpack_from("<d", data, 224)
-        self.seed, self.maxp, self.nlo = struct.unpack_from("<3Q", data, 232)
-        (self.pdf_digest,) = struct.unpack_from("<Q", data, 256)
-        (self.w_unit,) = struct.unpack_from("<d", data, 264)
-        self.events, self.cap, self.invalid, self.badw = struct.unpack_from("<4Q", data, 272)
-        self.nbins, self.nwords, self.nranges, self.res1 = struct.unpack_from("<4I", data, 304)
+        self.seed, self.maxp, self.nlo, self.ablate = struct.unpack_from("<4Q", data, 232)
+        (self.pdf_digest,) = struct.unpack_from("<Q", data, 264)
+        (self.w_unit,) = struct.unpack_from("<d", data, 272)
+        self.events, self.cap, self.invalid, self.badw = struct.unpack_from("<4Q", data, 280)
+        self.nbins, self.nwords, self.nranges, self.res1 = struct.unpack_from("<4I", data, 312)
         self.ranges = [list(struct.unpack_from("<2q", data, HEADER + 16 * i))
                        for i in range(self.nranges)]
         at = HEADER + 16 * self.nranges
@@ -129,7 +129,8 @@ class State:
         b += struct.pack("<d", self.alphas_mz)
         b += struct.pack("<Q", self.order & U64)
         b += struct.pack("<d", self.tcut)
-        b += struct.pack("<3Q", self.seed & U64, self.maxp & U64, self.nlo & U64)
+        b += struct.pack("<4Q", self.seed & U64, self.maxp & U64, self.nlo & U64,
+                         self.ablate & U64)
         b += struct.pack("<Q", self.pdf_digest & U64)
         b += struct.pack("<d", self.w_unit)
         b += struct.pack("<4Q", *(x & U64 for x in (self.events, self.cap, self.invalid,
@@ -300,7 +301,7 @@ def field(name, attr, values, ck_only=False):
         mutations.append((f"{name} = {v!r}", lambda s, a=attr, v=v: setattr(s, a, v), ck_only))
 
 
-field("format", "fmt", [1, 2, 3, 4, 6, 0, 0xffffffff])
+field("format", "fmt", [1, 2, 3, 4, 5, 7, 0, 0xffffffff])
 field("kind", "kind", [0, 3, 0xffffffff])
 for label, v in [("non-printable", b"1.0\x01.0"), ("DEL", b"1.0.0\x7f"), ("8-bit", b"1.\xc3\xa9"),
                  ("newline", b"1.0\n0"), ("empty", b""), ("unterminated", b"A" * 32),
@@ -315,6 +316,7 @@ field("alpha_s order", "order", [3, 7, 0xffffffff, 1 << 32, U64])
 field("record capacity", "maxp", [0, 2, 65, 1000, 0xffffffff, (1 << 32) + 32])
 field("seed", "seed", [1 << 32, U64])
 field("nlo", "nlo", [2, 1 << 32, U64])
+field("ablate", "ablate", [128, 1 << 32, U64])
 field("process", "process", [3, 1000, U64])
 field("compat", "compat", [2, U64])
 field("PDF member without a set", "pdf_member", [1, U64])
@@ -325,7 +327,7 @@ for label, v in [("a PDF set with ee-qq", b"CT14lo"), ("a space", b"CT 14"),
                  ("unterminated", b"A" * 128), ("bytes after the NUL", b"CT14lo\0junk")]:
     mutations.append((f"PDF name {label}",
                       lambda s, v=v: setattr(s, "pdf_name", v.ljust(128, b"\0")[:128]), False))
-field("reserved word 316", "res1", [1])
+field("reserved word 324", "res1", [1])
 field("weight unit", "w_unit", [NAN, INF, -INF, 0.0, -1.0, 5e-324, 2.0 ** 101, 2.0 ** -101])
 mutations.append(("weight unit twice the process's", lambda s: setattr(s, "w_unit", 2 * s.w_unit),
                   False))
@@ -572,11 +574,11 @@ else:
 old = st.copy()
 old.fmt = 1
 old.write("old.state")
-expect_refused("format 1", "old.state", resume=False, words=("format 1", "format 5"))
-for fmt in (2, 3, 4):
+expect_refused("format 1", "old.state", resume=False, words=("format 1", "format 6"))
+for fmt in (2, 3, 4, 5):
     old.fmt = fmt
     old.write("old.state")
-    expect_refused(f"format {fmt}", "old.state", resume=False, words=(f"format {fmt}", "format 5"))
+    expect_refused(f"format {fmt}", "old.state", resume=False, words=(f"format {fmt}", "format 6"))
 
 # .part files that are not this run's: another header, an event that is not the next one
 shutil.copy("o.csv.part", "saved.csv")

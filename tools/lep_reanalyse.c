@@ -2,7 +2,7 @@
  * --compat gaps21, LO or NLO) through GAPS 2.1's LEP histograms (gaps/analysis_lep_gaps21.h).
  *
  *   lep_reanalyse --events N --seed S [--nlo 0|1] [--compat none|gaps21] [--alphas-mz X]
- *                 --output FILE.yoda
+ *                 [--ablate alphas-herwig|alphas-thresholds] --output FILE.yoda
  *
  * The program `gaps` chooses the analysis from the process and --compat
  * (gaps_process_analysis()): the default physics gets the textbook LEP analysis, whose
@@ -19,6 +19,7 @@
 #include "gaps/analysis.h"
 #include "gaps/compat.h"
 #include "gaps/generator.h"
+#include "gaps/parameters.h"
 #include "gaps/histogram.h"
 #include "gaps/process.h"
 #include "gaps/state.h"
@@ -58,7 +59,8 @@ static int on_events(void *c, const double *rows, const gaps_records *rec, int n
 static int usage(const char *why)
 {
     fprintf(stderr, "lep_reanalyse: %s (usage: lep_reanalyse --events N --seed S [--nlo 0|1] "
-            "[--compat none|gaps21] [--alphas-mz X] --output FILE.yoda)\n", why);
+            "[--compat none|gaps21] [--alphas-mz X] [--ablate NAME[,NAME]] --output FILE.yoda)\n",
+            why);
     return 2;
 }
 
@@ -78,7 +80,13 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--nlo") == 0) cfg.nlo = (int)strtol(v, &end, 10);
         else if (strcmp(a, "--alphas-mz") == 0) cfg.alphas_mz = strtod(v, &end);
         else if (strcmp(a, "--output") == 0) out = v, end = (char *)v + strlen(v);
-        else if (strcmp(a, "--compat") == 0) {
+        else if (strcmp(a, "--ablate") == 0) {   /* the coupling's variants (gaps/ablate.h) */
+            const char *bad;
+            size_t bad_len;
+            if (gaps_ablate_parse(v, &cfg.ablate, &bad, &bad_len) != 0)
+                return usage("--ablate is none or a list of its names (gaps --help)");
+            end = (char *)v + strlen(v);
+        } else if (strcmp(a, "--compat") == 0) {
             if (strcmp(v, "none") == 0) cfg.compat = GAPS_COMPAT_NONE;
             else if (strcmp(v, "gaps21") == 0) cfg.compat = GAPS_COMPAT_GAPS21;
             else return usage("--compat is none or gaps21");
@@ -123,11 +131,18 @@ int main(int argc, char **argv)
     if (!f) return fprintf(stderr, "lep_reanalyse: cannot write '%s'\n", out), 1;
     const int rc = gaps_yoda_write(f, st, run.backend);
     if (fclose(f) != 0 || rc != 0) return fprintf(stderr, "lep_reanalyse: writing '%s' failed\n", out), 1;
-    fprintf(stderr, "lep_reanalyse: %lld events (%s physics%s), sigma %.6g +- %.3g pb, %lld "
+    char variant[200] = "";
+    if (cfg.ablate) {   /* the shower variant, named as the YODA file names it */
+        memcpy(variant, ", --ablate ", 11);
+        gaps_param_format(&gaps_params[GAPS_P_ablate], &cfg.ablate, GAPS_STYLE_SHORT,
+                          variant + 11, sizeof variant - 11);
+    }
+    fprintf(stderr, "lep_reanalyse: %lld events (%s physics%s%s), sigma %.6g +- %.3g pb, %lld "
             "invalid, %lld at the record capacity, %lld trials with f > g -> %s\n",
             (long long)run.events, cfg.compat == GAPS_COMPAT_GAPS21 ? "--compat gaps21" : "default",
-            cfg.nlo ? ", NLO" : "", run.sigma, run.sigma_err, (long long)run.invalid_events,
-            (long long)run.capacity_hits, (long long)run.overestimates, out);
+            cfg.nlo ? ", NLO" : "", variant, run.sigma, run.sigma_err,
+            (long long)run.invalid_events, (long long)run.capacity_hits,
+            (long long)run.overestimates, out);
     free(st);
     free(x.h.acc);
     gaps_run_free(&run);

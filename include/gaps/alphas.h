@@ -14,14 +14,31 @@ GAPS_C_BEGIN
 typedef struct gaps_alphas {
     int order;           /* 0 fixed, 1 one loop, 2 two loops */
     double asmz;         /* alpha_s(M_Z^2) */
-    double t_ref[3];     /* reference scale of region nf = 5, 4, 3, GeV^2 */
+    double t_ref[3];     /* reference scale of region nf = 5, 4, 3, GeV^2 (t_ref[1], t_ref[2]:
+                            the thresholds m_b^2, m_c^2) */
     double a_ref[3];     /* alpha_s at t_ref */
     double b0[3], b1[3]; /* beta_0/(2 pi), beta_1/(2 pi)^2 for nf = 5, 4, 3 */
+    int herwig;          /* 1: Herwig 7's form (gaps_alphas_set_herwig; --ablate alphas-herwig) */
+    double lambda2[3];   /* its Lambda^2 of region nf = 5, 4, 3, GeV^2 */
 } gaps_alphas;
 
 /* Fill the coupling for the given order and alpha_s(M_Z^2).  Returns 0, or -1 if the order is
  * not 0, 1 or 2 or alpha_s(M_Z^2) is not in (0, 1). */
 int gaps_alphas_init(gaps_alphas *as, int order, double asmz);
+
+/* Move the flavour thresholds to m_c and m_b (GeV), the reference values of the regions
+ * below M_Z recomputed from alpha_s(M_Z^2) with the same running (--ablate
+ * alphas-thresholds). */
+void gaps_alphas_set_thresholds(gaps_alphas *as, double m_c, double m_b);
+
+/* Herwig 7's NLO coupling (its matchbox::nlo_alpha_s with "large_scale" evaluation, the
+ * default of its dipole shower): with L = ln(t/Lambda^2), b0 = (33 - 2 nf)/(12 pi),
+ * b1 = (153 - 19 nf)/(24 pi^2),
+ *     alpha_s = 1/(b0 L) [1 - b1 ln L/(b0^2 L) + (b1/(b0^2 L))^2 ((ln L - 1/2)^2 - 5/4)],
+ * Lambda^2 of nf = 5 from alpha_s(M_Z^2), those of nf = 4, 3 so that alpha_s is continuous at
+ * the thresholds m_b = 4.2 and m_c = 1.25 GeV (its default quark masses); nothing for
+ * order 0 (--ablate alphas-herwig). */
+void gaps_alphas_set_herwig(gaps_alphas *as);
 
 /* alpha_s at the scale t (GeV^2).  Below the Landau pole of the chosen running the result is
  * not finite; gaps_alphas_is_defined() says whether t is safe. */

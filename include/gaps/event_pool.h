@@ -105,6 +105,7 @@ typedef struct gaps_physics {
     gaps_isr isr;     /* hadronic processes only */
     double t_cut;     /* shower cutoff t_C, GeV^2 */
     double a_max;     /* coupling overestimate alpha_s(t_C) */
+    int ablate;       /* --ablate: enum gaps_ablate_bit bits (gaps/ablate.h), 0 by default */
     uint32_t seed;
     int64_t end_event; /* refills hand out event numbers below this one (the end of the run,
                           or of the segment up to the next checkpoint) */

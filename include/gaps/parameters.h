@@ -21,13 +21,15 @@
  *   short    a short option letter, or 0
  *   TYPE     REAL (double: finite, > 0 on the command line), UNIT (double in (0, 1)), INT (int),
  *            U32 (uint32_t), PROCESS (int, a name of gaps_process_table), COMPAT (int, a name
- *            of gaps_compat_names), PDF (char[GAPS_PDF_SPEC_MAX], "NAME[/MEMBER]", "" none),
+ *            of gaps_compat_names), ABLATE (int, a set of bits named by gaps_ablate_names:
+ *            "none" or NAME,NAME,...), PDF (char[GAPS_PDF_SPEC_MAX], "NAME[/MEMBER]", "" none),
  *            PATH (char[4096], a list of directories)
  *   STATE    STATE: recorded in the state, compared when states merge or a run resumes, and
  *            written into the metadata; NOSTATE: an option only (where to find things)
  *   flags    GAPS_PF_* below
  *   lo, hi   range (REAL: lo <= x <= hi, or lo < x with GAPS_PF_LO_OPEN; hi = DBL_MAX: any
- *            finite x; INT, U32, PROCESS, COMPAT: lo <= x <= hi); unused for the strings
+ *            finite x; INT, U32, PROCESS, COMPAT, ABLATE: lo <= x <= hi); unused for the
+ *            strings
  *   dflt     the default, an expression that may read the configuration `c` (those with
  *            GAPS_PF_PROCESS_DEFAULT read c->process, set before them in list order)
  *   unit     the unit of a number, for messages ("" if none)
@@ -42,6 +44,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "gaps/ablate.h"
 #include "gaps/pdf.h"
 #include "gaps/decl.h"
 
@@ -105,7 +108,13 @@ GAPS_C_BEGIN
       "MaxPartons", "max_partons", NULL)                                                       \
     X(nlo, "nlo", 0, INT, STATE, GAPS_PF_HEPMC_OMIT_DEFAULT | GAPS_PF_OMIT_DEFAULT, 0, 1, 0,    \
       "", "0|1", "1: next-to-leading order, MC@NLO matching\n(doc/nlo.md; every process of the list)",\
-      "nlo", "NLO", "nlo", "NLO %s")
+      "nlo", "NLO", "nlo", "NLO %s")                                                          \
+    X(ablate, "ablate", 0, ABLATE, STATE, GAPS_PF_HEPMC_OMIT_DEFAULT | GAPS_PF_OMIT_DEFAULT,    \
+      0, GAPS_ABLATE_ALL, 0, "", "NAME[,NAME]",                                                \
+      "shower variants for ablation studies at LO\n(doc/validation-lhc.md 8): none or a "     \
+      "comma-\nseparated list of alphas-herwig, alphas-thresholds,\ngqq-virtuality (any "       \
+      "process), fi-kernels,\nfi-gg-asym, if-kernels, isr-no-b (hadron beams)",                \
+      "ablate", "Ablate", "ablate", "ablate %s")
 
 /* GAPS_P_process, GAPS_P_compat, ...: the index of each parameter in gaps_params[]. */
 enum gaps_param_id {
@@ -117,7 +126,7 @@ enum gaps_param_id {
 
 enum gaps_param_type {
     GAPS_PT_REAL, GAPS_PT_UNIT, GAPS_PT_INT, GAPS_PT_U32, GAPS_PT_PROCESS, GAPS_PT_COMPAT,
-    GAPS_PT_PDF, GAPS_PT_PATH
+    GAPS_PT_ABLATE, GAPS_PT_PDF, GAPS_PT_PATH
 };
 
 /* The C declaration of a field of each type (gaps_state's fields are generated from it). */
@@ -127,6 +136,7 @@ enum gaps_param_type {
 #define GAPS_PT_DECL_U32(key) uint32_t key;
 #define GAPS_PT_DECL_PROCESS(key) int key;
 #define GAPS_PT_DECL_COMPAT(key) int key;
+#define GAPS_PT_DECL_ABLATE(key) int key;
 #define GAPS_PT_DECL_PDF(key) char key[GAPS_PDF_SPEC_MAX];
 #define GAPS_PT_DECL_PATH(key) char key[GAPS_PDF_USER_DIRS_MAX];
 
@@ -146,6 +156,14 @@ extern const gaps_param gaps_params[GAPS_N_PARAMS];
 
 /* The names of --compat, in the order of enum gaps_compat (gaps/compat.h). */
 extern const char *const gaps_compat_names[];
+
+/* The names of the bits of --ablate, bit i at [i] (enum gaps_ablate_bit, gaps/ablate.h). */
+extern const char *const gaps_ablate_names[];
+
+/* Parse an --ablate value: "none", or names of gaps_ablate_names separated by single commas
+ * (each at most once).  0 with the bits in *bits, or -1; on -1 *bad points to the first item
+ * that is not a name (or to text, for an empty list or item) and *bad_len is its length. */
+int gaps_ablate_parse(const char *text, int *bits, const char **bad, size_t *bad_len);
 
 /* How a value is written: EXACT for files (%.17g, names; an empty PDF is "none"), JSON (the
  * same, strings in quotes, an empty PDF null), SHORT for people (%g). */

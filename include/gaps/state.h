@@ -22,7 +22,7 @@
 GAPS_C_BEGIN
 
 /* Version of the state and checkpoint file layout; bumped whenever it changes. */
-#define GAPS_STATE_FORMAT 5
+#define GAPS_STATE_FORMAT 6
 
 /* Most disjoint event ranges one state may hold (adjacent ranges coalesce). */
 #define GAPS_STATE_MAX_RANGES 1024
@@ -36,8 +36,8 @@ typedef struct gaps_state {
     char version[32];             /* program version that produced the events */
     /* the physics parameters (gaps/parameters.h), one field each, named and typed as in
      * gaps_config: process, compat, ecm, pdf, alphas_mz, alphas_order, t_cut, seed,
-     * max_partons, nlo.  States merge only when all of them are equal.  pdf is "NAME/MEMBER"
-     * (the member always written), "" for a process without hadron beams. */
+     * max_partons, nlo, ablate.  States merge only when all of them are equal.  pdf is
+     * "NAME/MEMBER" (the member always written), "" for a process without hadron beams. */
 #define GAPS_STATE_FIELD_STATE(TYPE, key) GAPS_PT_DECL_##TYPE(key)
 #define GAPS_STATE_FIELD_NOSTATE(TYPE, key)
 #define GAPS_STATE_FIELD_(key, option, short_name, TYPE, STATE, ...)                           \

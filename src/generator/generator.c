@@ -90,7 +90,8 @@ static int check_parameter(const gaps_config *cfg, const gaps_param *p, char *ms
         break;
     case GAPS_PT_INT:
     case GAPS_PT_PROCESS:
-    case GAPS_PT_COMPAT: {
+    case GAPS_PT_COMPAT:
+    case GAPS_PT_ABLATE: {
         int i;
         memcpy(&i, field, sizeof i);
         v = i;
@@ -158,6 +159,16 @@ static int config_check(const gaps_config *cfg, char *msg, size_t len)
     for (int id = 0; id < GAPS_N_PARAMS; ++id)
         if (check_parameter(cfg, &gaps_params[id], msg, len) != 0) return -1;
     /* checks between parameters */
+    /* the shower variants of --ablate (gaps/ablate.h) change the shower alone: not the NLO
+     * matching, whose subtraction is the default shower's, nor GAPS 2.1's choices; those of
+     * dipoles with incoming partons need hadron beams */
+    if (cfg->ablate && (cfg->nlo || cfg->compat != GAPS_COMPAT_NONE))
+        return snprintf(msg, len, "--ablate is only for leading-order runs with --compat "
+                        "none"), -1;
+    if ((cfg->ablate & ~GAPS_ABLATE_ANY_PROCESS) && !gaps_process_table[cfg->process].hadronic)
+        return snprintf(msg, len, "--ablate: only alphas-herwig, alphas-thresholds and "
+                        "gqq-virtuality apply to --process %s (the others change dipoles with "
+                        "incoming partons)", gaps_process_table[cfg->process].name), -1;
     {
         /* the process's own limits (its threshold in sqrt(s), whether it has an NLO), from
          * the setup every run makes */
@@ -300,6 +311,11 @@ int gaps_physics_setup(gaps_physics *phys, const gaps_config *cfg, const gaps_pd
     gaps_alphas_init(&phys->as, cfg->alphas_order, cfg->alphas_mz);
     /* compat: GAPS 2.1 runs alpha_s with five flavours at every scale (spec 2.3) */
     if (cfg->compat == GAPS_COMPAT_GAPS21) phys->as.t_ref[1] = phys->as.t_ref[2] = 0.0;
+    /* --ablate: Herwig 7's thresholds, or its whole coupling (gaps/ablate.h) */
+    phys->ablate = cfg->ablate;
+    if (cfg->ablate & GAPS_ABLATE_ALPHAS_THRESHOLDS)
+        gaps_alphas_set_thresholds(&phys->as, 1.25, 4.2);
+    if (cfg->ablate & GAPS_ABLATE_ALPHAS_HERWIG) gaps_alphas_set_herwig(&phys->as);
     /* a process whose LO weights contain alpha_s takes the run's coupling */
     gaps_process_set_coupling(&phys->proc, &phys->as);
     /* --nlo 1: the matrix elements take the run's coupling at the process's mu_R^2

@@ -16,6 +16,34 @@ const char *const gaps_compat_names[GAPS_N_COMPAT + 1] = {
     [GAPS_COMPAT_NONE] = "none", [GAPS_COMPAT_GAPS21] = "gaps21", [GAPS_N_COMPAT] = NULL
 };
 
+const char *const gaps_ablate_names[GAPS_N_ABLATE + 1] = {
+    "alphas-herwig", "alphas-thresholds", "fi-kernels", "fi-gg-asym", "if-kernels",
+    "gqq-virtuality", "isr-no-b", NULL
+};
+
+int gaps_ablate_parse(const char *text, int *bits, const char **bad, size_t *bad_len)
+{
+    *bits = 0;
+    *bad = text;
+    *bad_len = 0;
+    if (!strcmp(text, "none")) return 0;
+    const char *s = text;
+    for (;;) {
+        const size_t n = strcspn(s, ",");
+        int bit = -1;
+        for (int i = 0; i < GAPS_N_ABLATE; ++i)
+            if (n == strlen(gaps_ablate_names[i]) && !strncmp(s, gaps_ablate_names[i], n)) bit = i;
+        if (bit < 0 || (*bits & (1 << bit))) {   /* not a name, empty, or given twice */
+            *bad = s;
+            *bad_len = n;
+            return -1;
+        }
+        *bits |= 1 << bit;
+        if (!s[n]) return 0;
+        s += n + 1;
+    }
+}
+
 /* Where a parameter lies in gaps_state: only those the state records have a field there. */
 #define GAPS_STATE_OFFSET_STATE(key) offsetof(gaps_state, key)
 #define GAPS_STATE_OFFSET_NOSTATE(key) 0
@@ -33,6 +61,7 @@ const char *const gaps_compat_names[GAPS_N_COMPAT + 1] = {
 #define GAPS_PT_SIZE_U32 sizeof(uint32_t)
 #define GAPS_PT_SIZE_PROCESS sizeof(int)
 #define GAPS_PT_SIZE_COMPAT sizeof(int)
+#define GAPS_PT_SIZE_ABLATE sizeof(int)
 #define GAPS_PT_SIZE_PDF (size_t)GAPS_PDF_SPEC_MAX
 #define GAPS_PT_SIZE_PATH (size_t)4096
 #define GAPS_CHECK_(key, option, short_name, TYPE, STATE, ...)                                 \
@@ -65,6 +94,7 @@ static void set_text(char *field, size_t size, const char *text)
 #define GAPS_SET_U32(f, v) (f) = (v)
 #define GAPS_SET_PROCESS(f, v) (f) = (v)
 #define GAPS_SET_COMPAT(f, v) (f) = (v)
+#define GAPS_SET_ABLATE(f, v) (f) = (v)
 #define GAPS_SET_PDF(f, v) set_text((f), sizeof(f), (v))
 #define GAPS_SET_PATH(f, v) set_text((f), sizeof(f), (v))
 
@@ -170,6 +200,23 @@ void gaps_param_format(const gaps_param *p, const void *field, enum gaps_param_s
         else
             text = "?";
         break;
+    }
+    case GAPS_PT_ABLATE: {
+        /* "none", or the names of the bits in bit order, separated by commas */
+        int v;
+        memcpy(&v, field, sizeof v);
+        size_t o = 0;
+        char names[200];
+        names[0] = '\0';
+        for (int i = 0; i < GAPS_N_ABLATE; ++i)
+            if (v & (1 << i))
+                o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", o ? "," : "",
+                                      gaps_ablate_names[i]);
+        if (v & ~GAPS_ABLATE_ALL) snprintf(names, sizeof names, "?");
+        else if (!v) snprintf(names, sizeof names, "none");
+        if (style == GAPS_STYLE_JSON) snprintf(buf, len, "\"%s\"", names);
+        else snprintf(buf, len, "%s", names);
+        return;
     }
     case GAPS_PT_PDF:
     case GAPS_PT_PATH:

@@ -28,7 +28,7 @@ static long state_words(int a)
 /* header + parameters + unit + counts + layout + range table + words + checkpoint + CRC.
  * Each parameter of the list (gaps/parameters.h) takes 8 bytes (an f64 or a u64), a PDF set
  * GAPS_PDF_NAME_MAX bytes of name and 8 of member. */
-#define PARAM_BYTES (10 * 8 + GAPS_PDF_NAME_MAX)
+#define PARAM_BYTES (11 * 8 + GAPS_PDF_NAME_MAX)
 #define HEADER_BYTES (16 + 32 + PARAM_BYTES + 8 + 8 + 32 + 16)
 #define MAX_FILE_BYTES (HEADER_BYTES + 16 * GAPS_STATE_MAX_RANGES                               \
                         + 8 * GAPS_HIST_MAX_TOTAL_BINS * GAPS_ACC_WORDS + 80 + 4)
@@ -222,7 +222,8 @@ static void put_params(bytes *b, const gaps_state *s)
         }
         case GAPS_PT_INT:
         case GAPS_PT_PROCESS:
-        case GAPS_PT_COMPAT: {
+        case GAPS_PT_COMPAT:
+        case GAPS_PT_ABLATE: {
             int v;
             memcpy(&v, field, sizeof v);
             put_u64(b, (uint64_t)(int64_t)v);
@@ -268,6 +269,7 @@ static int get_params(bytes *b, gaps_state *s, char *msg, size_t len)
         case GAPS_PT_INT:
         case GAPS_PT_PROCESS:
         case GAPS_PT_COMPAT:
+        case GAPS_PT_ABLATE:
         case GAPS_PT_U32: {
             const uint64_t v = get_u64(b);
             if (!b->bad && !((double)v >= p->lo && (double)v <= p->hi))

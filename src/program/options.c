@@ -316,6 +316,12 @@ static void expected_param(const gaps_param *p, char *buf, size_t len)
         n = snprintf(buf, len, "expected one of ");
         if (n >= 0 && (size_t)n < len) param_names(p, ", ", buf + n, len - (size_t)n);
         break;
+    case GAPS_PT_ABLATE:
+        n = snprintf(buf, len, "expected none, or names separated by commas, each at most "
+                               "once, of");
+        for (int i = 0; i < GAPS_N_ABLATE && n >= 0 && (size_t)n < len; ++i)
+            n += snprintf(buf + n, len - (size_t)n, "%s%s", i ? ", " : " ", gaps_ablate_names[i]);
+        break;
     case GAPS_PT_PDF:
         snprintf(buf, len, "expected NAME or NAME/MEMBER (a set name of letters, digits and "
                            ". _ + -, a member from 0 to %d)", GAPS_PDF_MAX_MEMBER);
@@ -361,6 +367,18 @@ static void suggest_value(const opt_def *d, const char *text, char *why, size_t 
         for (; count < GAPS_N_PROCESSES; ++count) names[count] = gaps_process_table[count].name;
     } else if (d->kind == K_PARAM && gaps_params[d->lo].type == GAPS_PT_COMPAT) {
         for (; count < GAPS_N_COMPAT; ++count) names[count] = gaps_compat_names[count];
+    } else if (d->kind == K_PARAM && gaps_params[d->lo].type == GAPS_PT_ABLATE) {
+        /* the item that is not a name, against the names */
+        int bits;
+        const char *bad;
+        size_t bad_len;
+        if (gaps_ablate_parse(text, &bits, &bad, &bad_len) == 0 || bad_len == 0) return;
+        const char *near = closest_name(bad, bad_len, gaps_ablate_names, GAPS_N_ABLATE);
+        const size_t used = strlen(why);
+        if (near && used < len)
+            snprintf(why + used, len - used, " ('%.*s': did you mean %s?)", (int)bad_len, bad,
+                     near);
+        return;
     } else {
         return;
     }
@@ -498,6 +516,16 @@ static int parse_value(const opt_def *d, const char *text, int in_card, value *v
             for (v->i = 0; v->i < GAPS_N_COMPAT; ++v->i)
                 if (!strcmp(text, gaps_compat_names[v->i])) return 0;
             break;
+        case GAPS_PT_ABLATE: {
+            int bits;
+            const char *bad;
+            size_t bad_len;
+            if (gaps_ablate_parse(text, &bits, &bad, &bad_len) == 0) {
+                v->i = bits;
+                return 0;
+            }
+            break;
+        }
         case GAPS_PT_PDF: {
             char name[GAPS_PDF_NAME_MAX];
             int member;
@@ -560,7 +588,8 @@ static void store_param(gaps_config *c, const gaps_param *p, const value *v)
     case GAPS_PT_UNIT: memcpy(field, &v->d, sizeof v->d); break;
     case GAPS_PT_INT:
     case GAPS_PT_PROCESS:
-    case GAPS_PT_COMPAT: {
+    case GAPS_PT_COMPAT:
+    case GAPS_PT_ABLATE: {
         const int i = (int)v->i;
         memcpy(field, &i, sizeof i);
         break;
@@ -719,7 +748,7 @@ static int gaps_handler(void *vctx, const opt_def *d, const char *spelled, const
     if (d->kind == K_HELP) { gaps_options_usage(stdout); return 1; }
     if (d->kind == K_VERSION) { print_version(stdout); return 1; }
     value v;
-    char why[200];
+    char why[320];
     if (parse_value(d, val ? val : "", 0, &v, why, sizeof why) != 0)
         return fail(msg, len, NULL, "invalid value '%s' for --%s: %s", show(val).s, d->name,
                     why);
@@ -860,7 +889,7 @@ static int apply_card(gaps_ctx *ctx, char *msg, size_t len)
                         first->name, ctx->card_line[d->field]);
         }
         value v;
-        char why[200];
+        char why[320];
         if (parse_value(d, val, 1, &v, why, sizeof why) != 0)
             return fail(msg, len, &w, "invalid value '%s' for %s: %s", show(val).s, d->name,
                         why);
@@ -1166,7 +1195,7 @@ static int merge_handler(void *vctx, const opt_def *d, const char *spelled, cons
     if (d->kind == K_HELP) { gaps_merge_options_usage(stdout); return 1; }
     if (d->kind == K_FLAG) { m->quiet = 1; return 0; }
     value v;
-    char why[200];
+    char why[320];
     if (parse_value(d, val, 0, &v, why, sizeof why) != 0)
         return fail(msg, len, NULL, "invalid value '%s' for --%s: %s", show(val).s, d->name,
                     why);

@@ -25,6 +25,8 @@ int gaps_alphas_init(gaps_alphas *as, int order, double asmz)
     if (order < 0 || order > 2 || !(asmz > 0.0 && asmz < 1.0)) return -1;
     as->order = order;
     as->asmz = asmz;
+    as->herwig = 0;
+    for (int r = 0; r < 3; ++r) as->lambda2[r] = 0.0;
     for (int r = 0; r < 3; ++r) {
         const int nf = 5 - r;
         as->b0[r] = beta0(nf) / (2.0 * GAPS_PI);
@@ -39,11 +41,54 @@ int gaps_alphas_init(gaps_alphas *as, int order, double asmz)
     return 0;
 }
 
+void gaps_alphas_set_thresholds(gaps_alphas *as, double m_c, double m_b)
+{
+    as->t_ref[1] = m_b * m_b;
+    as->t_ref[2] = m_c * m_c;
+    if (as->order == 0) return;
+    as->a_ref[1] = running(as, 0, as->t_ref[1]);
+    as->a_ref[2] = running(as, 1, as->t_ref[2]);
+}
+
+/* Herwig's expansion at nf flavours (region 5 - nf), from its own beta coefficients. */
+static double herwig_value(double t, double lambda2, int nf)
+{
+    const double b0 = (33.0 - 2.0 * nf) / (12.0 * GAPS_PI);
+    const double b1 = (153.0 - 19.0 * nf) / (24.0 * GAPS_PI * GAPS_PI);
+    const double L = gaps_log(t / lambda2), lnL = gaps_log(L), c = b1 / (b0 * b0 * L);
+    return 1.0 / (b0 * L) * (1.0 - c * lnL + c * c * ((lnL - 0.5) * (lnL - 0.5) - 1.25));
+}
+
+/* The Lambda^2 at which herwig_value(t, ., nf) = a, by bisection in ln Lambda^2 over
+ * [1e-6, 1] GeV^2 (Herwig's range), where the value rises with Lambda^2. */
+static double herwig_lambda2(double t, double a, int nf)
+{
+    double lo = log(1e-6), hi = 0.0;
+    for (int i = 0; i < 200; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        if (herwig_value(t, exp(mid), nf) < a) lo = mid;
+        else hi = mid;
+    }
+    return exp(0.5 * (lo + hi));
+}
+
+void gaps_alphas_set_herwig(gaps_alphas *as)
+{
+    if (as->order == 0) return;
+    as->herwig = 1;
+    as->t_ref[1] = 4.2 * 4.2;
+    as->t_ref[2] = 1.25 * 1.25;
+    as->lambda2[0] = herwig_lambda2(GAPS_MZ * GAPS_MZ, as->asmz, 5);
+    as->lambda2[1] = herwig_lambda2(as->t_ref[1], herwig_value(as->t_ref[1], as->lambda2[0], 5), 4);
+    as->lambda2[2] = herwig_lambda2(as->t_ref[2], herwig_value(as->t_ref[2], as->lambda2[1], 4), 3);
+}
+
 GAPS_DEVICE_BEGIN
 double gaps_alphas_value(const gaps_alphas *as, double t)
 {
     if (as->order == 0) return as->asmz;
     const int region = t >= as->t_ref[1] ? 0 : (t >= as->t_ref[2] ? 1 : 2);
+    if (as->herwig) return herwig_value(t, as->lambda2[region], 5 - region);
     return running(as, region, t);
 }
 GAPS_DEVICE_END

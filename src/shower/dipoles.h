@@ -177,6 +177,10 @@ GAPS_ALWAYS_INLINE double gaps_dipole_kernel_rate(const gaps_physics *phys,
 {
     const int compat = phys->isr.compat == GAPS_COMPAT_GAPS21;
     *kernel = gaps_dipole_kernel(in->flav, in->incoming, j, new_flav);
+    /* --ablate isr-no-b: no trials of an incoming gluon that came from a b or bbar */
+    if ((phys->ablate & GAPS_ABLATE_ISR_NO_B) && *kernel == GAPS_KERNEL_I_QG
+        && (*new_flav == 5 || *new_flav == -5))
+        return 0.0;
     const gaps_overestimate o = gaps_isr_overestimate(*kernel, in->type, compat);
     return in->pref * in->I[o.shape]
            * gaps_isr_rate_factor(&phys->isr, in->tbin, *kernel, in->type, in->flav,

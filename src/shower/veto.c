@@ -255,6 +255,8 @@ GAPS_OUT_OF_LINE void accept_or_reject_hadronic(gaps_pool *pool, const gaps_phys
     const double eta = gaps_dipole_eta(pool, e, p, k, n_in);
     const int shifted = incoming && gaps_isr_shifted(isr, flav);
     double f = gaps_isr_value_jacobian(kernel, type, compat, v.a, v.b);
+    if (phys->ablate)
+        f = gaps_isr_ablate_value_jacobian(phys->ablate, kernel, type, nf, v.a, v.b, f);
     if (type != GAPS_DIPOLE_FF) {
         /* the leg whose momentum fraction eta becomes eta/x; GAPS 2.1 takes the FI ratio and
          * its checks at z instead of x (compat, spec 11 item 1) */
@@ -287,9 +289,15 @@ GAPS_OUT_OF_LINE void accept_or_reject_hadronic(gaps_pool *pool, const gaps_phys
     double ratio = f / g;
 
     /* alpha_s(t) over its overestimate, <= 1: computed only where it can matter */
-    if (Ra < ratio || ratio > 1.0)
+    if (Ra < ratio || ratio > 1.0) {
         ratio *= gaps_isr_coupling_ratio(isr, &phys->as,
                                          shifted ? (flav < 0 ? -flav : flav) : 0, phys->a_max, t);
+        /* --ablate gqq-virtuality: alpha_s of g -> q qbar at the virtuality t/(z(1-z)) >= t,
+         * at most alpha_s(t): the ratio stays a probability */
+        if ((phys->ablate & GAPS_ABLATE_GQQ_VIRTUALITY) && kernel == GAPS_KERNEL_G_QQ)
+            ratio *= gaps_alphas_value(&phys->as, t / (zz.z * zz.omz))
+                     / gaps_alphas_value(&phys->as, t);
+    }
     if (ratio > 1.0) {
         unsigned long long *cnt = pool->counters;
         GAPS_ATOMIC_UPDATE
@@ -490,7 +498,12 @@ GAPS_ALWAYS_INLINE void accept_or_reject(gaps_pool *pool, const gaps_physics *ph
     double ratio = gaps_kernel_ratio(kernel, z, omz, y);   /* (1 - y) P / Q */
     /* alpha_s(t) / a_max <= 1, so a trial that fails the kinematic ratio alone fails the full
      * one too: the coupling (two logarithms) is computed only for the survivors */
-    if (Ra < ratio) ratio *= gaps_alphas_value(&phys->as, t) / phys->a_max;
+    if (Ra < ratio) {
+        ratio *= gaps_alphas_value(&phys->as, t) / phys->a_max;
+        /* --ablate gqq-virtuality: alpha_s of g -> q qbar at t/(z(1-z)) (gaps/ablate.h) */
+        if ((phys->ablate & GAPS_ABLATE_GQQ_VIRTUALITY) && kernel == GAPS_KERNEL_G_QQ)
+            ratio *= gaps_alphas_value(&phys->as, t / (z * omz)) / gaps_alphas_value(&phys->as, t);
+    }
     if (!(Ra < ratio)) {
         pool->trial_kernel[e] = GAPS_KERNEL_NONE;
         return;
