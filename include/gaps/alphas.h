@@ -44,6 +44,9 @@ void gaps_alphas_set_herwig(gaps_alphas *as);
  * not finite; gaps_alphas_is_defined() says whether t is safe. */
 GAPS_DEVICE_BEGIN
 double gaps_alphas_value(const gaps_alphas *as, double t);
+/* The same for a coupling known not to be Herwig's (as->herwig 0): the e+e- launches, which
+ * runs with --ablate do not use, call it so that they carry no branch of the ablation. */
+double gaps_alphas_value_own(const gaps_alphas *as, double t);
 GAPS_DEVICE_END
 
 /* 1 if alpha_s is finite and positive for every scale >= t_min, else 0. */

@@ -45,6 +45,14 @@ static int config_hadronic(const gaps_config *cfg)
            && gaps_process_table[cfg->process].hadronic;
 }
 
+/* The general launches (gaps_shower_launch_*'s hadronic = 1) for hadron beams and for every
+ * run with --ablate: the e+e- launches carry none of the ablations (their coupling is
+ * gaps_alphas_value_own), so that LEP runs without them pay for none. */
+static int config_general_launch(const gaps_config *cfg)
+{
+    return config_hadronic(cfg) || cfg->ablate != 0;
+}
+
 int gaps_config_loop_mode(const gaps_config *cfg)
 {
     if (cfg->loop_mode != GAPS_LOOPS_AUTO) return cfg->loop_mode;
@@ -615,7 +623,7 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
     part->draining = 0;
     double t0 = now();
     if (!stop_requested(sh) && (!sh->pieces || take_piece(part, sh))) {
-        gaps_shower_launch_refill(pool, phys, nslots, config_hadronic(cfg));
+        gaps_shower_launch_refill(pool, phys, nslots, config_general_launch(cfg));
         part->launches++;
     }
     part->time_me += now() - t0;
@@ -624,7 +632,7 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
         int strides = 1;   /* cycles of this pass, in cycles_per_launch */
         if (gaps_config_loop_mode(cfg) == GAPS_LOOPS_FUSED) {
             gaps_shower_launch_cycles(pool, phys, nslots, gaps_config_cycles_per_launch(cfg),
-                                      gaps_config_split_every(cfg), config_hadronic(cfg));
+                                      gaps_config_split_every(cfg), config_general_launch(cfg));
             part->launches++;
         } else {   /* cycles_per_launch cycles of one launch per step (or two: trial and
                       splitting), then analysis and refill; the launches run over the slots that
@@ -719,7 +727,7 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
          * on a GPU its writes then go to neighbouring slots side by side, where the done
          * list's slots lie scattered (ME 0.183 -> 0.080 s at 10^8 events, doc/benchmarks.md) */
         if (left && (idle || (cfg->refill && (fresh || done > 0)))) {
-            gaps_shower_launch_refill(pool, phys, nslots, config_hadronic(cfg));
+            gaps_shower_launch_refill(pool, phys, nslots, config_general_launch(cfg));
             part->launches++;
         }
         part->time_me += now() - t2;

@@ -91,6 +91,13 @@ double gaps_alphas_value(const gaps_alphas *as, double t)
     if (as->herwig) return herwig_value(t, as->lambda2[region], 5 - region);
     return running(as, region, t);
 }
+
+double gaps_alphas_value_own(const gaps_alphas *as, double t)
+{
+    if (as->order == 0) return as->asmz;
+    const int region = t >= as->t_ref[1] ? 0 : (t >= as->t_ref[2] ? 1 : 2);
+    return running(as, region, t);
+}
 GAPS_DEVICE_END
 
 int gaps_alphas_is_defined(const gaps_alphas *as, double t_min)

@@ -499,9 +499,12 @@ GAPS_ALWAYS_INLINE void accept_or_reject(gaps_pool *pool, const gaps_physics *ph
     /* alpha_s(t) / a_max <= 1, so a trial that fails the kinematic ratio alone fails the full
      * one too: the coupling (two logarithms) is computed only for the survivors */
     if (Ra < ratio) {
-        ratio *= gaps_alphas_value(&phys->as, t) / phys->a_max;
+        /* the e+e- launches run without --ablate (gaps_shower_launch_*): their coupling is
+         * the project's own and they hold no branch of the ablations */
+        ratio *= (ee_only ? gaps_alphas_value_own(&phys->as, t) : gaps_alphas_value(&phys->as, t))
+                 / phys->a_max;
         /* --ablate gqq-virtuality: alpha_s of g -> q qbar at t/(z(1-z)) (gaps/ablate.h) */
-        if ((phys->ablate & GAPS_ABLATE_GQQ_VIRTUALITY) && kernel == GAPS_KERNEL_G_QQ)
+        if (!ee_only && (phys->ablate & GAPS_ABLATE_GQQ_VIRTUALITY) && kernel == GAPS_KERNEL_G_QQ)
             ratio *= gaps_alphas_value(&phys->as, t / (z * omz)) / gaps_alphas_value(&phys->as, t);
     }
     if (!(Ra < ratio)) {
