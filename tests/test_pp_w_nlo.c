@@ -70,7 +70,7 @@
 #include "gaps/compat.h"
 #include "gaps/constants.h"
 #include "gaps/pdf.h"
-#include "gaps/pp_nlo.h"
+#include "process/pp_nlo.h"
 #include "gaps/process.h"
 #include "gaps/rng.h"
 #include "process/mcatnlo.h"
