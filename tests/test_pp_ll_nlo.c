@@ -1,5 +1,5 @@
 /* p p -> Z/gamma* -> e- e+ at NLO (--nlo 1 --process pp-ll; src/process/pp_ll_nlo.c,
- * src/process/pp_ll_nlo_events.c; doc/nlo.md section 12):
+ * src/process/mcatnlo.c with pp_ll.c's functions; doc/nlo.md section 12):
  *   1. the Born of the matrix-element functions equals the leading-order |M|^2 of pp_ll.c;
  *      the real matrix elements and the subtracted reals, averaged over the lepton direction
  *      in the pair's rest frame (six directions +-e_i of a random frame: exact for the

@@ -1,4 +1,4 @@
-/* test_pp_nlo_events.c -- the hard events of --nlo 1 --process pp-z (src/process/pp_z_nlo_events.c,
+/* test_pp_nlo_events.c -- the hard events of --nlo 1 --process pp-z (src/process/mcatnlo.c with pp_z.c's functions,
  * doc/nlo.md section 11.8) without the shower: N events through gaps_process_generate().
  *   1. the mean weight is sigma_NLO of the quadrature of tests/test_pp_nlo.c (47937.96 pb;
  *      with --compat gaps21's Li2 47922.84 pb) within 4 standard errors of the weight spread;

@@ -179,7 +179,7 @@ void gaps_process_pp_h_generate(const gaps_process *proc, gaps_rng *rng, gaps_ha
     gaps_pdf_xfxq2_all(proc->pdf, xb, h->mh2, fb);
 
     /* rows 0 and 1: the gluons along +z and -z; colours physical for incoming partons (as
-     * gaps_pp_born_incoming's q qbar singlet and gaps_pp_h_partons's incoming gluon): the
+     * gaps_pp_born_incoming's q qbar singlet and gaps_nlo_h_partons_qq's incoming gluon): the
      * colour of one is the anticolour of the other, a colour singlet */
     ev->p[0][0] = xa * h->half_ecm;
     ev->p[0][1] = ev->p[0][2] = 0.0;
