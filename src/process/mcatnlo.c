@@ -51,6 +51,41 @@ void gaps_mcatnlo_init(gaps_mcatnlo *mc, double alphas, int compat)
     mc->gluon_legs = 0;
 }
 
+void gaps_mcatnlo_set_stable(gaps_mcatnlo *mc, double m2, double y_max, double half_ecm)
+{
+    mc->uniforms = 10;
+    mc->i_s_channel = 1;
+    mc->i_legs = 2;
+    mc->i_real = 4;
+    mc->i_h_channel = 8;
+    mc->i_choice = 9;
+    mc->decay = 0;
+    mc->mass_bw = 0;
+    mc->mv2 = m2;
+    mc->ln_tau = -2.0 * y_max;
+    mc->half_ecm = half_ecm;
+    mc->s = 4.0 * half_ecm * half_ecm;
+}
+
+void gaps_mcatnlo_set_lepton_pair(gaps_mcatnlo *mc, double mv2, double map_w, double rho_lo,
+                                  double rho_hi, double sqrt_s, double s)
+{
+    mc->uniforms = 16;
+    mc->i_legs = 4;
+    mc->i_real = 6;
+    mc->i_h_channel = 13;
+    mc->i_s_channel = 14;
+    mc->i_choice = 15;
+    mc->decay = 1;
+    mc->mass_bw = 1;
+    mc->mv2 = mv2;
+    mc->map_w = map_w;
+    mc->rho_lo = rho_lo;
+    mc->rho_hi = rho_hi;
+    mc->s = s;
+    mc->half_ecm = 0.5 * sqrt_s;
+}
+
 GAPS_DEVICE_BEGIN
 
 /* ---- the collinear part of the S weight ---- */

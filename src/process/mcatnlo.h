@@ -59,6 +59,15 @@ typedef struct gaps_mcatnlo {
  * Drell-Yan Born (gaps_pp_z_virtual_i) and quark legs; the process's layout, mass model and
  * energy (and another V + I or gluon legs) are set by the process after this call. */
 void gaps_mcatnlo_init(gaps_mcatnlo *mc, double alphas, int compat);
+/* Host: the two layouts the processes use.  A stable V of mass^2 m2 (rapidity range
+ * [-y_max, y_max], ln tau = -2 y_max, beam energy half_ecm): 10 uniforms, the Born's (y, S
+ * channel), (x_a, x_b), (ln tau', y-hat), (cos theta, phi), (H channel, S or H) (pp-z, pp-h).
+ * A lepton pair of Breit-Wigner mass (m^2 = mv2 + map_w tan rho, rho in [rho_lo, rho_hi]):
+ * 16 uniforms, the Born's four, (x_a, x_b), the real point's seven, H channel, S channel,
+ * S or H (pp-ll, pp-w). */
+void gaps_mcatnlo_set_stable(gaps_mcatnlo *mc, double m2, double y_max, double half_ecm);
+void gaps_mcatnlo_set_lepton_pair(gaps_mcatnlo *mc, double mv2, double map_w, double rho_lo,
+                                  double rho_hi, double sqrt_s, double s);
 
 /* The Born point of an S event, filled by the process's _nlo_born. */
 typedef struct gaps_nlo_born {

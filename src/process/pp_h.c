@@ -88,18 +88,7 @@ void gaps_process_pp_h_set_nlo(gaps_process *proc, double alphas, int compat)
     gaps_mcatnlo_init(mc, alphas, compat);
     mc->virtual_i = gaps_pp_h_virtual_i(alphas, 0.0);
     mc->gluon_legs = 1;
-    mc->uniforms = 10;
-    mc->i_s_channel = 1;
-    mc->i_legs = 2;
-    mc->i_real = 4;
-    mc->i_h_channel = 8;
-    mc->i_choice = 9;
-    mc->decay = 0;
-    mc->mass_bw = 0;
-    mc->mv2 = d->lo.mh2;
-    mc->ln_tau = -2.0 * d->lo.y_max;
-    mc->half_ecm = d->lo.half_ecm;
-    mc->s = 4.0 * d->lo.half_ecm * d->lo.half_ecm;
+    gaps_mcatnlo_set_stable(mc, d->lo.mh2, d->lo.y_max, d->lo.half_ecm);
 }
 
 /* the Higgs is a particle of the record */

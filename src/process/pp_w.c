@@ -111,20 +111,8 @@ void gaps_process_pp_w_set_nlo(gaps_process *proc, double alphas, int compat)
     gaps_pp_w_data *d = GAPS_PROCESS_DATA(gaps_pp_w_data, proc);
     gaps_mcatnlo *mc = &d->nlo;
     gaps_mcatnlo_init(mc, alphas, compat);
-    mc->uniforms = 16;
-    mc->i_legs = 4;
-    mc->i_real = 6;
-    mc->i_h_channel = 13;
-    mc->i_s_channel = 14;
-    mc->i_choice = 15;
-    mc->decay = 1;
-    mc->mass_bw = 1;
-    mc->mv2 = d->lo.mw2;
-    mc->map_w = d->lo.map_w;
-    mc->rho_lo = d->lo.rho_lo;
-    mc->rho_hi = d->lo.rho_hi;
-    mc->s = d->lo.s;
-    mc->half_ecm = 0.5 * d->lo.sqrt_s;
+    gaps_mcatnlo_set_lepton_pair(mc, d->lo.mw2, d->lo.map_w, d->lo.rho_lo, d->lo.rho_hi,
+                                 d->lo.sqrt_s, d->lo.s);
 }
 
 /* the W recoils in the shower: the record holds its decay products, and the output rebuilds

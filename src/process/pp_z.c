@@ -66,18 +66,7 @@ void gaps_process_pp_z_set_nlo(gaps_process *proc, double alphas, int compat)
     gaps_pp_z_data *d = GAPS_PROCESS_DATA(gaps_pp_z_data, proc);
     gaps_mcatnlo *mc = &d->nlo;
     gaps_mcatnlo_init(mc, alphas, compat);
-    mc->uniforms = 10;
-    mc->i_s_channel = 1;
-    mc->i_legs = 2;
-    mc->i_real = 4;
-    mc->i_h_channel = 8;
-    mc->i_choice = 9;
-    mc->decay = 0;
-    mc->mass_bw = 0;
-    mc->mv2 = d->lo.mz2;
-    mc->ln_tau = -2.0 * d->lo.y_max;
-    mc->half_ecm = d->lo.half_ecm;
-    mc->s = 4.0 * d->lo.half_ecm * d->lo.half_ecm;
+    gaps_mcatnlo_set_stable(mc, d->lo.mz2, d->lo.y_max, d->lo.half_ecm);
 }
 
 double gaps_process_pp_z_prepare(gaps_process *proc, const gaps_pdf *pdf)
