@@ -425,7 +425,7 @@ int main(int argc, char **argv)
     /* the configuration: the process's sqrt(s) limit, the PDF set found or refused */
     gaps_config cfg;
     gaps_config_defaults(&cfg);
-    cfg.process = GAPS_PROCESS_PP_Z;
+    gaps_config_set_process(&cfg, GAPS_PROCESS_PP_Z);   /* with its defaults (analysis, ...) */
     cfg.ecm = 90.0;
     CHECK(gaps_config_check(&cfg, msg, sizeof msg) == -1, "pp-z at 90 GeV passes the check");
     cfg.ecm = ECM;
@@ -443,8 +443,8 @@ int main(int argc, char **argv)
     cfg.events = 10;
     CHECK(gaps_generate(&cfg, &run, msg, sizeof msg) == -1 && strstr(msg, "NoSuchSet_gaps_test"),
           "a run with a missing set: '%s'", msg);
-    cfg.process = GAPS_PROCESS_EE_QQ;
-    cfg.ecm = GAPS_DEFAULT_ECM;
+    gaps_config_set_process(&cfg, GAPS_PROCESS_EE_QQ);
+    cfg.pdf[0] = '\0';
     CHECK(gaps_config_check_pdf(&cfg, msg, sizeof msg) == 0, "e+ e- needs no PDF: %s", msg);
 
     if (hepmc) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""State and checkpoint files from a buggy or hostile writer (doc/formats.md, state format 6).
+"""State and checkpoint files from a buggy or hostile writer (doc/formats.md, state format 7).
 
 Takes a valid state and a valid checkpoint (with its .part files) made by the program, changes
 one field at a time to values whose meaning is impossible (NaN, infinities, negatives, huge
@@ -32,8 +32,8 @@ import time
 import zlib
 
 TIMEOUT = 60
-FORMAT = 6
-HEADER = 328                              # ranges start here (doc/formats.md)
+FORMAT = 7
+HEADER = 336                              # ranges start here (doc/formats.md)
 NBINS = 1191
 NWORDS = 13
 EVENT_BIN = NBINS - 2                     # the event counter's one bin
@@ -89,18 +89,18 @@ class State:
         self.version = bytes(data[16:48])
         # the parameters of gaps/parameters.h in list order, 8 bytes each (the PDF set's
         # name 128 bytes before its member)
-        self.process, self.compat = struct.unpack_from("<2Q", data, 48)
-        (self.ecm,) = struct.unpack_from("<d", data, 64)
-        self.pdf_name = bytes(data[72:200])
-        (self.pdf_member,) = struct.unpack_from("<Q", data, 200)
-        (self.alphas_mz,) = struct.unpack_from("<d", data, 208)
-        (self.order,) = struct.unpack_from("<Q", data, 216)
-        (self.tcut,) = struct.unpack_from("<d", data, 224)
-        self.seed, self.maxp, self.nlo, self.ablate = struct.unpack_from("<4Q", data, 232)
-        (self.pdf_digest,) = struct.unpack_from("<Q", data, 264)
-        (self.w_unit,) = struct.unpack_from("<d", data, 272)
-        self.events, self.cap, self.invalid, self.badw = struct.unpack_from("<4Q", data, 280)
-        self.nbins, self.nwords, self.nranges, self.res1 = struct.unpack_from("<4I", data, 312)
+        self.process, self.compat, self.analysis = struct.unpack_from("<3Q", data, 48)
+        (self.ecm,) = struct.unpack_from("<d", data, 72)
+        self.pdf_name = bytes(data[80:208])
+        (self.pdf_member,) = struct.unpack_from("<Q", data, 208)
+        (self.alphas_mz,) = struct.unpack_from("<d", data, 216)
+        (self.order,) = struct.unpack_from("<Q", data, 224)
+        (self.tcut,) = struct.unpack_from("<d", data, 232)
+        self.seed, self.maxp, self.nlo, self.ablate = struct.unpack_from("<4Q", data, 240)
+        (self.pdf_digest,) = struct.unpack_from("<Q", data, 272)
+        (self.w_unit,) = struct.unpack_from("<d", data, 280)
+        self.events, self.cap, self.invalid, self.badw = struct.unpack_from("<4Q", data, 288)
+        self.nbins, self.nwords, self.nranges, self.res1 = struct.unpack_from("<4I", data, 320)
         self.ranges = [list(struct.unpack_from("<2q", data, HEADER + 16 * i))
                        for i in range(self.nranges)]
         at = HEADER + 16 * self.nranges
@@ -122,7 +122,7 @@ class State:
         b = bytearray(b"GAPSSTAT")
         b += struct.pack("<II", self.fmt & 0xffffffff, self.kind & 0xffffffff)
         b += self.version
-        b += struct.pack("<2Q", self.process & U64, self.compat & U64)
+        b += struct.pack("<3Q", self.process & U64, self.compat & U64, self.analysis & U64)
         b += struct.pack("<d", self.ecm)
         b += self.pdf_name
         b += struct.pack("<Q", self.pdf_member & U64)
@@ -301,7 +301,7 @@ def field(name, attr, values, ck_only=False):
         mutations.append((f"{name} = {v!r}", lambda s, a=attr, v=v: setattr(s, a, v), ck_only))
 
 
-field("format", "fmt", [1, 2, 3, 4, 5, 7, 0, 0xffffffff])
+field("format", "fmt", [1, 2, 3, 4, 5, 6, 8, 0, 0xffffffff])
 field("kind", "kind", [0, 3, 0xffffffff])
 for label, v in [("non-printable", b"1.0\x01.0"), ("DEL", b"1.0.0\x7f"), ("8-bit", b"1.\xc3\xa9"),
                  ("newline", b"1.0\n0"), ("empty", b""), ("unterminated", b"A" * 32),
@@ -319,6 +319,7 @@ field("nlo", "nlo", [2, 1 << 32, U64])
 field("ablate", "ablate", [128, 1 << 32, U64])
 field("process", "process", [3, 1000, U64])
 field("compat", "compat", [2, U64])
+field("analysis", "analysis", [1, 5, U64])
 field("PDF member without a set", "pdf_member", [1, U64])
 field("PDF digest without a set", "pdf_digest", [1, U64])
 # a PDF set with ee-qq, a name that is no set name or not NUL-padded
@@ -327,7 +328,7 @@ for label, v in [("a PDF set with ee-qq", b"CT14lo"), ("a space", b"CT 14"),
                  ("unterminated", b"A" * 128), ("bytes after the NUL", b"CT14lo\0junk")]:
     mutations.append((f"PDF name {label}",
                       lambda s, v=v: setattr(s, "pdf_name", v.ljust(128, b"\0")[:128]), False))
-field("reserved word 324", "res1", [1])
+field("reserved word 332", "res1", [1])
 field("weight unit", "w_unit", [NAN, INF, -INF, 0.0, -1.0, 5e-324, 2.0 ** 101, 2.0 ** -101])
 mutations.append(("weight unit twice the process's", lambda s: setattr(s, "w_unit", 2 * s.w_unit),
                   False))
@@ -574,11 +575,11 @@ else:
 old = st.copy()
 old.fmt = 1
 old.write("old.state")
-expect_refused("format 1", "old.state", resume=False, words=("format 1", "format 6"))
-for fmt in (2, 3, 4, 5):
+expect_refused("format 1", "old.state", resume=False, words=("format 1", "format 7"))
+for fmt in (2, 3, 4, 5, 6):
     old.fmt = fmt
     old.write("old.state")
-    expect_refused(f"format {fmt}", "old.state", resume=False, words=(f"format {fmt}", "format 6"))
+    expect_refused(f"format {fmt}", "old.state", resume=False, words=(f"format {fmt}", "format 7"))
 
 # .part files that are not this run's: another header, an event that is not the next one
 shutil.copy("o.csv.part", "saved.csv")

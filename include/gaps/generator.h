@@ -55,6 +55,8 @@ typedef struct gaps_config {
     int64_t first_event;     /* generate event numbers first_event .. first_event + N - 1 */
     int process;             /* enum gaps_process_id (gaps/process.h) */
     int compat;              /* enum gaps_compat (gaps/compat.h) */
+    int analysis;            /* enum gaps_analysis_id (gaps/analyses.h): the histograms filled;
+                                the process's own by default (gaps_process_analysis) */
     double ecm;              /* sqrt(s), GeV */
     char pdf[GAPS_PDF_SPEC_MAX];  /* hadronic processes: "NAME[/MEMBER]"; "" = the process's
                                      default set; "" for the others */
@@ -195,7 +197,9 @@ int gaps_config_loop_mode(const gaps_config *cfg);
 int gaps_config_cycles_per_launch(const gaps_config *cfg);
 
 /* Choose the process (enum gaps_process_id) and give the parameters whose default depends on
- * it (ecm, pdf: GAPS_PF_PROCESS_DEFAULT) that process's defaults. */
+ * it (ecm, pdf, max_partons, analysis: GAPS_PF_PROCESS_DEFAULT) that process's defaults.  A
+ * program sets the process this way, not by assigning cfg->process: the analysis of another
+ * process's default would be refused (gaps_config_check). */
 void gaps_config_set_process(gaps_config *cfg, int process);
 
 /* Check a configuration: 0, or -1 with a one-line reason in msg. */

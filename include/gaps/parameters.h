@@ -21,7 +21,7 @@
  *   short    a short option letter, or 0
  *   TYPE     REAL (double: finite, > 0 on the command line), UNIT (double in (0, 1)), INT (int),
  *            U32 (uint32_t), PROCESS (int, a name of gaps_process_table), COMPAT (int, a name
- *            of gaps_compat_names), ABLATE (int, a set of bits named by gaps_ablate_names:
+ *            of gaps_compat_names), ANALYSIS (int, a name of gaps_analysis_table), ABLATE (int, a set of bits named by gaps_ablate_names:
  *            "none" or NAME,NAME,...), PDF (char[GAPS_PDF_SPEC_MAX], "NAME[/MEMBER]", "" none),
  *            PATH (char[4096], a list of directories)
  *   STATE    STATE: recorded in the state, compared when states merge or a run resumes, and
@@ -66,6 +66,9 @@ GAPS_C_BEGIN
 #define GAPS_PF_OMIT_DEFAULT 16u     /* no YODA annotation and no item of the text summary while
                                         it has the value of gaps_config_defaults() (so that runs
                                         that do not use it keep their bytes and lines) */
+#define GAPS_PF_OMIT_PROCESS_DEFAULT 32u /* no YODA annotation, item of the text summary or
+                                        HepMC3 run attribute while it has the default of the
+                                        run's process and compat (gaps_param_is_process_default) */
 
 #define GAPS_PARAMETERS(X)                                                                     \
     X(process, "process", 0, PROCESS, STATE, GAPS_PF_HEPMC_OMIT_DEFAULT,                       \
@@ -75,6 +78,12 @@ GAPS_C_BEGIN
       0, GAPS_N_COMPAT - 1, GAPS_COMPAT_NONE, "", NULL,                                            \
       "none: textbook physics (doc/physics.md); gaps21:\nas GAPS 2.1 codes it",                \
       "compat", "Compat", "compat", "compat %s")                                               \
+    X(analysis, "analysis", 0, ANALYSIS, STATE,                                                \
+      GAPS_PF_PROCESS_DEFAULT | GAPS_PF_OMIT_PROCESS_DEFAULT, 0, GAPS_N_ANALYSES - 1,          \
+      gaps_process_analysis(c->process, c->compat), "", NULL,                                  \
+      "the histograms filled (doc/physics.md); the\nprocess's own by default, for --lhe the "  \
+      "LHC\nZ analysis (a file says nothing about which fits)",                                \
+      "analysis", "Analysis", "analysis", "analysis %s")                                       \
     X(ecm, "ecm", 0, REAL, STATE, GAPS_PF_PROCESS_DEFAULT,                                     \
       GAPS_MIN_ECM, GAPS_MAX_ECM, gaps_process_table[c->process].default_ecm, "GeV",     \
       "GEV",           \
@@ -126,7 +135,7 @@ enum gaps_param_id {
 
 enum gaps_param_type {
     GAPS_PT_REAL, GAPS_PT_UNIT, GAPS_PT_INT, GAPS_PT_U32, GAPS_PT_PROCESS, GAPS_PT_COMPAT,
-    GAPS_PT_ABLATE, GAPS_PT_PDF, GAPS_PT_PATH
+    GAPS_PT_ABLATE, GAPS_PT_PDF, GAPS_PT_PATH, GAPS_PT_ANALYSIS
 };
 
 /* The C declaration of a field of each type (gaps_state's fields are generated from it). */
@@ -137,6 +146,7 @@ enum gaps_param_type {
 #define GAPS_PT_DECL_PROCESS(key) int key;
 #define GAPS_PT_DECL_COMPAT(key) int key;
 #define GAPS_PT_DECL_ABLATE(key) int key;
+#define GAPS_PT_DECL_ANALYSIS(key) int key;
 #define GAPS_PT_DECL_PDF(key) char key[GAPS_PDF_SPEC_MAX];
 #define GAPS_PT_DECL_PATH(key) char key[GAPS_PDF_USER_DIRS_MAX];
 
@@ -168,6 +178,10 @@ int gaps_ablate_parse(const char *text, int *bits, const char **bad, size_t *bad
 /* How a value is written: EXACT for files (%.17g, names; an empty PDF is "none"), JSON (the
  * same, strings in quotes, an empty PDF null), SHORT for people (%g). */
 enum gaps_param_style { GAPS_STYLE_EXACT, GAPS_STYLE_JSON, GAPS_STYLE_SHORT };
+
+/* Does the value of p in state st equal the default its process and compat give it
+ * (GAPS_PF_OMIT_PROCESS_DEFAULT)?  1 or 0. */
+int gaps_param_is_process_default(const gaps_param *p, const void *st);
 
 /* The text of the value at `field` (a gaps_config or gaps_state field of parameter p). */
 void gaps_param_format(const gaps_param *p, const void *field, enum gaps_param_style style,

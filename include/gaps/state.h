@@ -22,7 +22,7 @@
 GAPS_C_BEGIN
 
 /* Version of the state and checkpoint file layout; bumped whenever it changes. */
-#define GAPS_STATE_FORMAT 6
+#define GAPS_STATE_FORMAT 7
 
 /* Most disjoint event ranges one state may hold (adjacent ranges coalesce). */
 #define GAPS_STATE_MAX_RANGES 1024
@@ -50,10 +50,6 @@ typedef struct gaps_state {
      * gaps_state_init() fills it in from the set the configuration names (0 if it cannot be
      * read: a run refuses that configuration with the reason) */
     uint64_t pdf_digest;
-    /* the analysis whose histograms the words hold (enum gaps_analysis_id): that of the
-     * process and compat (gaps_process_analysis()), set from them when a state is made or
-     * read, not stored */
-    int analysis;
     /* the weight unit of the histogram sums, pb: the run's (for LEP the largest leading-order
      * weight, gaps_me.w_max; for hadron beams the process's nominal unit halved to the
      * weights of this energy and PDF set, gaps_weight_unit_for()); states merge only when it

@@ -99,7 +99,8 @@ static int check_parameter(const gaps_config *cfg, const gaps_param *p, char *ms
     case GAPS_PT_INT:
     case GAPS_PT_PROCESS:
     case GAPS_PT_COMPAT:
-    case GAPS_PT_ABLATE: {
+    case GAPS_PT_ABLATE:
+    case GAPS_PT_ANALYSIS: {
         int i;
         memcpy(&i, field, sizeof i);
         v = i;
@@ -177,6 +178,17 @@ static int config_check(const gaps_config *cfg, char *msg, size_t len)
         return snprintf(msg, len, "--ablate: only alphas-herwig, alphas-thresholds and "
                         "gqq-virtuality apply to --process %s (the others change dipoles with "
                         "incoming partons)", gaps_process_table[cfg->process].name), -1;
+    {
+        /* an analysis takes the events of its beams: event shapes and Durham jets of e+ e-
+         * (lep, lep_gaps21), or hadron-collider observables with anti-k_T jets */
+        const int ee_analysis = cfg->analysis == GAPS_ANALYSIS_LEP
+                                || cfg->analysis == GAPS_ANALYSIS_LEP_GAPS21;
+        if (ee_analysis == gaps_process_table[cfg->process].hadronic)
+            return snprintf(msg, len, "--analysis %s is for %s events, not --process %s",
+                            gaps_analysis_table[cfg->analysis].name,
+                            ee_analysis ? "e+ e-" : "hadron-collision",
+                            gaps_process_table[cfg->process].name), -1;
+    }
     {
         /* the process's own limits (its threshold in sqrt(s), whether it has an NLO), from
          * the setup every run makes */
@@ -302,9 +314,6 @@ void gaps_state_init(gaps_state *state, const gaps_config *cfg)
             memcpy((char *)state + p->state_offset, gaps_param_in_config(p, cfg), p->size);
     }
     gaps_config_pdf_spec(cfg, state->pdf);
-    /* the process and compat decide the analysis (an unknown process: gaps_config_check
-     * refuses it) */
-    state->analysis = gaps_process_analysis(cfg->process, cfg->compat);
 }
 
 int gaps_physics_setup(gaps_physics *phys, const gaps_config *cfg, const gaps_pdf *pdf,
@@ -315,8 +324,7 @@ int gaps_physics_setup(gaps_physics *phys, const gaps_config *cfg, const gaps_pd
                           len) != 0)
         return -1;
     gaps_process_set_file_unit(&phys->proc, cfg->file_w_unit);
-    phys->proc.analysis =
-        (enum gaps_analysis_id)gaps_process_analysis(cfg->process, cfg->compat);
+    phys->proc.analysis = (enum gaps_analysis_id)cfg->analysis;
     gaps_alphas_init(&phys->as, cfg->alphas_order, cfg->alphas_mz);
     /* compat: GAPS 2.1 runs alpha_s with five flavours at every scale (spec 2.3) */
     if (cfg->compat == GAPS_COMPAT_GAPS21) phys->as.t_ref[1] = phys->as.t_ref[2] = 0.0;

@@ -62,6 +62,7 @@ int gaps_ablate_parse(const char *text, int *bits, const char **bad, size_t *bad
 #define GAPS_PT_SIZE_PROCESS sizeof(int)
 #define GAPS_PT_SIZE_COMPAT sizeof(int)
 #define GAPS_PT_SIZE_ABLATE sizeof(int)
+#define GAPS_PT_SIZE_ANALYSIS sizeof(int)
 #define GAPS_PT_SIZE_PDF (size_t)GAPS_PDF_SPEC_MAX
 #define GAPS_PT_SIZE_PATH (size_t)4096
 #define GAPS_CHECK_(key, option, short_name, TYPE, STATE, ...)                                 \
@@ -95,6 +96,7 @@ static void set_text(char *field, size_t size, const char *text)
 #define GAPS_SET_PROCESS(f, v) (f) = (v)
 #define GAPS_SET_COMPAT(f, v) (f) = (v)
 #define GAPS_SET_ABLATE(f, v) (f) = (v)
+#define GAPS_SET_ANALYSIS(f, v) (f) = (v)
 #define GAPS_SET_PDF(f, v) set_text((f), sizeof(f), (v))
 #define GAPS_SET_PATH(f, v) set_text((f), sizeof(f), (v))
 
@@ -191,12 +193,16 @@ void gaps_param_format(const gaps_param *p, const void *field, enum gaps_param_s
         return;
     }
     case GAPS_PT_PROCESS:
-    case GAPS_PT_COMPAT: {
+    case GAPS_PT_COMPAT:
+    case GAPS_PT_ANALYSIS: {
         int v;
         memcpy(&v, field, sizeof v);
-        const int n = p->type == GAPS_PT_PROCESS ? GAPS_N_PROCESSES : GAPS_N_COMPAT;
+        const int n = p->type == GAPS_PT_PROCESS ? GAPS_N_PROCESSES
+                      : p->type == GAPS_PT_COMPAT ? GAPS_N_COMPAT : GAPS_N_ANALYSES;
         if (v >= 0 && v < n)
-            text = p->type == GAPS_PT_PROCESS ? gaps_process_table[v].name : gaps_compat_names[v];
+            text = p->type == GAPS_PT_PROCESS ? gaps_process_table[v].name
+                   : p->type == GAPS_PT_COMPAT ? gaps_compat_names[v]
+                                               : gaps_analysis_table[v].name;
         else
             text = "?";
         break;
@@ -242,6 +248,19 @@ void gaps_param_format(const gaps_param *p, const void *field, enum gaps_param_s
         return;
     }
     snprintf(buf, len, "%s", text);
+}
+
+int gaps_param_is_process_default(const gaps_param *p, const void *st)
+{
+    /* the defaults of the state's process and compat (those that depend on them are set in
+     * list order, after both) */
+    gaps_config def;
+    gaps_config_defaults(&def);
+    memcpy(&def.compat, gaps_param_in_state(&gaps_params[GAPS_P_compat], st), sizeof def.compat);
+    int process;
+    memcpy(&process, gaps_param_in_state(&gaps_params[GAPS_P_process], st), sizeof process);
+    gaps_config_set_process(&def, process);
+    return memcmp(gaps_param_in_config(p, &def), gaps_param_in_state(p, st), p->size) == 0;
 }
 
 int gaps_state_params_differ(const void *a, const void *b)

@@ -223,7 +223,8 @@ static void put_params(bytes *b, const gaps_state *s)
         case GAPS_PT_INT:
         case GAPS_PT_PROCESS:
         case GAPS_PT_COMPAT:
-        case GAPS_PT_ABLATE: {
+        case GAPS_PT_ABLATE:
+        case GAPS_PT_ANALYSIS: {
             int v;
             memcpy(&v, field, sizeof v);
             put_u64(b, (uint64_t)(int64_t)v);
@@ -270,6 +271,7 @@ static int get_params(bytes *b, gaps_state *s, char *msg, size_t len)
         case GAPS_PT_PROCESS:
         case GAPS_PT_COMPAT:
         case GAPS_PT_ABLATE:
+        case GAPS_PT_ANALYSIS:
         case GAPS_PT_U32: {
             const uint64_t v = get_u64(b);
             if (!b->bad && !((double)v >= p->lo && (double)v <= p->hi))
@@ -622,9 +624,7 @@ int gaps_state_read(const char *path, gaps_state *s, gaps_resume_point *rp, char
             snprintf(msg, len, "'%s' is corrupt (%s)", path, pwhy);
             goto done;
         }
-        /* the analysis follows from the process and compat (the parameters were checked: the
-         * process exists) */
-        s->analysis = gaps_process_analysis(s->process, s->compat);
+        /* the analysis is a parameter, read and range-checked with the others */
         const uint32_t analysis = (uint32_t)s->analysis;
         /* a digest exactly when there is a PDF set (0 stands for none) */
         s->pdf_digest = get_u64(&b);

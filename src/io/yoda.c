@@ -101,6 +101,8 @@ static void write_run_annotations(FILE *f, const gaps_state *st, const char *bac
         if ((p->flags & GAPS_PF_OMIT_DEFAULT)
             && memcmp(gaps_param_in_state(p, st), gaps_param_in_config(p, &def), p->size) == 0)
             continue;
+        if ((p->flags & GAPS_PF_OMIT_PROCESS_DEFAULT) && gaps_param_is_process_default(p, st))
+            continue;
         char value[200];
         gaps_param_format(p, gaps_param_in_state(p, st), GAPS_STYLE_EXACT, value, sizeof value);
         fprintf(f, "%s: %s\n", p->yoda, value);

@@ -241,6 +241,16 @@ gaps_lhe_feed *gaps_lhe_feed_open(const char *path, const gaps_lhe_feed_options 
      * is --pdf's: a different one is a warning */
     cfg->process = GAPS_PROCESS_LHE_PP;
     cfg->ecm = ecm;
+    /* the analysis of the built-in process that wrote the file, unless --analysis says */
+    const int writer = in->gaps_written ? gaps_process_lookup(in->gaps_process) : -1;
+    if (in->gaps_written && writer < 0) {
+        snprintf(msg, len, "%s: the header's <gaps process=\"%s\"> names no process of this "
+                 "program", file, in->gaps_process);
+        gaps_lhe_feed_close(f);
+        return NULL;
+    }
+    if (writer >= 0 && !opt->analysis_given)
+        cfg->analysis = gaps_process_analysis(writer, cfg->compat);
     /* the weight unit of the sums: a gaps-written file's own run's (its YODA sums are then
      * that run's bits), else the power of two at or above the file's largest weight bound
      * (XMAXUP, or |XSECUP| where a generator leaves XMAXUP 0) */

@@ -24,6 +24,7 @@ typedef struct gaps_lhe_feed_options {
     int events_given;     /* --events was given: the file must hold that many after the
                              skipped ones; else every event of the file is showered */
     int64_t skip;         /* --first-event: events of the file skipped before the run's */
+    int analysis_given;   /* --analysis was given; else a gaps-written file's process's */
 } gaps_lhe_feed_options;
 
 /* Open path ("-": standard input), read its init block, check it and complete *cfg (process,

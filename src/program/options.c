@@ -288,12 +288,14 @@ static void param_names(const gaps_param *p, const char *sep, char *buf, size_t 
 {
     size_t o = 0;
     buf[0] = '\0';
-    const int n = p->type == GAPS_PT_PROCESS ? GAPS_N_PROCESSES : GAPS_N_COMPAT;
+    const int n = p->type == GAPS_PT_PROCESS ? GAPS_N_PROCESSES
+                  : p->type == GAPS_PT_COMPAT ? GAPS_N_COMPAT : GAPS_N_ANALYSES;
     for (int i = 0; i < n && o < len; ++i) {
         /* a process fed from a file is chosen by --lhe, not named */
         if (p->type == GAPS_PT_PROCESS && gaps_process_table[i].from_file) continue;
         const char *name = p->type == GAPS_PT_PROCESS ? gaps_process_table[i].name
-                                                      : gaps_compat_names[i];
+                           : p->type == GAPS_PT_COMPAT ? gaps_compat_names[i]
+                                                       : gaps_analysis_table[i].name;
         const int w = snprintf(buf + o, len - o, "%s%s", o ? sep : "", name);
         if (w < 0) break;
         o += (size_t)w;
@@ -315,6 +317,7 @@ static void expected_param(const gaps_param *p, char *buf, size_t len)
         break;
     case GAPS_PT_PROCESS:
     case GAPS_PT_COMPAT:
+    case GAPS_PT_ANALYSIS:
         /* the names straight into buf: a copy through a buffer of its own could be cut */
         n = snprintf(buf, len, "expected one of ");
         if (n >= 0 && (size_t)n < len) param_names(p, ", ", buf + n, len - (size_t)n);
@@ -360,7 +363,7 @@ static void expected(const opt_def *d, char *buf, size_t len)
 static void suggest_value(const opt_def *d, const char *text, char *why, size_t len)
 {
     static const char *const loops[] = { "steps", "trials", "fused" };
-    const char *names[GAPS_N_PROCESSES + GAPS_N_COMPAT + 1];
+    const char *names[GAPS_N_PROCESSES + GAPS_N_COMPAT + GAPS_N_ANALYSES + 1];
     const char *const *list = names;
     int count = 0;
     if (d->kind == K_LOOPS) {
@@ -371,6 +374,8 @@ static void suggest_value(const opt_def *d, const char *text, char *why, size_t 
             if (!gaps_process_table[i].from_file) names[count++] = gaps_process_table[i].name;
     } else if (d->kind == K_PARAM && gaps_params[d->lo].type == GAPS_PT_COMPAT) {
         for (; count < GAPS_N_COMPAT; ++count) names[count] = gaps_compat_names[count];
+    } else if (d->kind == K_PARAM && gaps_params[d->lo].type == GAPS_PT_ANALYSIS) {
+        for (; count < GAPS_N_ANALYSES; ++count) names[count] = gaps_analysis_table[count].name;
     } else if (d->kind == K_PARAM && gaps_params[d->lo].type == GAPS_PT_ABLATE) {
         /* the item that is not a name, against the names */
         int bits;
@@ -520,6 +525,10 @@ static int parse_value(const opt_def *d, const char *text, int in_card, value *v
             for (v->i = 0; v->i < GAPS_N_COMPAT; ++v->i)
                 if (!strcmp(text, gaps_compat_names[v->i])) return 0;
             break;
+        case GAPS_PT_ANALYSIS:
+            for (v->i = 0; v->i < GAPS_N_ANALYSES; ++v->i)
+                if (!strcmp(text, gaps_analysis_table[v->i].name)) return 0;
+            break;
         case GAPS_PT_ABLATE: {
             int bits;
             const char *bad;
@@ -593,7 +602,8 @@ static void store_param(gaps_config *c, const gaps_param *p, const value *v)
     case GAPS_PT_INT:
     case GAPS_PT_PROCESS:
     case GAPS_PT_COMPAT:
-    case GAPS_PT_ABLATE: {
+    case GAPS_PT_ABLATE:
+    case GAPS_PT_ANALYSIS: {
         const int i = (int)v->i;
         memcpy(field, &i, sizeof i);
         break;
@@ -967,6 +977,8 @@ int gaps_options_parse(int argc, char **argv, gaps_options *o, char *msg, size_t
     if (r == 0 && o->lhe) o->cfg.process = GAPS_PROCESS_LHE_PP;
     o->ecm_given = ctx.cl_set[F_PARAM_BASE + GAPS_P_ecm] || ctx.card_line[F_PARAM_BASE + GAPS_P_ecm];
     o->events_given = ctx.cl_set[F_EVENTS] || ctx.card_line[F_EVENTS];
+    o->analysis_given = ctx.cl_set[F_PARAM_BASE + GAPS_P_analysis]
+                        || ctx.card_line[F_PARAM_BASE + GAPS_P_analysis];
     /* a parameter whose default depends on the process, and that neither the command line
      * nor the card gave, takes the default of the process chosen (--ecm, --pdf) */
     for (int id = 0; r == 0 && id < GAPS_N_PARAMS; ++id)
@@ -1038,6 +1050,10 @@ static void param_default_text(const gaps_param *p, char *buf, size_t len)
     char v[160];
     if (p->type == GAPS_PT_PATH) {
         buf[0] = '\0';
+        return;
+    }
+    if (p->type == GAPS_PT_ANALYSIS) {   /* the introduction lists each process's */
+        snprintf(buf, len, "(default: the process's, listed above)");
         return;
     }
     if (!(p->flags & GAPS_PF_PROCESS_DEFAULT)) {

@@ -49,7 +49,8 @@ typedef struct gaps_options {
     const char *resume;           /* --resume FILE */
     const char *lhe;              /* --lhe FILE: hard events from a Les Houches Event file
                                      ("-" standard input); NULL = the process draws them */
-    int ecm_given, events_given;  /* --ecm, --events given (checked against --lhe's file) */
+    int ecm_given, events_given;  /* --ecm, --events, --analysis given (checked against, or */
+    int analysis_given;           /* taken from, --lhe's file) */
     const char *card;             /* --card FILE, for messages; NULL if none */
     int quiet;                    /* --quiet: no summary, no progress */
     int progress;                 /* -1 auto (default), 0 --no-progress, 1 --progress */

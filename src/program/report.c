@@ -196,6 +196,8 @@ static void print_summary_parameters(FILE *out, const gaps_state *st)
         if ((p->flags & GAPS_PF_OMIT_DEFAULT)
             && memcmp(gaps_param_in_state(p, st), gaps_param_in_config(p, &def), p->size) == 0)
             continue;
+        if ((p->flags & GAPS_PF_OMIT_PROCESS_DEFAULT) && gaps_param_is_process_default(p, st))
+            continue;
         char value[200], item[300];
         gaps_param_format(p, gaps_param_in_state(p, st), GAPS_STYLE_SHORT, value, sizeof value);
         /* a format that starts with '(' qualifies the one before: "= 0.118 (order 2)" */

@@ -210,6 +210,8 @@ static int hepmc_attributes(program *pg, char *msg, size_t len)
         if ((p->flags & GAPS_PF_HEPMC_OMIT_DEFAULT)
             && memcmp(v, gaps_param_in_state(p, def), p->size) == 0)
             continue;
+        if ((p->flags & GAPS_PF_OMIT_PROCESS_DEFAULT) && gaps_param_is_process_default(p, st))
+            continue;
         gaps_param_format(p, v, GAPS_STYLE_EXACT, pg->hepmc_attr_text[n],
                           sizeof pg->hepmc_attr_text[n]);
         pg->hepmc_attr[2 * n] = p->hepmc;
@@ -314,7 +316,8 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
             return refuse(msg, len, EXIT_USAGE, "--lhe runs in one process so far, not %d MPI "
                           "ranks (split the file's events with --first-event and --events)",
                           gaps_ranks_count());
-        const gaps_lhe_feed_options fo = { o->ecm_given, o->events_given, cfg->first_event };
+        const gaps_lhe_feed_options fo = { o->ecm_given, o->events_given, cfg->first_event,
+                                           o->analysis_given };
         int st = 0;
         pg->lhe = gaps_lhe_feed_open(o->lhe, &fo, cfg, &st, msg, len);
         if (!pg->lhe) return st == 1 ? EXIT_RUN_FAILED : EXIT_USAGE;
@@ -406,8 +409,7 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
                 return refuse(msg, len, EXIT_RUN_FAILED, "%s", why);
             }
             const int bad = gaps_event_stream_check_resume(part, which[k] == OUT_HEPMC,
-                                                           gaps_process_analysis(cfg->process,
-                                                                                 cfg->compat),
+                                                           cfg->analysis,
                                                            offsets[k], cfg->first_event,
                                                            pg->rp.next_event, pg->hepmc_attr,
                                                            pg->n_hepmc_attr, why, sizeof why);
