@@ -123,20 +123,33 @@ def make_event(kind, rng, tags):
     return rows, pt
 
 
+VARIATIONS = ("muR=0.5 muF=0.5", "muR=2", "PDF=13401")   # named weights (<rwgt>)
+
+
 def write_file(path, kind, n, seed, tags=(501, 502, 503), beams=(2212, 2212),
-               compress=False):
+               compress=False, rwgt=False):
+    """The file and its events' weights: XWGTUP, and with rwgt three named weights each."""
     rng = random.Random(seed)
     weights = []
-    out = ['<LesHouchesEvents version="3.0">', "<header>", "</header>", "<init>",
+    declared = ["<initrwgt>", '<weightgroup name="variations" combine="envelope">']
+    declared += [f'<weight id="{v}">{v}</weight>' for v in VARIATIONS]
+    declared += ["</weightgroup>", "</initrwgt>"]
+    out = ['<LesHouchesEvents version="3.0">', "<header>", *(declared if rwgt else []),
+           "</header>", "<init>",
            f"{beams[0]} {beams[1]} {E_BEAM} {E_BEAM} 0 0 13400 13400 4 1",
            "100.0 1.0 150.0 1", "</init>"]
     for _ in range(n):
         rows, scale = make_event(kind, rng, tags)
         w = 100.0 * rng.uniform(0.5, 1.5)
-        weights.append(w)
+        extra = [w * rng.uniform(0.8, 1.2) for _ in VARIATIONS] if rwgt else []
+        weights.append([w] + extra if rwgt else w)
         out.append("<event>")
         out.append(f"{len(rows)} 1 {w:.17e} {scale:.10e} 7.8e-03 1.18e-01")
         out.extend(rows)
+        if rwgt:
+            out.append("<rwgt>")
+            out += [f"<wgt id='{v}'> {x:.17e} </wgt>" for v, x in zip(VARIATIONS, extra)]
+            out.append("</rwgt>")
         out.append("</event>")
     out.append("</LesHouchesEvents>")
     text = "\n".join(out) + "\n"
@@ -251,6 +264,37 @@ def functional(work, gaps, madgraph):
     whole_rows = [l for l in open(os.path.join(work, "zq.csv")) if not l.startswith("#")]
     check(rows == whole_rows, "the parts' per-event rows are not the whole run's")
     print("ok: colour tags, gzip on standard input, FIFO, parts merged")
+
+    # named weights (LHEF 3.0 <rwgt>): carried unchanged to the HepMC3 events, their names in
+    # the run info, each with its running cross section
+    rf = os.path.join(work, "rwgt.lhe")
+    ws = write_file(rf, "zq", 500, seed=9, rwgt=True)
+    hf = os.path.join(work, "rwgt.hepmc")
+    r = run(gaps, "--lhe", rf, "--quiet", "--output", "none", "--hepmc", hf, *extra)
+    if check(r.returncode == 0, f"named weights: {r.stderr.strip()}"):
+        lines = open(hf).read().splitlines()
+        names = [l for l in lines if l.startswith("W ") and "Default" in l]
+        want = "W Default " + " ".join(v.replace(" ", "_") for v in VARIATIONS)
+        check(names == [want], f"named weights: run info {names}, expected '{want}'")
+        wl = [l.split()[1:] for l in lines if l.startswith("W ") and "Default" not in l]
+        got = [[float(x) for x in w] for w in wl]
+        check(got == ws, "named weights: the HepMC3 events' weights are not the file's")
+        xs = [l.split()[3:] for l in lines if "GenCrossSection" in l][-1]
+        means = [sum(w[k] for w in ws) / len(ws) for k in range(4)]
+        vals = [float(xs[0])] + [float(xs[4 + 2 * k]) for k in range(3)]
+        check(all(abs(a / b - 1) < 1e-12 for a, b in zip(vals, means)),
+              f"named weights: cross sections {vals}, means {means}")
+        try:
+            import pyhepmc
+            with pyhepmc.open(hf) as f_:
+                evs = list(f_)
+            check(len(evs) == 500 and list(evs[0].weight_names) == ["Default"] + [
+                v.replace(" ", "_") for v in VARIATIONS]
+                  and [list(e.weights) for e in evs] == ws,
+                  "named weights: pyhepmc reads other names or weights")
+        except ImportError:
+            print("note: pyhepmc not installed; the HepMC3 text checked alone")
+        print("ok: named weights in HepMC3")
 
     # refusals: exit 2, one line, no output left
     def refused(what, args, *fragments, stdin=None):

@@ -50,7 +50,8 @@ static int produce(texts *t)
     if (gaps_process_init(&proc, (enum gaps_process_id)cfg.process, cfg.ecm, perr, sizeof perr)
         != 0)
         return -1;
-    if (gaps_event_stream_init(&s, fc, fh, &proc, cfg.max_partons, 0, 0, attributes, 2) != 0)
+    if (gaps_event_stream_init(&s, fc, fh, &proc, cfg.max_partons, 0, 0, attributes, 2, NULL)
+        != 0)
         return -1;
     gaps_hooks hooks = { &s, to_stream, NULL, NULL, NULL, NULL, NULL };
     gaps_run run;

@@ -34,6 +34,21 @@ void gaps_hepmc_write_header(FILE *f, const char *const *attributes, int n_attri
 void gaps_hepmc_write_event(FILE *f, const gaps_process *proc, const gaps_records *r, int i,
                             const gaps_hepmc_xsec *xs);
 
+/* Named weights an event may carry besides the nominal one. */
+#define GAPS_HEPMC_MAX_WEIGHTS 256
+
+/* The same with n_weights (at most GAPS_HEPMC_MAX_WEIGHTS) named weights after the nominal one (the other weights of a Les
+ * Houches file's events: its scale and PDF variations, carried unchanged through the shower).
+ * The header's run info names them after "Default" (names without white space); each event's
+ * W line gives its n_weights weights w (pb) after the nominal one, and its GenCrossSection the
+ * running cross section and error of each, xs_w[2 k] and xs_w[2 k + 1], after the nominal's,
+ * as HepMC3's GenCrossSection writes several. */
+void gaps_hepmc_write_header_named(FILE *f, const char *const *attributes, int n_attributes,
+                                   const char *const *weight_names, int n_weights);
+void gaps_hepmc_write_event_named(FILE *f, const gaps_process *proc, const gaps_records *r,
+                                  int i, const gaps_hepmc_xsec *xs, const double *w,
+                                  const double *xs_w, int n_weights);
+
 /* The end of the event listing. */
 void gaps_hepmc_write_footer(FILE *f);
 

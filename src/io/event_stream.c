@@ -58,7 +58,21 @@ static void write_event(gaps_event_stream *s, const double *row, const gaps_reco
         const double mean = s->sum_w / (double)s->n;
         const double var = fmax(s->sum_w2 / (double)s->n - mean * mean, 0.0);
         const gaps_hepmc_xsec xs = { mean, sqrt(var / (double)s->n), (int64_t)s->n };
-        gaps_hepmc_write_event(s->hepmc, &s->proc, rec, i, &xs);
+        const double *wk = s->n_weights ? s->weights_of(s->weights_ctx, rec->event[i]) : NULL;
+        if (s->n_weights && !wk) {
+            s->error = 1;
+        } else {
+            for (int k = 0; k < s->n_weights; ++k) {
+                s->sum_wk[2 * k] += wk[k];
+                s->sum_wk[2 * k + 1] += wk[k] * wk[k];
+                const double m = s->sum_wk[2 * k] / (double)s->n;
+                s->xs_k[2 * k] = m;
+                s->xs_k[2 * k + 1] = sqrt(fmax(s->sum_wk[2 * k + 1] / (double)s->n - m * m, 0.0)
+                                          / (double)s->n);
+            }
+            gaps_hepmc_write_event_named(s->hepmc, &s->proc, rec, i, &xs, wk, s->xs_k,
+                                         s->n_weights);
+        }
     }
     s->next++;
 }
@@ -154,9 +168,23 @@ static int ring_reserve(gaps_event_stream *s, int64_t k)
 int gaps_event_stream_init(gaps_event_stream *s, FILE *rows, FILE *hepmc,
                            const gaps_process *proc, int maxp,
                            int64_t first, int continuing, const char *const *hepmc_attributes,
-                           int n_hepmc_attributes)
+                           int n_hepmc_attributes, const gaps_event_stream_weights *weights)
 {
     memset(s, 0, sizeof *s);
+    if (weights && weights->n > 0) {
+        if (weights->n > GAPS_HEPMC_MAX_WEIGHTS) return -1;
+        s->sum_wk = calloc(2 * (size_t)weights->n, sizeof *s->sum_wk);
+        s->xs_k = calloc(2 * (size_t)weights->n, sizeof *s->xs_k);
+        if (!s->sum_wk || !s->xs_k) {
+            free(s->sum_wk);
+            free(s->xs_k);
+            return -1;
+        }
+        s->n_weights = weights->n;
+        s->weight_names = weights->names;
+        s->weights_of = weights->weights_of;
+        s->weights_ctx = weights->ctx;
+    }
     s->rows = rows;
     s->hepmc = hepmc;
     s->proc = *proc;
@@ -164,8 +192,9 @@ int gaps_event_stream_init(gaps_event_stream *s, FILE *rows, FILE *hepmc,
     s->next = first;
     if (pthread_mutex_init(&s->lock, NULL) != 0) return -1;
     if (!continuing && rows) gaps_rows_write_header(rows, proc->analysis);
-    if (!continuing && hepmc) gaps_hepmc_write_header(hepmc, hepmc_attributes,
-                                                      n_hepmc_attributes);
+    if (!continuing && hepmc)
+        gaps_hepmc_write_header_named(hepmc, hepmc_attributes, n_hepmc_attributes,
+                                      s->weight_names, s->n_weights);
     return 0;
 }
 
@@ -218,6 +247,8 @@ void gaps_event_stream_free(gaps_event_stream *s)
 {
     for (int64_t j = 0; j < s->cap; ++j) free(s->ring[j]);
     free(s->ring);
+    free(s->sum_wk);
+    free(s->xs_k);
     pthread_mutex_destroy(&s->lock);
     memset(s, 0, sizeof *s);
 }

@@ -19,6 +19,15 @@
 #include "gaps/analysis.h"
 #include "gaps/hepmc.h"
 
+/* Named weights of the HepMC3 events besides the nominal one: n names (no white space), and
+ * where each event's come from, weights_of(ctx, event number) (NULL: an error). */
+typedef struct gaps_event_stream_weights {
+    int n;                   /* at most GAPS_HEPMC_MAX_WEIGHTS */
+    const char *const *names;
+    const double *(*weights_of)(void *ctx, int64_t event);
+    void *ctx;
+} gaps_event_stream_weights;
+
 typedef struct gaps_event_stream {
     FILE *rows;              /* CSV of observables, or NULL */
     FILE *hepmc;             /* HepMC3 events, or NULL */
@@ -31,16 +40,25 @@ typedef struct gaps_event_stream {
     /* running cross-section estimate over the events written, for HepMC3 */
     uint64_t n;
     double sum_w, sum_w2;
+    /* named weights besides the nominal one (gaps_event_stream_weights): each event's from
+     * weights_of(weights_ctx, event number), their running sums for the cross sections */
+    int n_weights;
+    const double *(*weights_of)(void *ctx, int64_t event);
+    void *weights_ctx;
+    const char *const *weight_names;
+    double *sum_wk;          /* 2 n_weights: sum w_k, sum w_k^2 */
+    double *xs_k;            /* 2 n_weights: sigma_k, its error */
     int error;               /* a write or an allocation failed */
     pthread_mutex_t lock;
 } gaps_event_stream;
 
-/* Start a stream at event number `first`.  rows and hepmc may be NULL.  Writes the file
- * headers unless `continuing` (a resumed run whose files already have them). */
+/* Start a stream at event number `first`.  rows and hepmc may be NULL; weights may be NULL
+ * (the nominal weight alone).  Writes the file headers unless `continuing` (a resumed run
+ * whose files already have them).  0, or -1 when memory ran out. */
 int gaps_event_stream_init(gaps_event_stream *s, FILE *rows, FILE *hepmc,
                            const gaps_process *proc, int maxp,
                            int64_t first, int continuing, const char *const *hepmc_attributes,
-                           int n_hepmc_attributes);
+                           int n_hepmc_attributes, const gaps_event_stream_weights *weights);
 
 /* n finished events, any order: rows (GAPS_OBS_MAX_COLUMNS doubles apart) and/or records, as the
  * generator hands them over.  Returns 0, or -1 after a write or allocation error. */

@@ -82,7 +82,8 @@ static int header_nlo(const char *const *attributes, int n_attributes)
     return 0;
 }
 
-static void write_header(FILE *f, const char *const *attributes, int n_attributes)
+static void write_header(FILE *f, const char *const *attributes, int n_attributes,
+                         const char *const *weight_names, int n_weights)
 {
     /* The version of the format written, i.e. of the WriterAscii this layout follows; readers
      * only test the "HepMC::" prefix of the line. */
@@ -91,7 +92,9 @@ static void write_header(FILE *f, const char *const *attributes, int n_attribute
     /* Run info: one weight, under a name Rivet takes for the nominal one; the tool line holds
      * name, version and description separated by the two characters "\|": the process (that
      * of the "process" attribute) and the shower. */
-    fputs("W Default\n", f);
+    fputs("W Default", f);
+    for (int k = 0; k < n_weights; ++k) fprintf(f, " %s", weight_names[k]);
+    fputc('\n', f);
     const int process = header_process(attributes, n_attributes);
     /* an NLO run says so (the process table's titles name the leading order), as the YODA
      * file's Process line does */
@@ -156,7 +159,8 @@ static double mass_of(const double p[4])
 }
 
 static void write_event(FILE *f, const gaps_process *proc, const gaps_records *r, int i,
-                        const gaps_hepmc_xsec *xs)
+                        const gaps_hepmc_xsec *xs, const double *w, const double *xs_w,
+                        int n_weights)
 {
     const int n = r->n[i];
     const long base = (long)i * r->maxp;
@@ -204,18 +208,28 @@ static void write_event(FILE *f, const gaps_process *proc, const gaps_records *r
     /* one event is formatted into a local buffer and written with one call: far fewer
      * library calls than one fprintf per field (GAPS_MAX_PARTONS + 5 particle lines of at
      * most ~145 bytes and two colour attributes each fit) */
-    char buf[1024 + GAPS_MAX_PARTONS * 192], *s = buf;
+    char buf[1024 + GAPS_MAX_PARTONS * 192 + 3 * 26 * GAPS_HEPMC_MAX_WEIGHTS], *s = buf;
+    if (n_weights > GAPS_HEPMC_MAX_WEIGHTS) n_weights = GAPS_HEPMC_MAX_WEIGHTS;
 
     /* vertices: e+ e-: the beams' and the boson's decay; with incoming partons: one per beam
      * (parton from beam), the hard vertex, and a decayed boson's */
     const int n_vertices = n_in > 0 ? 3 + (decayed_pdg != 0) : 2;
     s += sprintf(s, "E %" PRId64 " %d %d\nU GEV MM\nW ", r->event[i], n_vertices, n_particles);
     s = put_double(s, r->weight[i]);
+    for (int k = 0; k < n_weights; ++k) {
+        *s++ = ' ';
+        s = put_double(s, w[k]);
+    }
     s += sprintf(s, "\nA 0 GenCrossSection ");
     s = put_double(s, xs->sigma);
     *s++ = ' ';
     s = put_double(s, xs->sigma_err);
-    s += sprintf(s, " %ld %ld\n", n_acc, n_acc);
+    s += sprintf(s, " %ld %ld", n_acc, n_acc);
+    for (int k = 0; k < 2 * n_weights; ++k) {
+        *s++ = ' ';
+        s = put_double(s, xs_w[k]);
+    }
+    *s++ = '\n';
     /* particle id of record row k: a decayed boson's id sits between the incoming and the
      * outgoing rows */
 #define ROW_ID(k) (first_parton + (k) + (decayed_pdg != 0 && (k) >= n_in))
@@ -286,16 +300,29 @@ static void write_footer(FILE *f)
  * (io/c_locale.h; the fast formatter needs no locale, its rare fallback to snprintf does). */
 void gaps_hepmc_write_header(FILE *f, const char *const *attributes, int n_attributes)
 {
+    gaps_hepmc_write_header_named(f, attributes, n_attributes, NULL, 0);
+}
+
+void gaps_hepmc_write_header_named(FILE *f, const char *const *attributes, int n_attributes,
+                                   const char *const *weight_names, int n_weights)
+{
     const gaps_c_locale saved = gaps_c_locale_enter();
-    write_header(f, attributes, n_attributes);
+    write_header(f, attributes, n_attributes, weight_names, n_weights);
     gaps_c_locale_leave(saved);
 }
 
 void gaps_hepmc_write_event(FILE *f, const gaps_process *proc, const gaps_records *r, int i,
                             const gaps_hepmc_xsec *xs)
 {
+    gaps_hepmc_write_event_named(f, proc, r, i, xs, NULL, NULL, 0);
+}
+
+void gaps_hepmc_write_event_named(FILE *f, const gaps_process *proc, const gaps_records *r,
+                                  int i, const gaps_hepmc_xsec *xs, const double *w,
+                                  const double *xs_w, int n_weights)
+{
     const gaps_c_locale saved = gaps_c_locale_enter();
-    write_event(f, proc, r, i, xs);
+    write_event(f, proc, r, i, xs, w, xs_w, n_weights);
     gaps_c_locale_leave(saved);
 }
 

@@ -23,6 +23,12 @@ struct gaps_lhe_feed {
     char msg[1024];
     int status;                  /* of msg: 0 none, 2 the file, 1 the system */
     char warning[512];
+    /* the named weights: names, and those of the last batch's events (capacity x n) */
+    gaps_event_stream_weights weights;
+    char (*names)[GAPS_LHE_NAME_MAX];
+    const char **name_ptr;
+    double *batch_weights;
+    int64_t batch_first, batch_count, batch_capacity;
 };
 
 static int fail(gaps_lhe_feed *f, int status, const char *what)
@@ -148,7 +154,49 @@ static int put_event(gaps_lhe_feed *f, gaps_hard_batch *b, int i, int64_t number
         t = e * e - pz * pz;
     }
     b->t_start[i] = ev->has_gaps ? ev->gaps_t : t;
+    const int nw = f->weights.n;
+    for (int k = 0; k < nw; ++k) f->batch_weights[(size_t)i * nw + k] = ev->weights[k];
     return 0;
+}
+
+static const double *weights_of(void *ctx, int64_t event)
+{
+    const gaps_lhe_feed *f = ctx;
+    const int64_t i = event - f->batch_first;
+    if (!f->batch_weights || i < 0 || i >= f->batch_count) return NULL;
+    return f->batch_weights + (size_t)i * f->weights.n;
+}
+
+/* The weights' names and the batch's weight array, once the first event has told how many
+ * there are (a file that declares none names them from its first event).  0 or -1. */
+static int weights_setup(gaps_lhe_feed *f, int64_t capacity)
+{
+    const gaps_lhe_init *in = f->init;
+    const int n = in->n_weights < GAPS_HEPMC_MAX_WEIGHTS ? in->n_weights : GAPS_HEPMC_MAX_WEIGHTS;
+    if (n == 0 || f->batch_weights) return 0;
+    f->names = calloc((size_t)n, sizeof *f->names);
+    f->name_ptr = calloc((size_t)n, sizeof *f->name_ptr);
+    f->batch_weights = malloc((size_t)capacity * (size_t)n * sizeof *f->batch_weights);
+    if (!f->names || !f->name_ptr || !f->batch_weights) return -1;
+    for (int k = 0; k < n; ++k) {
+        const char *id = in->weight_id[k];
+        if (!id[0]) snprintf(f->names[k], sizeof f->names[k], "w%d", k + 1);
+        else snprintf(f->names[k], sizeof f->names[k], "%s", id);
+        for (char *c = f->names[k]; *c; ++c)
+            if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\r') *c = '_';
+        f->name_ptr[k] = f->names[k];
+    }
+    f->batch_capacity = capacity;
+    f->weights.n = n;
+    f->weights.names = f->name_ptr;
+    f->weights.weights_of = weights_of;
+    f->weights.ctx = f;
+    return 0;
+}
+
+const gaps_event_stream_weights *gaps_lhe_feed_weights(gaps_lhe_feed *f)
+{
+    return f && f->init->n_weights > 0 ? &f->weights : NULL;
 }
 
 int gaps_lhe_feed_fill(void *ctx, gaps_hard_batch *b, int64_t first, int64_t want, int *ended)
@@ -166,6 +214,15 @@ int gaps_lhe_feed_fill(void *ctx, gaps_hard_batch *b, int64_t first, int64_t wan
     }
     if (want > b->capacity) want = b->capacity;
     if (want > f->last - f->next) want = f->last - f->next;
+    if (f->weights.n > 0 && b->capacity > f->batch_capacity) {
+        double *grown = realloc(f->batch_weights, (size_t)b->capacity * (size_t)f->weights.n
+                                                  * sizeof *grown);
+        if (!grown) return fail(f, 1, "out of memory for the events' named weights");
+        f->batch_weights = grown;
+        f->batch_capacity = b->capacity;
+    }
+    f->batch_first = first;
+    f->batch_count = 0;
     while (b->count < want) {
         const int rc = read_next(f);
         if (rc < 0) return -1;
@@ -177,6 +234,7 @@ int gaps_lhe_feed_fill(void *ctx, gaps_hard_batch *b, int64_t first, int64_t wan
         b->count++;
         f->next++;
     }
+    f->batch_count = b->count;
     if (f->next == f->last) {
         *ended = 1;
     } else if (b->count < want && f->ended) {
@@ -286,6 +344,13 @@ gaps_lhe_feed *gaps_lhe_feed_open(const char *path, const gaps_lhe_feed_options 
         if (k < opt->skip) f->have_ev = 0;
     }
     f->next = base + opt->skip;
+    /* the named weights (their number is known once the first event is read) */
+    if (weights_setup(f, 1) != 0) {
+        *status = 1;
+        snprintf(msg, len, "out of memory for the events' named weights");
+        gaps_lhe_feed_close(f);
+        return NULL;
+    }
     cfg->first_event = f->next;
     if (!opt->events_given) cfg->events = GAPS_MAX_EVENT_NUMBER - cfg->first_event;
     f->last = cfg->first_event + cfg->events;
@@ -318,6 +383,9 @@ void gaps_lhe_feed_close(gaps_lhe_feed *f)
 {
     if (!f) return;
     gaps_lhe_close(f->reader);
+    free(f->names);
+    free(f->name_ptr);
+    free(f->batch_weights);
     free(f->ev);
     free(f);
 }

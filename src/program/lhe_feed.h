@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "gaps/generator.h"
+#include "io/event_stream.h"
 
 typedef struct gaps_lhe_feed gaps_lhe_feed;
 
@@ -46,6 +47,12 @@ const char *gaps_lhe_feed_error(const gaps_lhe_feed *f, int *status);
  * file named a PDF set other than the run's (a warning; "" if none). */
 int64_t gaps_lhe_feed_events(const gaps_lhe_feed *f);
 const char *gaps_lhe_feed_warning(const gaps_lhe_feed *f);
+
+/* The file's named weights besides XWGTUP (LHEF 3.0 <rwgt>/<weights>: its scale and PDF
+ * variations), for the HepMC3 events: their names (the file's ids, white space made '_'; "w"
+ * and the index for an unnamed one) and, for each event of the batch last filled, its weights.
+ * NULL when the file has none.  Valid while the feed is open. */
+const gaps_event_stream_weights *gaps_lhe_feed_weights(gaps_lhe_feed *f);
 
 void gaps_lhe_feed_close(gaps_lhe_feed *f);
 

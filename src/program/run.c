@@ -461,7 +461,8 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
                                                gaps_outfile_stream(&pg->out[OUT_HEPMC]),
                                                &phys->proc, cfg->max_partons, first,
                                                o->resume != NULL, pg->hepmc_attr,
-                                               pg->n_hepmc_attr);
+                                               pg->n_hepmc_attr,
+                                               pg->lhe ? gaps_lhe_feed_weights(pg->lhe) : NULL);
         free(phys);
         if (bad) {
             pg->streaming = 0;
