@@ -162,6 +162,28 @@ def write_file(path, kind, n, seed, tags=(501, 502, 503), beams=(2212, 2212),
     return weights
 
 
+def write_ee_file(path, n, seed, weight, sqrt_s=91.2):
+    """e+ e- -> Z (status 2) -> q qbar at sqrt(s), q qbar back to back, isotropic."""
+    rng = random.Random(seed)
+    e = 0.5 * sqrt_s
+    out = ['<LesHouchesEvents version="3.0">', "<init>", f"11 -11 {e!r} {e!r} 0 0 0 0 3 1",
+           f"{weight!r} 1.0 {weight!r} 1", "</init>"]
+    for _ in range(n):
+        c = rng.uniform(-1, 1)
+        s_ = math.sqrt(1 - c * c)
+        ph = rng.uniform(0, 2 * math.pi)
+        q = rng.choice([1, 2, 3, 4, 5])
+        p = (e * s_ * math.cos(ph), e * s_ * math.sin(ph), e * c, e)
+        out += ["<event>", f"5 1 {weight!r} {sqrt_s!r} 7.8e-03 1.18e-01",
+                line(11, -1, 0, 0, 0, 0, (0.0, 0.0, e, e)),
+                line(-11, -1, 0, 0, 0, 0, (0.0, 0.0, -e, e)),
+                line(23, 2, 1, 2, 0, 0, (0.0, 0.0, 0.0, 2 * e), 2 * e),
+                line(q, 1, 3, 3, 501, 0, p),
+                line(-q, 1, 3, 3, 0, 501, (-p[0], -p[1], -p[2], p[3])), "</event>"]
+    out.append("</LesHouchesEvents>")
+    open(path, "w").write("\n".join(out) + "\n")
+
+
 def run(gaps, *args, stdin=None):
     env = dict(os.environ, KMP_WARNINGS="0")
     return subprocess.run([gaps, *args], capture_output=True, text=True, stdin=stdin, env=env,
@@ -204,6 +226,32 @@ def functional(work, gaps, madgraph):
             check(worst < 1e-9 * MZ, f"z: the leptons' mass is off the Z mass by {worst} GeV")
         print(f"ok: {kind}: {n} events, sigma {s['sigma_pb']:.6f} pb = mean weight, "
               f"{more} radiated")
+
+    # e+ e- -> Z -> q qbar (a colourless resonance decaying into quarks, the decay showered):
+    # the event shapes and jet rates of the built-in ee-qq, statistically (tests/compare_yoda.py)
+    n_ee = 20000
+    jb = os.path.join(work, "eeqq.json")
+    yb = os.path.join(work, "eeqq.yoda")
+    r = run(gaps, "--process", "ee-qq", "--events", str(n_ee), "--seed", "3", "--quiet",
+            "--output", yb, "--json", jb, *extra)
+    if check(r.returncode == 0, f"ee-qq: {r.stderr.strip()}"):
+        sigma = json.load(open(jb))["sigma_pb"]
+        fee = os.path.join(work, "ee.lhe")
+        write_ee_file(fee, n_ee, seed=4, weight=sigma)
+        ye = os.path.join(work, "ee.yoda")
+        je = os.path.join(work, "ee.json")
+        r = run(gaps, "--lhe", fee, "--seed", "5", "--quiet", "--output", ye, "--json", je,
+                *extra)
+        if check(r.returncode == 0, f"e+ e- file: {r.stderr.strip()}"):
+            s = json.load(open(je))
+            check(s["parameters"]["process"] == "lhe-ee" and s["parameters"]["analysis"] == "lep"
+                  and s["invalid_events"] == 0, f"e+ e- file: {s['parameters']}, invalid "
+                  f"{s['invalid_events']}")
+            cmp_ = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__),
+                                                                 "compare_yoda.py"), ye, yb,
+                                   "--max-chi2ndf", "1.6"], capture_output=True, text=True)
+            check(cmp_.returncode == 0, "e+ e- file against ee-qq: " + cmp_.stdout[-1500:])
+            print(f"ok: e+ e- -> Z -> q qbar file: the event shapes of ee-qq ({n_ee} events)")
 
     # the tags' numbers are labels: other numbers, the same events
     for kind in ("zq", "h"):
@@ -323,9 +371,9 @@ def functional(work, gaps, madgraph):
     refused("--events beyond the file", ["--lhe", z, "--events", "2001"], "fewer than --events")
     refused("too small a record", ["--lhe", z, "--max-partons", "4"], "z.lhe:",
             "raise --max-partons")
-    eef = os.path.join(work, "ee.lhe")
-    write_file(eef, "z", 10, seed=1, beams=(11, -11))
-    refused("e+ e- beams", ["--lhe", eef], "p p collisions")
+    ppbar = os.path.join(work, "ppbar.lhe")
+    write_file(ppbar, "z", 10, seed=1, beams=(2212, -2212))
+    refused("p pbar beams", ["--lhe", ppbar], "p pbar files")
     g = list(text)
     g.insert(2, '<gaps process="pp-z" weight_unit="1024"/>')
     for j, at in enumerate([i for i, l in enumerate(g) if l == "</event>"]):

@@ -1143,8 +1143,9 @@ static void test_process(void)
                          (char *)NULL);
             expect_error(parse(&o, "--lhe", "f.lhe", "--process", "pp-z", (char *)NULL),
                          "leave --process out", (char *)NULL);
-            CHECK(parse(&o, "--lhe", "f.lhe", (char *)NULL) == 0 && o.cfg.process == k
-                  && !strcmp(o.lhe, "f.lhe") && !o.ecm_given && !o.events_given,
+            CHECK(parse(&o, "--lhe", "f.lhe", (char *)NULL) == 0
+                  && gaps_process_table[o.cfg.process].from_file
+                  && !strcmp(o.lhe, "f.lhe") && !o.param_given[GAPS_P_ecm] && !o.events_given,
                   "--lhe f.lhe: process %d: %s", o.cfg.process, msg);
             gaps_options_free(&o);
             expect_error(parse(&o, "--lhe", "f.lhe", "--nlo", "1", (char *)NULL),

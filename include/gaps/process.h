@@ -48,7 +48,8 @@ GAPS_C_BEGIN
  *              products' charge, so one process can make W+ and W- events
  *   source     BUILTIN: the process draws its hard events itself (a name of --process);
  *              LHE: its hard events come from the program, read from a Les Houches Event
- *              file (--lhe FILE, src/process/lhe.c); not a value of --process
+ *              file (--lhe FILE, src/process/lhe.c, by the file's beams); not a value of
+ *              --process
  * The value of the enum is the process id that state files store (doc/formats.md): append,
  * never reorder. */
 #define GAPS_PROCESSES(X)                                                                      \
@@ -68,7 +69,10 @@ GAPS_C_BEGIN
       BUILTIN)   /* g g H; NLO: + a parton */                                                  \
     X(LHE_PP, lhe_pp, "lhe-pp", "p p -> Les Houches events (--lhe FILE) + dipole shower", 2212, \
       2212, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_LHC, 2, 2, NONE, 0, LHE)    \
-      /* the file's events: rows checked one by one against --max-partons (src/process/lhe.c) */
+      /* the file's events: rows checked one by one against --max-partons (src/process/lhe.c) */\
+    X(LHE_EE, lhe_ee, "lhe-ee", "e+ e- -> Les Houches events (--lhe FILE) + dipole shower",     \
+      -11, 11, GAPS_DEFAULT_ECM, 0, NULL, GAPS_ANALYSIS_LEP, 2, 2, NONE, 0, LHE)                \
+      /* the same for e+ e- beams: the outgoing rows alone, as ee-qq's */
 
 /* The source column's values as gaps_process_info.from_file. */
 #define GAPS_PROCESS_SOURCE_BUILTIN 0

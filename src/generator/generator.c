@@ -50,7 +50,10 @@ static int config_hadronic(const gaps_config *cfg)
  * gaps_alphas_value_own), so that LEP runs without them pay for none. */
 static int config_general_launch(const gaps_config *cfg)
 {
-    return config_hadronic(cfg) || cfg->ablate != 0;
+    /* (and for hard events from a file: the e+e- launches start every event from ee-qq) */
+    return config_hadronic(cfg) || cfg->ablate != 0
+           || (cfg->process >= 0 && cfg->process < GAPS_N_PROCESSES
+               && gaps_process_table[cfg->process].from_file);
 }
 
 int gaps_config_loop_mode(const gaps_config *cfg)

@@ -1804,17 +1804,26 @@ enum gaps_lhe_refusal gaps_lhe_showerable(const gaps_lhe_init *init, const gaps_
             }
         }
     }
+    /* A colourless resonance's coloured decay products (Z -> q qbar, H -> b bbar) form a
+     * colour singlet (the reader checked the colour flow through it): their dipoles are
+     * final-final ones among themselves, whose recoil stays inside the pair, and the
+     * initial-initial recoil moves them as a whole, so their invariant mass stays the
+     * resonance's exactly.  A coloured resonance, or a coloured product that decays on, has
+     * no such guarantee. */
     for (int i = 0; i < ev->n; ++i) {
         const gaps_lhe_particle *res = &ev->particle[i];
         if (res->status != 2 && res->status != 3) continue;
         for (int j = 0; j < ev->n; ++j) {
             const gaps_lhe_particle *d = &ev->particle[j];
             if (j == i || !daughter_of(d, i) || !is_coloured(d->id)) continue;
+            if (!is_coloured(res->id) && d->status == 1) continue;
             *line = res->line;
-            snprintf(why, len, "particle %d (PDG %d, status %d) decays into quarks or gluons "
-                               "(particle %d): the built-in shower does not keep a "
-                               "resonance's mass while it showers the decay", i + 1, res->id,
-                     res->status, j + 1);
+            snprintf(why, len, "particle %d (PDG %d, status %d) decays into %s (particle %d): "
+                               "the built-in shower keeps the mass only of a colourless "
+                               "resonance decaying into final quarks and gluons", i + 1,
+                     res->id, res->status,
+                     is_coloured(res->id) ? "quarks or gluons" : "a coloured resonance",
+                     j + 1);
             return GAPS_LHE_COLOURED_DECAY;
         }
     }

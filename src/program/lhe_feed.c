@@ -16,6 +16,7 @@ struct gaps_lhe_feed {
     int ended;                   /* the file has no more events */
     int max_rows;                /* rows an event may hand the shower: --max-partons - 1 */
     int gaps_written;            /* a gaps-written file: its events carry <gaps .../> */
+    int ee;                      /* e+ e- beams: the incoming leptons are no rows (lhe-ee) */
     int64_t next;                /* event number of the next event handed over */
     int64_t last;                /* one past the run's last event number */
     int64_t read;                /* events read from the file */
@@ -86,7 +87,7 @@ static int put_event(gaps_lhe_feed *f, gaps_hard_batch *b, int i, int64_t number
      * intermediate colourless resonance (status 2: its decay products are final) and
      * documentation lines (3) stay out of the record */
     int rows[GAPS_LHE_MAX_PARTICLES], n = 0, n_in = 0;
-    for (int pass = 0; pass < 2; ++pass)
+    for (int pass = f->ee; pass < 2; ++pass)   /* e+ e-: the outgoing rows alone, as ee-qq's */
         for (int k = 0; k < ev->n; ++k)
             if (ev->particle[k].status == (pass == 0 ? -1 : 1)) {
                 rows[n++] = k;
@@ -148,9 +149,13 @@ static int put_event(gaps_lhe_feed *f, gaps_hard_batch *b, int i, int64_t number
      * below which its generator left the emissions to the shower); a file that gives none
      * (SCALUP <= 0) starts at the incoming pair's invariant mass squared */
     double t = ev->scale * ev->scale;
-    if (!(ev->scale > 0.0) && n_in == 2) {
-        const gaps_lhe_particle *a = &ev->particle[rows[0]], *c = &ev->particle[rows[1]];
-        const double e = a->p[3] + c->p[3], pz = a->p[2] + c->p[2];
+    if (!(ev->scale > 0.0)) {
+        double e = 0.0, pz = 0.0;
+        for (int k = 0; k < ev->n; ++k)
+            if (ev->particle[k].status == -1) {
+                e += ev->particle[k].p[3];
+                pz += ev->particle[k].p[2];
+            }
         t = e * e - pz * pz;
     }
     b->t_start[i] = ev->has_gaps ? ev->gaps_t : t;
@@ -265,13 +270,17 @@ gaps_lhe_feed *gaps_lhe_feed_open(const char *path, const gaps_lhe_feed_options 
     const gaps_lhe_init *in = f->init;
     const char *file = gaps_lhe_shown_name(f->reader);
     *status = 2;
-    if (!(in->beam_id[0] == 2212 && in->beam_id[1] == 2212)) {
+    const int pp = in->beam_id[0] == 2212 && in->beam_id[1] == 2212;
+    const int ee = (in->beam_id[0] == 11 && in->beam_id[1] == -11)
+                   || (in->beam_id[0] == -11 && in->beam_id[1] == 11);
+    if (!pp && !ee) {
         snprintf(msg, len, "%s:%ld: the beams are PDG %d and %d; the shower takes files of "
-                 "p p collisions (2212 2212) so far (p pbar and e+ e- files: not yet)", file,
+                 "p p (2212 2212) and e+ e- (-11 11) collisions (p pbar files: not yet)", file,
                  in->init_line, in->beam_id[0], in->beam_id[1]);
         gaps_lhe_feed_close(f);
         return NULL;
     }
+    f->ee = ee;
     if (in->beam_energy[0] != in->beam_energy[1]) {
         snprintf(msg, len, "%s:%ld: the beams have %g and %g GeV: the shower takes collisions "
                  "in their centre-of-mass frame (equal beam energies) so far", file,
@@ -280,7 +289,7 @@ gaps_lhe_feed *gaps_lhe_feed_open(const char *path, const gaps_lhe_feed_options 
         return NULL;
     }
     const double ecm = 2.0 * in->beam_energy[0];
-    if (opt->ecm_given && cfg->ecm != ecm) {
+    if (opt->param_given[GAPS_P_ecm] && cfg->ecm != ecm) {
         snprintf(msg, len, "--ecm %g GeV contradicts the file %s, whose beams collide at "
                  "sqrt(s) = %.17g GeV (leave --ecm out)", cfg->ecm, file, ecm);
         gaps_lhe_feed_close(f);
@@ -294,10 +303,13 @@ gaps_lhe_feed *gaps_lhe_feed_open(const char *path, const gaps_lhe_feed_options 
     }
     f->half_ecm = 0.5 * ecm;
     f->gaps_written = in->gaps_written;
-    /* the process is lhe-pp (the options chose it for --lhe, with its defaults where the
-     * user gave none); the PDF set, which a file of another generator names by LHAPDF ID,
-     * is --pdf's: a different one is a warning */
-    cfg->process = GAPS_PROCESS_LHE_PP;
+    /* the process of the file's beams, with its defaults where the user gave none (the
+     * options gave lhe-pp's); the PDF set, which a file of another generator names by LHAPDF
+     * ID, is --pdf's: a different one is a warning */
+    cfg->process = ee ? GAPS_PROCESS_LHE_EE : GAPS_PROCESS_LHE_PP;
+    for (int id = 0; id < GAPS_N_PARAMS; ++id)
+        if ((gaps_params[id].flags & GAPS_PF_PROCESS_DEFAULT) && !opt->param_given[id])
+            gaps_param_set_default(id, cfg);
     cfg->ecm = ecm;
     /* the analysis of the built-in process that wrote the file, unless --analysis says */
     const int writer = in->gaps_written ? gaps_process_lookup(in->gaps_process) : -1;
@@ -307,7 +319,7 @@ gaps_lhe_feed *gaps_lhe_feed_open(const char *path, const gaps_lhe_feed_options 
         gaps_lhe_feed_close(f);
         return NULL;
     }
-    if (writer >= 0 && !opt->analysis_given)
+    if (writer >= 0 && !opt->param_given[GAPS_P_analysis])
         cfg->analysis = gaps_process_analysis(writer, cfg->compat);
     /* the weight unit of the sums: a gaps-written file's own run's (its YODA sums are then
      * that run's bits), else the power of two at or above the file's largest weight bound

@@ -21,11 +21,13 @@ typedef struct gaps_lhe_feed gaps_lhe_feed;
 
 /* What the run's options said, for the checks against the file. */
 typedef struct gaps_lhe_feed_options {
-    int ecm_given;        /* --ecm was given: it must equal the file's sqrt(s) */
+    const unsigned char *param_given;   /* each parameter given (gaps_options.param_given):
+                             --ecm must equal the file's sqrt(s); those not given take the
+                             defaults of the file's process (lhe-ee or lhe-pp, by its beams;
+                             --analysis: a gaps-written file's process's) */
     int events_given;     /* --events was given: the file must hold that many after the
                              skipped ones; else every event of the file is showered */
     int64_t skip;         /* --first-event: events of the file skipped before the run's */
-    int analysis_given;   /* --analysis was given; else a gaps-written file's process's */
 } gaps_lhe_feed_options;
 
 /* Open path ("-": standard input), read its init block, check it and complete *cfg (process,

@@ -967,18 +967,17 @@ int gaps_options_parse(int argc, char **argv, gaps_options *o, char *msg, size_t
     if (msg && len) msg[0] = '\0';
     int r = walk_argv(argc, argv, gaps_table, gaps_handler, &ctx, msg, len);
     if (r == 0 && o->card) r = apply_card(&ctx, msg, len);
-    /* --lhe: the process is the file's (only proton beams so far: lhe-pp, whose defaults the
-     * pass below then gives) */
+    /* --lhe: the process is the file's, lhe-pp until the file's beams are read (which may make
+     * it lhe-ee, src/program/lhe_feed.c); the pass below gives lhe-pp's defaults */
     const int process_given = ctx.cl_set[F_PARAM_BASE + GAPS_P_process]
                               || ctx.card_line[F_PARAM_BASE + GAPS_P_process];
     if (r == 0 && o->lhe && process_given)
         r = fail(msg, len, NULL, "--lhe takes the hard events, and so the process, from the "
                                  "file: leave --process out");
     if (r == 0 && o->lhe) o->cfg.process = GAPS_PROCESS_LHE_PP;
-    o->ecm_given = ctx.cl_set[F_PARAM_BASE + GAPS_P_ecm] || ctx.card_line[F_PARAM_BASE + GAPS_P_ecm];
     o->events_given = ctx.cl_set[F_EVENTS] || ctx.card_line[F_EVENTS];
-    o->analysis_given = ctx.cl_set[F_PARAM_BASE + GAPS_P_analysis]
-                        || ctx.card_line[F_PARAM_BASE + GAPS_P_analysis];
+    for (int id = 0; id < GAPS_N_PARAMS; ++id)
+        o->param_given[id] = ctx.cl_set[F_PARAM_BASE + id] || ctx.card_line[F_PARAM_BASE + id];
     /* a parameter whose default depends on the process, and that neither the command line
      * nor the card gave, takes the default of the process chosen (--ecm, --pdf) */
     for (int id = 0; r == 0 && id < GAPS_N_PARAMS; ++id)

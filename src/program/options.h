@@ -49,8 +49,11 @@ typedef struct gaps_options {
     const char *resume;           /* --resume FILE */
     const char *lhe;              /* --lhe FILE: hard events from a Les Houches Event file
                                      ("-" standard input); NULL = the process draws them */
-    int ecm_given, events_given;  /* --ecm, --events, --analysis given (checked against, or */
-    int analysis_given;           /* taken from, --lhe's file) */
+    int events_given;             /* --events given (checked against --lhe's file) */
+    unsigned char param_given[GAPS_N_PARAMS];   /* each physics parameter given on the command
+                                                   line or in the card (--lhe: the file's
+                                                   beams choose the process, whose defaults
+                                                   the others then take) */
     const char *card;             /* --card FILE, for messages; NULL if none */
     int quiet;                    /* --quiet: no summary, no progress */
     int progress;                 /* -1 auto (default), 0 --no-progress, 1 --progress */

@@ -316,8 +316,7 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
             return refuse(msg, len, EXIT_USAGE, "--lhe runs in one process so far, not %d MPI "
                           "ranks (split the file's events with --first-event and --events)",
                           gaps_ranks_count());
-        const gaps_lhe_feed_options fo = { o->ecm_given, o->events_given, cfg->first_event,
-                                           o->analysis_given };
+        const gaps_lhe_feed_options fo = { o->param_given, o->events_given, cfg->first_event };
         int st = 0;
         pg->lhe = gaps_lhe_feed_open(o->lhe, &fo, cfg, &st, msg, len);
         if (!pg->lhe) return st == 1 ? EXIT_RUN_FAILED : EXIT_USAGE;
