@@ -11,6 +11,7 @@
 #include "gaps_runtime.h"
 #include "io/event_stream.h"
 #include "program/clock.h"
+#include "program/lhe_out.h"
 #include "program/commands.h"
 #include "program/one_line.h"
 #include "program/options.h"
@@ -75,7 +76,8 @@ static const char *signal_name(int sig)
 /* ---- the run's outputs and its hooks into the generator ---- */
 /* OUT_CHECKPOINT only takes part in the checks before the run (the checkpoint must be a
  * writable file distinct from every output); it is written by write_checkpoint. */
-enum { OUT_YODA, OUT_JSON, OUT_ROWS, OUT_HEPMC, OUT_CYCLES, OUT_STATE, OUT_CHECKPOINT, N_OUTS };
+enum { OUT_YODA, OUT_JSON, OUT_ROWS, OUT_HEPMC, OUT_CYCLES, OUT_STATE, OUT_LHE, OUT_CHECKPOINT,
+       N_OUTS };
 
 /* One run of the program: what prepare_run sets up, the hooks use while the generator runs,
  * and run_and_write finishes. */
@@ -341,6 +343,15 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
             return refuse(msg, len, EXIT_USAGE, "--cycles-out cannot be combined with --resume "
                           "(the cycle log of the first part of the run is gone)");
     }
+    /* --lhe-out is written after the run, whole (lhe_out.h); a run that is resumed, or shared
+     * by MPI ranks, is not yet taught to do so: refused rather than written wrongly */
+    if (o->lhe_out && pg->checkpoint)
+        return refuse(msg, len, EXIT_USAGE, "--lhe-out cannot be combined with %s yet: run "
+                      "without checkpoints to write the hard events",
+                      o->checkpoint ? "--checkpoint" : "--resume");
+    if (o->lhe_out && gaps_ranks_count() > 1)
+        return refuse(msg, len, EXIT_USAGE, "--lhe-out needs a single process, not %d MPI "
+                      "ranks", gaps_ranks_count());
     if (pg->checkpoint)
         cfg->checkpoint_every = o->checkpoint_every > 0
                                 ? o->checkpoint_every
@@ -357,6 +368,7 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
     gaps_outfile_init(&pg->out[OUT_HEPMC], "--hepmc", o->hepmc, stream_mode);
     gaps_outfile_init(&pg->out[OUT_CYCLES], "--cycles-out", o->cycles_out, GAPS_OUTFILE_ATOMIC);
     gaps_outfile_init(&pg->out[OUT_STATE], "--state-out", o->state_out, GAPS_OUTFILE_ATOMIC);
+    gaps_outfile_init(&pg->out[OUT_LHE], "--lhe-out", o->lhe_out, GAPS_OUTFILE_ATOMIC);
     if (o->resume && root) {
         const int64_t offsets[2] = { pg->rp.rows_offset, pg->rp.hepmc_offset };
         const int which[2] = { OUT_ROWS, OUT_HEPMC };
@@ -575,10 +587,16 @@ static int run_and_write(program *pg)
     if ((f = gaps_outfile_stream(&pg->out[OUT_CYCLES]))) gaps_report_cycle_log(f, &run);
     if ((f = gaps_outfile_stream(&pg->out[OUT_STATE])))
         bad |= gaps_state_write(f, run.state, NULL) != 0;
+    int lhe_bad = 0;
+    char lhe_msg[1024] = "";
+    if ((f = gaps_outfile_stream(&pg->out[OUT_LHE])))
+        bad |= lhe_bad = gaps_lhe_out_write(f, cfg, &run, lhe_msg, sizeof lhe_msg) != 0;
     if (!bad) gaps_test_hook("COMMIT", -1);
     if (bad) {
         if (gaps_outfiles_error(pg->out, N_OUTS, msg, sizeof msg) != 0)
             fprintf(stderr, "gaps: %s\n", msg);
+        else if (lhe_bad)
+            fprintf(stderr, "gaps: %s\n", lhe_msg);
         else if (stream_bad)
             fprintf(stderr, "gaps: the per-event output is incomplete: it stops after event %"
                             PRId64 ", with %" PRId64 " later events waiting\n",
