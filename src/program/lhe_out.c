@@ -105,7 +105,10 @@ int gaps_lhe_out_write(FILE *f, const gaps_config *cfg, const gaps_run *run, cha
         /* second pass: the events, in event order */
         for (int64_t e = cfg->first_event; e < end && !bad; ++e) {
             const uint32_t draw = hard_event(phys, e, &ev);
-            const double as = ev.t_start > 0.0 ? gaps_alphas_value(&phys->as, ev.t_start) : -1.0;
+            /* AQCDUP: the run's coupling at the start scale, -1 where it has none (a scale at
+             * or below the Landau pole: an NLO event of --compat gaps21 may start there) */
+            double as = ev.t_start > 0.0 ? gaps_alphas_value(&phys->as, ev.t_start) : -1.0;
+            if (!(isfinite(as) && as > 0.0)) as = -1.0;
             bad = gaps_lhe_write_event(f, &phys->proc, &ev, e, draw, as) != 0;
         }
         if (!bad) bad = gaps_lhe_write_end(f) != 0;

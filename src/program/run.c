@@ -308,6 +308,15 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
     if (o->cycles_out && gaps_ranks_count() > 1)
         return refuse(msg, len, EXIT_USAGE, "--cycles-out needs a single process (the cycle "
                       "log describes one pool), not %d MPI ranks", gaps_ranks_count());
+    /* --lhe-out is written after the run, whole (lhe_out.h); a run that is resumed, or shared
+     * by MPI ranks, is not yet taught to do so: refused rather than written wrongly */
+    if (o->lhe_out && pg->checkpoint)
+        return refuse(msg, len, EXIT_USAGE, "--lhe-out cannot be combined with %s yet: run "
+                      "without checkpoints to write the hard events",
+                      o->checkpoint ? "--checkpoint" : "--resume");
+    if (o->lhe_out && gaps_ranks_count() > 1)
+        return refuse(msg, len, EXIT_USAGE, "--lhe-out needs a single process, not %d MPI "
+                      "ranks", gaps_ranks_count());
     /* The checkpoint, and a checkpoint resumed from, belong to this run from here on: one
      * that a run still going holds is refused now, before anything is read or cut. */
     const int resume_is_checkpoint = o->resume && (!o->checkpoint
@@ -343,15 +352,6 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
             return refuse(msg, len, EXIT_USAGE, "--cycles-out cannot be combined with --resume "
                           "(the cycle log of the first part of the run is gone)");
     }
-    /* --lhe-out is written after the run, whole (lhe_out.h); a run that is resumed, or shared
-     * by MPI ranks, is not yet taught to do so: refused rather than written wrongly */
-    if (o->lhe_out && pg->checkpoint)
-        return refuse(msg, len, EXIT_USAGE, "--lhe-out cannot be combined with %s yet: run "
-                      "without checkpoints to write the hard events",
-                      o->checkpoint ? "--checkpoint" : "--resume");
-    if (o->lhe_out && gaps_ranks_count() > 1)
-        return refuse(msg, len, EXIT_USAGE, "--lhe-out needs a single process, not %d MPI "
-                      "ranks", gaps_ranks_count());
     if (pg->checkpoint)
         cfg->checkpoint_every = o->checkpoint_every > 0
                                 ? o->checkpoint_every
