@@ -576,10 +576,15 @@ static int run_and_write(program *pg)
     }
     int status = 0, bad = 0, stream_bad = 0;
     if (pg->streaming) bad |= stream_bad = gaps_event_stream_finish(&pg->stream) != 0;
+    /* --lhe-out: the hard events again, on the host (lhe_out.h); part of the wall time */
+    FILE *f;
+    int lhe_bad = 0;
+    char lhe_msg[1024] = "";
+    if ((f = gaps_outfile_stream(&pg->out[OUT_LHE])))
+        bad |= lhe_bad = gaps_lhe_out_write(f, cfg, &run, lhe_msg, sizeof lhe_msg) != 0;
     /* wall time: from the program's start to its outputs (the JSON and the summary say the
      * same) */
     run.time_wall = gaps_now() - pg->t_program;
-    FILE *f;
     if ((f = gaps_outfile_stream(&pg->out[OUT_YODA])))
         bad |= gaps_yoda_write(f, run.state, run.backend) != 0;
     if ((f = gaps_outfile_stream(&pg->out[OUT_JSON])))
@@ -587,10 +592,6 @@ static int run_and_write(program *pg)
     if ((f = gaps_outfile_stream(&pg->out[OUT_CYCLES]))) gaps_report_cycle_log(f, &run);
     if ((f = gaps_outfile_stream(&pg->out[OUT_STATE])))
         bad |= gaps_state_write(f, run.state, NULL) != 0;
-    int lhe_bad = 0;
-    char lhe_msg[1024] = "";
-    if ((f = gaps_outfile_stream(&pg->out[OUT_LHE])))
-        bad |= lhe_bad = gaps_lhe_out_write(f, cfg, &run, lhe_msg, sizeof lhe_msg) != 0;
     if (!bad) gaps_test_hook("COMMIT", -1);
     if (bad) {
         if (gaps_outfiles_error(pg->out, N_OUTS, msg, sizeof msg) != 0)
