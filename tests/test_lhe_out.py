@@ -19,13 +19,16 @@ run of N events (default 200) with --lhe-out:
      and pp-w is the sum of its products, which name it as mother; four-momentum balances
      (1e-9 of the incoming energy); every colour tag joins one colour to one anticolour;
   4. once: --first-event and --seed reach the file; '-' writes the same bytes to standard
-     output, a FIFO too; a bad path, --checkpoint, --resume and a second output on standard
-     output are refused with exit status 2 and one line, and nothing is created.
+     output, a FIFO too; a run with --checkpoint writes the bytes of one without, and so does
+     a run killed at its second checkpoint (GAPS_HOOKS, the test build of
+     src/program/testhook.h), which leaves no file, then resumed; a bad path and a second
+     output on standard output are refused with exit status 2 and one line, and nothing is
+     created.
 
 With --pylhe: every file is read by pylhe (PyPI) as well, which must give this script's
 numbers; skipped (exit 77) when pylhe is not installed, a failure under GAPS_STRICT=1.
 
-Usage: test_lhe_out.py [--pylhe] GAPS LHE_OUT_EXPECT PDFSETS_DIR WORKDIR [N]
+Usage: test_lhe_out.py [--pylhe] GAPS LHE_OUT_EXPECT PDFSETS_DIR WORKDIR [N [GAPS_HOOKS]]
 """
 import json
 import math
@@ -51,6 +54,7 @@ if len(args) < 4:
     sys.exit(2)
 gaps, expect, pdfsets, work = (os.path.abspath(a) for a in args[:4])
 N = int(args[4]) if len(args) > 4 else 200
+hooks = os.path.abspath(args[5]) if len(args) > 5 else None
 TIMEOUT = 300
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
@@ -360,12 +364,40 @@ if not use_pylhe:
     (ok if f.returncode == 0 and got == [open("s.lhe").read()] else fail)(
         "--lhe-out FIFO: the same bytes, written in place")
 
+    # ---- checkpoints: the file of one run, also when killed and resumed ----
+    base = [gaps, "--process", "pp-ll", "--nlo", "1", "--events", str(N), "--quiet",
+            "-o", "none"] + extra
+    ck = ["--checkpoint-every", str(N // 3 + 1)]
+    r = run(base + ["--lhe-out", "u.lhe"])
+    c = run(base + ck + ["--checkpoint", "c.ckpt", "--lhe-out", "c.lhe"])
+    same = (r.returncode == 0 and c.returncode == 0
+            and open("u.lhe", "rb").read() == open("c.lhe", "rb").read())
+    (ok if same else fail)("--checkpoint: the file of a run without checkpoints")
+    if hooks:
+        kill = ('n=$(($(cat hook.count 2>/dev/null || echo 0) + 1)); echo $n >hook.count; '
+                '[ $n -eq 2 ] && kill -KILL $PPID')
+        k = subprocess.run([hooks] + base[1:] + ck + ["--checkpoint", "k.ckpt", "--lhe-out",
+                                                      "k.lhe"],
+                           capture_output=True, text=True, timeout=TIMEOUT,
+                           env=dict(env, GAPS_TEST_HOOK_CHECKPOINT=kill))
+        killed = k.returncode == -9 and os.path.exists("k.ckpt") and not os.path.exists("k.lhe")
+        (ok if killed else fail)(f"killed at its second checkpoint (exit {k.returncode}): no "
+                                 f"--lhe-out file")
+        r = run(base + ck + ["--checkpoint", "k.ckpt", "--resume", "k.ckpt", "--lhe-out",
+                             "k.lhe"])
+        same = (r.returncode == 0 and os.path.exists("k.lhe")
+                and open("u.lhe", "rb").read() == open("k.lhe", "rb").read())
+        (ok if same else fail)("killed and resumed: the file of one run"
+                               + ("" if same else f": {r.stderr.strip()}"))
+    else:
+        print("note: no GAPS_HOOKS binary given: the kill and resume are not tested")
+
     # ---- refusals: exit 2, one line, nothing created ----
     refusals = [
         (["--lhe-out", "nodir/x.lhe"], "cannot write '--lhe-out'"),
-        (["--lhe-out", "x.lhe", "--checkpoint", "x.ckpt"], "--lhe-out cannot be combined"),
-        (["--lhe-out", "x.lhe", "--resume", "x.ckpt"], "--lhe-out cannot be combined"),
         (["--lhe-out", "-", "--json", "-"], "both write to standard output"),
+        (["--lhe-out", "-", "--checkpoint", "x.ckpt", "--hepmc", "-"],
+         "both write to standard output"),
         (["--lhe-out"], "--lhe-out"),
     ]
     for extra_args, words in refusals:

@@ -12,7 +12,11 @@
  * the largest |weight| (XMAXUP) in its init block, before the events.  The run's numbers are
  * known when the file is written; the largest weight comes from a first host pass over the
  * hard events (nothing is written), the events from a second: so every destination, a FIFO
- * and standard output included, gets the exact numbers, and nothing is patched afterwards. */
+ * and standard output included, gets the exact numbers, and nothing is patched afterwards.
+ *
+ * The file is an ATOMIC output (never a FILE.part): a checkpointed run that is stopped
+ * leaves none, and the run that resumes it writes the whole file, every event number of the
+ * run, with the cross section of the whole run. */
 #ifndef GAPS_LHE_OUT_H
 #define GAPS_LHE_OUT_H
 

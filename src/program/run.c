@@ -308,12 +308,9 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
     if (o->cycles_out && gaps_ranks_count() > 1)
         return refuse(msg, len, EXIT_USAGE, "--cycles-out needs a single process (the cycle "
                       "log describes one pool), not %d MPI ranks", gaps_ranks_count());
-    /* --lhe-out is written after the run, whole (lhe_out.h); a run that is resumed, or shared
-     * by MPI ranks, is not yet taught to do so: refused rather than written wrongly */
-    if (o->lhe_out && pg->checkpoint)
-        return refuse(msg, len, EXIT_USAGE, "--lhe-out cannot be combined with %s yet: run "
-                      "without checkpoints to write the hard events",
-                      o->checkpoint ? "--checkpoint" : "--resume");
+    /* --lhe-out is written by the root after the run, whole, from the run's event numbers
+     * (lhe_out.h), so a checkpointed or resumed run writes it like any other; a run shared by
+     * MPI ranks is not yet taught to: refused rather than written wrongly */
     if (o->lhe_out && gaps_ranks_count() > 1)
         return refuse(msg, len, EXIT_USAGE, "--lhe-out needs a single process, not %d MPI "
                       "ranks", gaps_ranks_count());
