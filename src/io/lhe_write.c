@@ -87,6 +87,17 @@ static char *put_attr(char *s, const char *name, double v)
     return s;
 }
 
+/* Text as XML character data, for a reader that parses the header as XML (pylhe does): a
+ * '<' or '&' of a title escaped; '>', which the titles' "->" hold, is plain text in XML. */
+static void put_xml_text(FILE *f, const char *text)
+{
+    for (const char *c = text; *c; ++c) {
+        if (*c == '<') fputs("&lt;", f);
+        else if (*c == '&') fputs("&amp;", f);
+        else fputc(*c, f);
+    }
+}
+
 int gaps_lhe_write_init(FILE *f, const gaps_lhe_write_run *run)
 {
     const gaps_process *proc = run->proc;
@@ -97,12 +108,14 @@ int gaps_lhe_write_init(FILE *f, const gaps_lhe_write_run *run)
     gaps_fmt_g17(half, proc->ecm / 2.0);
     fprintf(f, "<LesHouchesEvents version=\"3.0\">\n"
                "<header>\n"
-               "<generator name=\"gaps\" version=\"%s\">%s</generator>\n"
+               "<generator name=\"gaps\" version=\"%s\">", GAPS_VERSION);
+    put_xml_text(f, info->title);
+    fprintf(f, "</generator>\n"
                "<gaps process=\"%s\" nlo=\"%d\" seed=\"%" PRIu32 "\" weight_unit=\"%s\" "
                "first_event=\"%" PRId64 "\" events=\"%" PRId64 "\"/>\n"
                "</header>\n"
                "<init>\n",
-            GAPS_VERSION, info->title, info->name, run->nlo ? 1 : 0, run->seed, w_unit,
+            info->name, run->nlo ? 1 : 0, run->seed, w_unit,
             run->first_event, run->events);
     fprintf(f, " %d %d %s %s %d %d %d %d %d 1\n", info->beam_pdg[0], info->beam_pdg[1], half,
             half, run->pdf_group, run->pdf_group, run->pdf_set, run->pdf_set,
