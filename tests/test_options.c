@@ -761,6 +761,7 @@ static void test_help_version(void)
     /* the introduction names every process's analysis, followed by its processes */
     for (int i = 0; i < GAPS_N_PROCESSES; ++i) {
         char what[64];
+        if (gaps_process_table[i].from_file) continue;   /* chosen by --lhe, not named */
         snprintf(what, sizeof what, "%s (", gaps_analysis_table[gaps_process_table[i].analysis].name);
         const char *at = strstr(captured, what);
         CHECK(at && strstr(at, gaps_process_table[i].name),
@@ -1136,6 +1137,22 @@ static void test_process(void)
     size_t at = (size_t)snprintf(expected, sizeof expected, "expected one of ");
     for (int k = 0; k < GAPS_N_PROCESSES; ++k) {
         const gaps_process_info *info = &gaps_process_table[k];
+        if (info->from_file) {
+            /* chosen by --lhe alone: not a value of --process, and --lhe takes no --process */
+            expect_error(parse(&o, "--process", info->name, (char *)NULL), "--process",
+                         (char *)NULL);
+            expect_error(parse(&o, "--lhe", "f.lhe", "--process", "pp-z", (char *)NULL),
+                         "leave --process out", (char *)NULL);
+            CHECK(parse(&o, "--lhe", "f.lhe", (char *)NULL) == 0 && o.cfg.process == k
+                  && !strcmp(o.lhe, "f.lhe") && !o.ecm_given && !o.events_given,
+                  "--lhe f.lhe: process %d: %s", o.cfg.process, msg);
+            gaps_options_free(&o);
+            expect_error(parse(&o, "--lhe", "f.lhe", "--nlo", "1", (char *)NULL),
+                         "leave --nlo out", (char *)NULL);
+            expect_error(parse(&o, "--lhe", "f.lhe", "--checkpoint", "c", (char *)NULL),
+                         "--lhe does not take --checkpoint", (char *)NULL);
+            continue;
+        }
         at += (size_t)snprintf(expected + at, sizeof expected - at, "%s%s", k ? ", " : "",
                                info->name);
         CHECK(parse(&o, "--process", info->name, (char *)NULL) == 0 && o.cfg.process == k &&

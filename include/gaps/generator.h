@@ -12,6 +12,7 @@
 #include "gaps/compat.h"
 #include "gaps/pdf.h"
 #include "gaps/parameters.h"
+#include "gaps/hard_batch.h"
 #include "gaps/histogram.h"
 #include "gaps/state.h"
 #include "gaps/decl.h"
@@ -82,7 +83,19 @@ typedef struct gaps_config {
     int keep_cycle_log;      /* record the events completed after each veto cycle */
     int64_t checkpoint_every;/* events between checkpoints (hooks->checkpoint); 0 = none */
     int measure_energy;      /* read the device's energy counter before and after the run */
+    /* A process whose hard events come from a file (gaps_process_info.from_file: --lhe):
+     * what the program read from the file before the run.  events is then at most the events
+     * left in the file: the run ends earlier where hooks->hard_events says the file ended. */
+    double file_w_unit;      /* weight unit of the sums, pb, a power of two
+                                (gaps_process_set_file_unit) */
+    int file_batch;          /* hard events per batch (a segment's most); 0: the default,
+                                GAPS_FILE_BATCH_DEFAULT */
 } gaps_config;
+
+/* Hard events of a batch from a file, by default, and the rows its arrays hold per event
+ * (a batch whose events have more rows in all is cut short: hooks->hard_events). */
+#define GAPS_FILE_BATCH_DEFAULT (1 << 20)
+#define GAPS_FILE_BATCH_ROWS_PER_EVENT 8
 
 /* What the caller sees while a run goes; every member may be NULL. */
 typedef struct gaps_hooks {
@@ -113,6 +126,15 @@ typedef struct gaps_hooks {
      * piece but its range table is that of the resumed state: which pieces this process did
      * is the giver's to record, and they may be more than one state can list. */
     int (*next_range)(void *ctx, int64_t *begin, int64_t *end);
+    /* For a process whose hard events come from a file (gaps_process_info.from_file; needed
+     * then): fill batch (host memory, capacity and row_capacity set; gaps/hard_batch.h) with
+     * the hard events of event numbers first, first + 1, ... in order, at most `want` of them
+     * and no more than its arrays hold, and set batch->first and batch->count.  *ended = 1
+     * when the file has no event after the last one given.  Called from the run's thread once
+     * per segment, before its events start, with first the segment's first event.  Return 0,
+     * or -1 to end the run with an error (the callee keeps its reason). */
+    int (*hard_events)(void *ctx, gaps_hard_batch *batch, int64_t first, int64_t want,
+                       int *ended);
 } gaps_hooks;
 
 typedef struct gaps_run {

@@ -28,7 +28,7 @@
 GAPS_C_BEGIN
 
 /* X(ID, name, option, title, beam_a, beam_b, ecm, hadronic, pdf, analysis, rows_lo, rows_nlo,
- *   nlo, boson): the process GAPS_PROCESS_<ID>, whose functions gaps_process_<name>_*() are
+ *   nlo, boson, source): the process GAPS_PROCESS_<ID>, whose functions gaps_process_<name>_*() are
  * defined in src/process/<name>.c (src/process/process_impl.h lists them):
  *   option     the value of --process
  *   title      one line for YODA, HepMC3 and the summary
@@ -46,23 +46,33 @@ GAPS_C_BEGIN
  *              but not the boson itself (gaps_process_decayed_boson), or 0; for a charged
  *              boson the positive one (24, W+): the HepMC3 writer gives it the sign of its
  *              products' charge, so one process can make W+ and W- events
+ *   source     BUILTIN: the process draws its hard events itself (a name of --process);
+ *              LHE: its hard events come from the program, read from a Les Houches Event
+ *              file (--lhe FILE, src/process/lhe.c); not a value of --process
  * The value of the enum is the process id that state files store (doc/formats.md): append,
  * never reorder. */
 #define GAPS_PROCESSES(X)                                                                      \
     X(EE_QQ, ee_qq, "ee-qq", "e+ e- -> Z/gamma* -> q qbar, LO + dipole shower", -11, 11,        \
-      GAPS_DEFAULT_ECM, 0, NULL, GAPS_ANALYSIS_LEP, 2, 3, OWN, 0)   /* q qbar; NLO: + g */        \
+      GAPS_DEFAULT_ECM, 0, NULL, GAPS_ANALYSIS_LEP, 2, 3, OWN, 0, BUILTIN)   /* q qbar; NLO: + g */        \
     X(PP_Z, pp_z, "pp-z", "p p -> Z (on shell), LO + dipole shower", 2212, 2212,                 \
-      GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_LHC, 3, 4, MCATNLO, 0)                   \
+      GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_LHC, 3, 4, MCATNLO, 0, BUILTIN)          \
       /* q qbar Z; NLO: + a parton */                                                          \
     X(PP_LL, pp_ll, "pp-ll", "p p -> Z/gamma* -> l+ l- (Drell-Yan), LO + dipole shower",         \
       2212, 2212, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_LHC, 4, 5, MCATNLO,         \
-      GAPS_PDG_Z)   /* q qbar l- l+; NLO: + a parton */                                        \
+      GAPS_PDG_Z, BUILTIN)   /* q qbar l- l+; NLO: + a parton */                                        \
     X(PP_W, pp_w, "pp-w", "p p -> W -> e nu (W+ and W-), LO + dipole shower", 2212, 2212,      \
-      GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_W, 4, 5, MCATNLO, 24)              \
+      GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_W, 4, 5, MCATNLO, 24, BUILTIN)     \
       /* q qbar' l nu; NLO: + a parton */                                                      \
     X(PP_H, pp_h, "pp-h", "p p -> g g -> H (heavy top, H stable), LO + dipole shower", 2212,   \
-      2212, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_HIGGS, 3, 4, MCATNLO, 0)       \
-      /* g g H; NLO: + a parton */
+      2212, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_HIGGS, 3, 4, MCATNLO, 0,      \
+      BUILTIN)   /* g g H; NLO: + a parton */                                                  \
+    X(LHE_PP, lhe_pp, "lhe-pp", "p p -> Les Houches events (--lhe FILE) + dipole shower", 2212, \
+      2212, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_LHC, 2, 2, NONE, 0, LHE)    \
+      /* the file's events: rows checked one by one against --max-partons (src/process/lhe.c) */
+
+/* The source column's values as gaps_process_info.from_file. */
+#define GAPS_PROCESS_SOURCE_BUILTIN 0
+#define GAPS_PROCESS_SOURCE_LHE 1
 
 /* The nlo column's values as gaps_process_info.nlo (1: --nlo 1 exists). */
 #define GAPS_PROCESS_NLO_NONE 0
@@ -101,6 +111,8 @@ typedef struct gaps_process_info {
                                   smallest --max-partons from it) */
     int nlo;                   /* --nlo 1 exists for it */
     int decayed_boson;         /* gaps_process_decayed_boson() */
+    int from_file;             /* its hard events come from a Les Houches Event file (--lhe):
+                                  not a name of --process (gaps_process_lookup) */
 } gaps_process_info;
 
 extern const gaps_process_info gaps_process_table[GAPS_N_PROCESSES];
@@ -131,6 +143,8 @@ typedef struct gaps_process {
     enum gaps_process_id id;
     enum gaps_analysis_id analysis;   /* the analysis of its events (gaps_process_analysis) */
     int hadronic;            /* beams are protons: pdf is set */
+    int from_file;           /* gaps_process_info.from_file: the hard events come from a batch
+                                (gaps_process_set_batch), not from _generate */
     const gaps_pdf *pdf;     /* hadronic processes: the parton distributions, a pointer where
                                 the loops run (device memory in the offload build); set by the
                                 generator after gaps_process_init() */
@@ -154,7 +168,7 @@ typedef struct gaps_process {
     } data;
 } gaps_process;
 
-/* Host: the process of that name, or -1. */
+/* Host: the built-in process of that name (a value of --process), or -1. */
 int gaps_process_lookup(const char *name);
 
 /* Host: the smallest event record (--max-partons) a run of `process` at order `nlo` (0 or
@@ -245,7 +259,22 @@ int gaps_process_intermediate(const gaps_process *proc, double p[4]);
  * charged boson (the code of its positive member) is written with the sign of their charge. */
 int gaps_process_decayed_boson(const gaps_process *proc);
 
+/* Host: for a process whose hard events come from a file (gaps_process_info.from_file):
+ * the weight unit of the run's sums (pb, a power of two the program derived from the file:
+ * src/program/lhe_feed.c), after gaps_process_init and before gaps_process_prepare, which
+ * keeps it.  Other processes ignore it. */
+void gaps_process_set_file_unit(gaps_process *proc, double w_unit);
+
+/* Host: where the loops find the batch of hard events of such a process (a pointer to a
+ * gaps_hard_batch where the loops run, gaps/hard_batch.h); the generator sets it once, before
+ * the physics is copied to the device.  Other processes ignore it. */
+struct gaps_hard_batch;
+void gaps_process_set_batch(gaps_process *proc, const struct gaps_hard_batch *batch);
+
 GAPS_DEVICE_BEGIN
+/* The batch of a process whose hard events come from a file (NULL for the others). */
+const struct gaps_hard_batch *gaps_process_batch(const gaps_process *proc);
+
 /* Draw one event's hard process from its random stream. */
 void gaps_process_generate(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev);
 /* The same for a process known to be ee-qq: a kernel built for e+e- alone calls this one, so

@@ -122,7 +122,7 @@ static int check_parameter(const gaps_config *cfg, const gaps_param *p, char *ms
             size_t o = 0;
             names[0] = '\0';
             for (int i = 0; i < GAPS_N_PROCESSES && o < sizeof names; ++i)
-                if (gaps_process_table[i].hadronic)
+                if (gaps_process_table[i].hadronic && !gaps_process_table[i].from_file)
                     o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", o ? ", " : "",
                                           gaps_process_table[i].name);
             return snprintf(msg, len, "--%s is only for a process with hadron beams (%s), not "
@@ -314,6 +314,7 @@ int gaps_physics_setup(gaps_physics *phys, const gaps_config *cfg, const gaps_pd
     if (gaps_process_init(&phys->proc, (enum gaps_process_id)cfg->process, cfg->ecm, msg,
                           len) != 0)
         return -1;
+    gaps_process_set_file_unit(&phys->proc, cfg->file_w_unit);
     phys->proc.analysis =
         (enum gaps_analysis_id)gaps_process_analysis(cfg->process, cfg->compat);
     gaps_alphas_init(&phys->as, cfg->alphas_order, cfg->alphas_mz);
@@ -734,6 +735,60 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
     }
 }
 
+/* The arrays of a batch of hard events from a file (gaps/hard_batch.h), in host memory
+ * (device 0) or where the loops run (device 1).  0, or -1 when memory ran out (what was
+ * allocated is released by batch_free). */
+static int batch_alloc(gaps_hard_batch *b, int capacity, int row_capacity, int device)
+{
+    memset(b, 0, sizeof *b);
+    b->capacity = capacity;
+    b->row_capacity = row_capacity;
+    void *(*alloc)(size_t) = device ? gaps_device_alloc : malloc;
+    b->row0 = alloc((size_t)(capacity + 1) * sizeof *b->row0);
+    b->n_in = alloc((size_t)capacity * sizeof *b->n_in);
+    b->next_tag = alloc((size_t)capacity * sizeof *b->next_tag);
+    b->draw = alloc((size_t)capacity * sizeof *b->draw);
+    b->weight = alloc((size_t)capacity * sizeof *b->weight);
+    b->t_start = alloc((size_t)capacity * sizeof *b->t_start);
+    b->x = alloc((size_t)capacity * 2 * sizeof *b->x);
+    b->p = alloc((size_t)row_capacity * 4 * sizeof *b->p);
+    b->flav = alloc((size_t)row_capacity * sizeof *b->flav);
+    b->col = alloc((size_t)row_capacity * sizeof *b->col);
+    b->acol = alloc((size_t)row_capacity * sizeof *b->acol);
+    return b->row0 && b->n_in && b->next_tag && b->draw && b->weight && b->t_start && b->x
+           && b->p && b->flav && b->col && b->acol ? 0 : -1;
+}
+
+static void batch_free(gaps_hard_batch *b, int device)
+{
+    void (*release)(void *) = device ? gaps_device_free : free;
+    void *arrays[] = { b->row0, b->n_in, b->next_tag, b->draw, b->weight, b->t_start, b->x,
+                       b->p, b->flav, b->col, b->acol };
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) release(arrays[k]);
+    memset(b, 0, sizeof *b);
+}
+
+/* The filled part of host batch h to the device batch d (its arrays), and d's struct to
+ * d_struct where the loops run. */
+static void batch_upload(const gaps_hard_batch *h, gaps_hard_batch *d, gaps_hard_batch *d_struct)
+{
+    const size_t n = (size_t)h->count, rows = (size_t)h->row0[h->count];
+    d->first = h->first;
+    d->count = h->count;
+    gaps_host_to_device(d->row0, h->row0, (n + 1) * sizeof *h->row0);
+    gaps_host_to_device(d->n_in, h->n_in, n * sizeof *h->n_in);
+    gaps_host_to_device(d->next_tag, h->next_tag, n * sizeof *h->next_tag);
+    gaps_host_to_device(d->draw, h->draw, n * sizeof *h->draw);
+    gaps_host_to_device(d->weight, h->weight, n * sizeof *h->weight);
+    gaps_host_to_device(d->t_start, h->t_start, n * sizeof *h->t_start);
+    gaps_host_to_device(d->x, h->x, 2 * n * sizeof *h->x);
+    gaps_host_to_device(d->p, h->p, 4 * rows * sizeof *h->p);
+    gaps_host_to_device(d->flav, h->flav, rows * sizeof *h->flav);
+    gaps_host_to_device(d->col, h->col, rows * sizeof *h->col);
+    gaps_host_to_device(d->acol, h->acol, rows * sizeof *h->acol);
+    gaps_host_to_device(d_struct, d, sizeof *d);
+}
+
 /* Per-event output buffers of a partition: where the loops write, and the host copies. */
 /* Events whose per-event output one analysis launch writes at most: 2^16 records of the
  * largest capacity are 92 MB on each side; more would only grow memory with the pool. */
@@ -859,7 +914,7 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     const double t_entry = now();
     memset(run, 0, sizeof *run);
     if (gaps_config_check(cfg, msg, len) != 0) return -1;
-    const int64_t run_end = cfg->first_event + cfg->events;
+    int64_t run_end = cfg->first_event + cfg->events;   /* earlier if a file ends first */
     const int64_t start = resume ? resume->next_event : cfg->first_event;
     if (start < cfg->first_event || start > run_end)
         return snprintf(msg, len, "the checkpoint's next event %lld lies outside the run",
@@ -885,6 +940,35 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     gaps_physics phys;
     run_pdf pdf;
     if (run_physics_setup(cfg, &phys, &pdf, msg, len) != 0) return -1;
+    /* hard events from a file: a batch per segment, filled on the host by hooks->hard_events
+     * and copied to where the loops run */
+    const int from_file = phys.proc.from_file;
+    gaps_hard_batch batch_host, batch_dev;
+    gaps_hard_batch *batch_dev_struct = NULL;
+    memset(&batch_host, 0, sizeof batch_host);
+    memset(&batch_dev, 0, sizeof batch_dev);
+    if (from_file) {
+        if (!hooks || !hooks->hard_events || pieces || resume) {
+            run_pdf_free(&pdf);
+            return snprintf(msg, len, "a process whose hard events come from a file needs the "
+                            "hard_events hook, and takes no pieces and no resume point"), -1;
+        }
+        int64_t cap = cfg->file_batch > 0 ? cfg->file_batch : GAPS_FILE_BATCH_DEFAULT;
+        if (cap > cfg->events) cap = cfg->events;
+        const int64_t rows = cap * GAPS_FILE_BATCH_ROWS_PER_EVENT > cfg->max_partons
+                             ? cap * GAPS_FILE_BATCH_ROWS_PER_EVENT : cfg->max_partons;
+        if (cap > INT32_MAX / GAPS_FILE_BATCH_ROWS_PER_EVENT
+            || batch_alloc(&batch_host, (int)cap, (int)rows, 0) != 0
+            || batch_alloc(&batch_dev, (int)cap, (int)rows, 1) != 0
+            || !(batch_dev_struct = gaps_device_copy(&batch_dev, sizeof batch_dev))) {
+            batch_free(&batch_host, 0);
+            batch_free(&batch_dev, 1);
+            run_pdf_free(&pdf);
+            return snprintf(msg, len, "cannot allocate a batch of %lld hard events",
+                            (long long)cap), -1;
+        }
+        gaps_process_set_batch(&phys.proc, batch_dev_struct);
+    }
     /* the sums continue with the grid they were made with, or not at all: a set of the same
      * name may hold other values (another LHAPDF_DATA_PATH, an edited file) */
     if (resume_state && resume_state->pdf_digest != pdf.digest) {
@@ -981,8 +1065,28 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
         /* A segment: event numbers [segment_start, segment_end), then a checkpoint.  The
          * pool drains at its end, so the accumulators then hold exactly the events below
          * segment_end: what makes a checkpoint exact. */
-        const int64_t segment_end = run_end - segment_start > every ? segment_start + every
-                                                                    : run_end;
+        int64_t segment_end = run_end - segment_start > every ? segment_start + every
+                                                              : run_end;
+        if (from_file) {
+            /* the segment's hard events: at most a batch, and where the file ends, the run */
+            if (segment_end - segment_start > batch_host.capacity)
+                segment_end = segment_start + batch_host.capacity;
+            int ended = 0;
+            batch_host.first = segment_start;
+            batch_host.count = 0;
+            if (hooks->hard_events(hooks->ctx, &batch_host, segment_start,
+                                   segment_end - segment_start, &ended) != 0
+                || batch_host.first != segment_start || batch_host.count < 0
+                || batch_host.count > segment_end - segment_start
+                || (batch_host.count == 0 && !ended)) {
+                snprintf(msg, len, "reading the hard events failed; the run was stopped");
+                ok = 0;
+                break;
+            }
+            segment_end = segment_start + batch_host.count;
+            if (ended) run_end = segment_end;
+            batch_upload(&batch_host, &batch_dev, batch_dev_struct);
+        }
         sh.segment_end = segment_end;
         phys.end_event = segment_end;
         gaps_host_to_device(phys_dev, &phys, sizeof phys);
@@ -1089,6 +1193,9 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     gaps_device_free(words_dev);
     free(base);
     gaps_device_free(phys_dev);
+    gaps_device_free(batch_dev_struct);
+    batch_free(&batch_host, 0);
+    batch_free(&batch_dev, 1);
     gaps_device_free(hist_dev);
     gaps_device_free(hist.acc);
     run_pdf_free(&pdf);

@@ -103,6 +103,11 @@ typedef struct gaps_lhe_init {
     int weight_group[GAPS_LHE_MAX_WEIGHTS];    /* index into group_name, or -1 */
     int n_groups;
     char group_name[GAPS_LHE_MAX_GROUPS][GAPS_LHE_NAME_MAX];
+    /* A file written by gaps --lhe-out (doc/formats.md, "Les Houches Event files
+     * (written)"): its header's <gaps process=... weight_unit=.../> */
+    int gaps_written;             /* 1 if the header has the element */
+    char gaps_process[32];        /* the built-in process that made the events */
+    double gaps_w_unit;           /* the weight unit of that run's sums, pb */
     int gzip;                     /* 1 if the input was gzip-compressed */
     long init_line;               /* line of <init> */
 } gaps_lhe_init;
@@ -137,6 +142,14 @@ typedef struct gaps_lhe_event {
     gaps_lhe_particle particle[GAPS_LHE_MAX_PARTICLES];   /* particle[0] is particle 1 */
     int n_weights;                /* = the init's n_weights */
     double weights[GAPS_LHE_MAX_WEIGHTS];   /* in the order of the init's weight_id */
+    /* A gaps-written event's <gaps event=N draw=D t=T x1=X x2=X/>: what the shower needs to
+     * continue the run that wrote it bit for bit (other readers ignore the element) */
+    int has_gaps;                 /* 1 if the event has the element */
+    long long gaps_event;         /* its event number in that run */
+    unsigned gaps_draw;           /* the draw index of its random stream after the hard event */
+    double gaps_t;                /* the shower's start scale, GeV^2 */
+    double gaps_x[2];             /* the incoming partons' momentum fractions */
+    long gaps_line;               /* the element's line */
 } gaps_lhe_event;
 
 typedef struct gaps_lhe_reader gaps_lhe_reader;

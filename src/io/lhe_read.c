@@ -802,6 +802,60 @@ static int read_generator(gaps_lhe_reader *r, const tag *t)
     return rc < 0 ? rc : 0;
 }
 
+/* Attribute `name` of t as a number: 0, or an error naming the tag and attribute (missing,
+ * or not a finite decimal number). */
+static int tag_attr_real(gaps_lhe_reader *r, const tag *t, const char *name, double *v)
+{
+    char buf[72];
+    const int rc = tag_attr(r, t, name, buf, sizeof buf);
+    if (rc < 0) return rc;
+    if (rc == 0) return BAD_AT(r, t->line, "<%s> has no attribute %s", t->name, name);
+    if (parse_real(buf, strlen(buf), v) != 0)
+        return BAD_AT(r, t->line, "<%s>: %s=\"%s\" is not a finite number", t->name, name, buf);
+    return 0;
+}
+
+/* The header's <gaps process="..." weight_unit="..."/> of a file gaps wrote: 0, or an
+ * error. */
+static int read_gaps_header(gaps_lhe_reader *r, const tag *t)
+{
+    gaps_lhe_init *in = &r->init;
+    int rc;
+    if ((rc = tag_attr(r, t, "process", in->gaps_process, sizeof in->gaps_process)) < 0)
+        return rc;
+    if (rc == 0) return BAD_AT(r, t->line, "<gaps> has no attribute process");
+    if ((rc = tag_attr_real(r, t, "weight_unit", &in->gaps_w_unit)) < 0) return rc;
+    if (!(in->gaps_w_unit > 0.0))
+        return BAD_AT(r, t->line, "<gaps>: weight_unit must be positive");
+    in->gaps_written = 1;
+    return 0;
+}
+
+/* An event's <gaps event="N" draw="D" t="T" x1="X" x2="X"/>: 0, or an error. */
+static int read_gaps_event(gaps_lhe_reader *r, gaps_lhe_event *ev, const tag *t)
+{
+    double v[5];
+    static const char *const names[] = { "event", "draw", "t", "x1", "x2" };
+    int rc;
+    if (ev->has_gaps) return BAD_AT(r, t->line, "a second <gaps> in one event");
+    for (int k = 0; k < 5; ++k)
+        if ((rc = tag_attr_real(r, t, names[k], &v[k])) < 0) return rc;
+    if (!(v[0] >= 0.0 && v[0] < 9.2e18 && v[0] == floor(v[0])))
+        return BAD_AT(r, t->line, "<gaps>: event must be an integer from 0");
+    if (!(v[1] >= 0.0 && v[1] <= 4294967295.0 && v[1] == floor(v[1])))
+        return BAD_AT(r, t->line, "<gaps>: draw must be an integer from 0 to 2^32 - 1");
+    if (!(v[2] >= 0.0) || !(v[3] >= 0.0 && v[3] <= 1.0) || !(v[4] >= 0.0 && v[4] <= 1.0))
+        return BAD_AT(r, t->line, "<gaps>: t must be >= 0 and x1, x2 in [0, 1]");
+    ev->has_gaps = 1;
+    ev->gaps_event = (long long)v[0];
+    ev->gaps_draw = (unsigned)v[1];
+    ev->gaps_t = v[2];
+    ev->gaps_x[0] = v[3];
+    ev->gaps_x[1] = v[4];
+    ev->gaps_line = t->line;
+    return 0;
+}
+
 /* The header is free text to a reader (cards, comments, CDATA): only its weight
  * declarations are read, and </header> must come before any structural tag.  0, or an
  * error. */
@@ -827,6 +881,9 @@ static int read_header(gaps_lhe_reader *r, const tag *open)
         } else if (at_tag(r, "generator")) {   /* LHEF 3.0 has it in <init>; some write it here */
             if ((rc = read_tag(r, &t)) < 0) return rc;
             if (!t.closing && (rc = read_generator(r, &t)) < 0) return rc;
+        } else if (at_tag(r, "gaps")) {   /* a file gaps wrote (--lhe-out) */
+            if ((rc = read_tag(r, &t)) < 0) return rc;
+            if (!t.closing && (rc = read_gaps_header(r, &t)) < 0) return rc;
         } else if (at_tag(r, "init") || at_tag(r, "event") || at_tag(r, "/LesHouchesEvents")
                    || at_tag(r, "LesHouchesEvents") || at_tag(r, "header")) {
             if ((rc = read_tag(r, &t)) < 0) return rc;
@@ -1501,6 +1558,7 @@ static int read_event(gaps_lhe_reader *r, gaps_lhe_event *ev, const tag *open)
     ev->number = r->events;
     ev->line = open->line;
     ev->n_weights = 0;
+    ev->has_gaps = 0;
     if (!rest_is_blank(r))
         return BAD(r, "text after <event> on its line: '%s' (the numbers go on the next line)",
                    excerpt(r->line + r->pos, r->len - r->pos, ex, sizeof ex));
@@ -1577,6 +1635,9 @@ static int read_event(gaps_lhe_reader *r, gaps_lhe_event *ev, const tag *open)
         } else if (wl) {
             form = GAPS_LHE_WEIGHTS_LIST;
             if (!t.empty && (count = read_weight_list(r, ev, &t)) < 0) return count;
+        } else if (strcmp(t.name, "gaps") == 0) {
+            if ((rc = read_gaps_event(r, ev, &t)) < 0) return rc;
+            if (!t.empty && (rc = skip_element(r, &t)) < 0) return rc;
         } else if (!t.empty && (rc = skip_element(r, &t)) < 0) {
             return rc;
         }

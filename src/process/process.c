@@ -13,16 +13,17 @@
 /* One row per process, in the order of enum gaps_process_id. */
 const gaps_process_info gaps_process_table[GAPS_N_PROCESSES] = {
 #define GAPS_PROCESS_ROW_(ID, name, option, title, beam_a, beam_b, ecm, hadronic, pdf,         \
-                          analysis, rows_lo, rows_nlo, nlo, boson)                             \
+                          analysis, rows_lo, rows_nlo, nlo, boson, source)                             \
     [GAPS_PROCESS_##ID] = { option, title, { beam_a, beam_b }, ecm, hadronic, pdf, analysis,  \
-                            { rows_lo, rows_nlo }, GAPS_PROCESS_NLO_##nlo, boson },
+                            { rows_lo, rows_nlo }, GAPS_PROCESS_NLO_##nlo, boson,              \
+                            GAPS_PROCESS_SOURCE_##source },
     GAPS_PROCESSES(GAPS_PROCESS_ROW_)
 #undef GAPS_PROCESS_ROW_
 };
 
 /* Every process's hard events fit the hard-event record, at LO and NLO. */
 #define GAPS_PROCESS_ROWS_FIT_(ID, name, option, title, beam_a, beam_b, ecm, hadronic, pdf,    \
-                               analysis, rows_lo, rows_nlo, nlo, boson)                        \
+                               analysis, rows_lo, rows_nlo, nlo, boson, source)                        \
     _Static_assert(rows_lo <= GAPS_HARD_MAX && rows_nlo <= GAPS_HARD_MAX,                      \
                    "process " option ": more hard rows than GAPS_HARD_MAX");
 GAPS_PROCESSES(GAPS_PROCESS_ROWS_FIT_)
@@ -37,7 +38,8 @@ static double nominal_unit(const gaps_process *proc);
 int gaps_process_lookup(const char *name)
 {
     for (int i = 0; i < GAPS_N_PROCESSES; ++i)
-        if (strcmp(name, gaps_process_table[i].name) == 0) return i;
+        if (!gaps_process_table[i].from_file && strcmp(name, gaps_process_table[i].name) == 0)
+            return i;
     return -1;
 }
 
@@ -66,6 +68,7 @@ int gaps_process_init(gaps_process *proc, enum gaps_process_id id, double ecm, c
     if (id >= 0 && id < GAPS_N_PROCESSES) {
         proc->analysis = (enum gaps_analysis_id)gaps_process_analysis(id, GAPS_COMPAT_NONE);
         proc->hadronic = gaps_process_table[id].hadronic;
+        proc->from_file = gaps_process_table[id].from_file;
     }
     int rc = -1;
     switch (id) {
@@ -171,8 +174,24 @@ void gaps_process_prepare(gaps_process *proc, const gaps_pdf *pdf)
     proc->w_unit = gaps_weight_unit_for(nominal_unit(proc), estimate);
 }
 
+void gaps_process_set_file_unit(gaps_process *proc, double w_unit)
+{
+    if (proc->from_file) GAPS_PROCESS_DATA(gaps_file_source, proc)->w_unit = w_unit;
+}
+
+void gaps_process_set_batch(gaps_process *proc, const struct gaps_hard_batch *batch)
+{
+    if (proc->from_file) GAPS_PROCESS_DATA(gaps_file_source, proc)->batch = batch;
+}
+
 int gaps_process_weight_unit_allowed(const gaps_process *proc, double w_unit)
 {
+    /* a file's unit is the program's choice from the file, any power of two
+     * (src/program/lhe_feed.c) */
+    if (proc->from_file) {
+        int e;
+        return w_unit > 0.0 && isfinite(w_unit) && frexp(w_unit, &e) == 0.5;
+    }
     const double nominal = nominal_unit(proc);
     const int halvings = proc->hadronic ? GAPS_WEIGHT_UNIT_MAX_HALVINGS : 0;
     for (int k = 0; k <= halvings; ++k)
@@ -217,6 +236,11 @@ double gaps_process_sigma_exact(const gaps_process *proc)
 }
 
 GAPS_DEVICE_BEGIN
+
+const struct gaps_hard_batch *gaps_process_batch(const gaps_process *proc)
+{
+    return proc->from_file ? GAPS_PROCESS_CDATA(gaps_file_source, proc)->batch : NULL;
+}
 
 void gaps_process_generate_ee(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev)
 {

@@ -26,6 +26,15 @@
     _Static_assert(_Alignof(type) <= _Alignof(double) || _Alignof(type) <= _Alignof(int64_t), \
                    #type " needs more alignment than gaps_process.data has")
 
+/* The constants of every process whose hard events come from a file (source LHE in
+ * GAPS_PROCESSES): the weight unit the program chose and the batch the generator fills
+ * (gaps_process_set_file_unit, gaps_process_set_batch). */
+struct gaps_hard_batch;
+typedef struct gaps_file_source {
+    double w_unit;                          /* pb */
+    const struct gaps_hard_batch *batch;    /* where the loops run */
+} gaps_file_source;
+
 /* The functions of process <name>; proc is the process's gaps_process, its common members
  * (id, ecm, s, hadronic, analysis) set and data all 0 when _init is called:
  *   _init          host: check sqrt(s) = proc->ecm against the process's threshold (-1 with

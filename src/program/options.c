@@ -56,7 +56,7 @@ enum real_range { R_POSITIVE, R_OPEN_UNIT };
 /* What an option sets.  Two options that set the same field (--progress, --no-progress)
  * override each other, and count as one key in a card. */
 enum field {
-    F_EVENTS, F_FIRST_EVENT,
+    F_EVENTS, F_FIRST_EVENT, F_LHE,
     F_PARAM_BASE,   /* parameter id sets field F_PARAM_BASE + id */
     F_PARAM_END = F_PARAM_BASE + GAPS_N_PARAMS - 1,
     F_OUTPUT, F_JSON, F_OBSERVABLES, F_CYCLES_OUT, F_HEPMC, F_LHE_OUT, F_QUIET, F_PROGRESS,
@@ -80,6 +80,7 @@ typedef struct opt_def {
 static const opt_def gaps_table[] = {
     { "events", 'n', K_INT, F_EVENTS, 1, GAPS_MAX_EVENT_NUMBER },
     { "first-event", 0, K_INT, F_FIRST_EVENT, 0, GAPS_MAX_EVENT_NUMBER - 1 },
+    { "lhe", 0, K_FILE, F_LHE, 1, 0 },
     /* the physics parameters (gaps/parameters.h) */
 #define GAPS_OPTION_ROW_(key, option, short_name, ...)                                          \
     { option, short_name, K_PARAM, (enum field)(F_PARAM_BASE + GAPS_P_##key), GAPS_P_##key, 0 },
@@ -290,9 +291,11 @@ static void param_names(const gaps_param *p, const char *sep, char *buf, size_t 
     buf[0] = '\0';
     const int n = p->type == GAPS_PT_PROCESS ? GAPS_N_PROCESSES : GAPS_N_COMPAT;
     for (int i = 0; i < n && o < len; ++i) {
+        /* a process fed from a file is chosen by --lhe, not named */
+        if (p->type == GAPS_PT_PROCESS && gaps_process_table[i].from_file) continue;
         const char *name = p->type == GAPS_PT_PROCESS ? gaps_process_table[i].name
                                                       : gaps_compat_names[i];
-        const int w = snprintf(buf + o, len - o, "%s%s", i ? sep : "", name);
+        const int w = snprintf(buf + o, len - o, "%s%s", o ? sep : "", name);
         if (w < 0) break;
         o += (size_t)w;
     }
@@ -365,7 +368,8 @@ static void suggest_value(const opt_def *d, const char *text, char *why, size_t 
         list = loops;
         count = 3;
     } else if (d->kind == K_PARAM && gaps_params[d->lo].type == GAPS_PT_PROCESS) {
-        for (; count < GAPS_N_PROCESSES; ++count) names[count] = gaps_process_table[count].name;
+        for (int i = 0; i < GAPS_N_PROCESSES; ++i)
+            if (!gaps_process_table[i].from_file) names[count++] = gaps_process_table[i].name;
     } else if (d->kind == K_PARAM && gaps_params[d->lo].type == GAPS_PT_COMPAT) {
         for (; count < GAPS_N_COMPAT; ++count) names[count] = gaps_compat_names[count];
     } else if (d->kind == K_PARAM && gaps_params[d->lo].type == GAPS_PT_ABLATE) {
@@ -618,6 +622,7 @@ static void store(gaps_options *o, const opt_def *d, const value *v)
     switch (d->field) {
     case F_EVENTS: c->events = v->i; break;
     case F_FIRST_EVENT: c->first_event = v->i; break;
+    case F_LHE: o->lhe = v->s; break;
     case F_OUTPUT: o->output = strcmp(v->s, "none") ? v->s : NULL; break;
     case F_JSON: o->json = v->s; break;
     case F_OBSERVABLES: o->observables_out = v->s; break;
@@ -913,6 +918,14 @@ static int check_together(const gaps_options *o, char *msg, size_t len)
                     (long long)GAPS_MAX_EVENT_NUMBER);
     if (o->checkpoint_every && !o->checkpoint)
         return fail(msg, len, NULL, "--checkpoint-every needs --checkpoint FILE");
+    if (o->lhe && c->nlo)
+        return fail(msg, len, NULL, "--lhe with --nlo 1: the file's events carry their own "
+                                    "order (an NLO generator's S and H events are showered "
+                                    "as they are); leave --nlo out");
+    if (o->lhe && (o->checkpoint || o->resume))
+        return fail(msg, len, NULL, "--lhe does not take --checkpoint or --resume yet: split "
+                                    "a long file with --first-event and --events and merge "
+                                    "the parts' --state-out files");
     /* two outputs on standard output would interleave */
     const char *names[] = { "--output", "--json", "--observables-out", "--hepmc",
                             "--cycles-out", "--state-out", "--lhe-out" };
@@ -946,6 +959,16 @@ int gaps_options_parse(int argc, char **argv, gaps_options *o, char *msg, size_t
     if (msg && len) msg[0] = '\0';
     int r = walk_argv(argc, argv, gaps_table, gaps_handler, &ctx, msg, len);
     if (r == 0 && o->card) r = apply_card(&ctx, msg, len);
+    /* --lhe: the process is the file's (only proton beams so far: lhe-pp, whose defaults the
+     * pass below then gives) */
+    const int process_given = ctx.cl_set[F_PARAM_BASE + GAPS_P_process]
+                              || ctx.card_line[F_PARAM_BASE + GAPS_P_process];
+    if (r == 0 && o->lhe && process_given)
+        r = fail(msg, len, NULL, "--lhe takes the hard events, and so the process, from the "
+                                 "file: leave --process out");
+    if (r == 0 && o->lhe) o->cfg.process = GAPS_PROCESS_LHE_PP;
+    o->ecm_given = ctx.cl_set[F_PARAM_BASE + GAPS_P_ecm] || ctx.card_line[F_PARAM_BASE + GAPS_P_ecm];
+    o->events_given = ctx.cl_set[F_EVENTS] || ctx.card_line[F_EVENTS];
     /* a parameter whose default depends on the process, and that neither the command line
      * nor the card gave, takes the default of the process chosen (--ecm, --pdf) */
     for (int id = 0; r == 0 && id < GAPS_N_PARAMS; ++id)
@@ -966,7 +989,7 @@ void gaps_options_free(gaps_options *o)
     /* strings of the card are gone: do not leave pointers into freed memory */
     const char **strs[] = { &o->output, &o->json, &o->observables_out, &o->hepmc,
                             &o->cycles_out, &o->state_out, &o->checkpoint, &o->resume,
-                            &o->lhe_out };
+                            &o->lhe, &o->lhe_out };
     for (size_t k = 0; k < sizeof strs / sizeof strs[0]; ++k) {
         const char *s = *strs[k];
         /* compared as addresses: s may point into argv, another object */
@@ -1033,11 +1056,11 @@ static void param_default_text(const gaps_param *p, char *buf, size_t len)
                           sizeof values[i]);
     }
     for (int i = 0; i < GAPS_N_PROCESSES && o < len; ++i) {
-        if (done[i]) continue;
+        if (done[i] || gaps_process_table[i].from_file) continue;
         o += (size_t)snprintf(buf + o, len - o, "%s %s for %s", i ? "," : "", values[i],
                               gaps_process_table[i].name);
         for (int j = i + 1; j < GAPS_N_PROCESSES && o < len; ++j)
-            if (!done[j] && !strcmp(values[i], values[j])) {
+            if (!done[j] && !gaps_process_table[j].from_file && !strcmp(values[i], values[j])) {
                 done[j] = 1;
                 o += (size_t)snprintf(buf + o, len - o, ", %s", gaps_process_table[j].name);
             }
@@ -1065,7 +1088,7 @@ void gaps_options_usage(FILE *f)
     for (int a = 0; a < GAPS_N_ANALYSES && o < sizeof analyses; ++a) {
         int first = 1;
         for (int i = 0; i < GAPS_N_PROCESSES && o < sizeof analyses; ++i) {
-            if (gaps_process_table[i].analysis != a) continue;
+            if (gaps_process_table[i].analysis != a || gaps_process_table[i].from_file) continue;
             o += (size_t)snprintf(analyses + o, sizeof analyses - o, "%s%s%s",
                                   first ? (o ? "), " : "") : ", ",
                                   first ? gaps_analysis_table[a].name : "", first ? " (" : "");
@@ -1091,7 +1114,11 @@ void gaps_options_usage(FILE *f)
         "                           (default %lld)\n"
         "      --first-event K      number of the first event, 0..2^62-1, with K + N <= 2^62\n"
         "                           (default 0); runs with the same seed and adjacent ranges\n"
-        "                           give exactly the events of one longer run\n",
+        "                           give exactly the events of one longer run; with --lhe:\n"
+        "                           events of the file skipped first\n"
+        "      --lhe FILE           shower the hard events of a Les Houches Event file (p p\n"
+        "                           beams; plain or gzip, a FIFO, '-' standard input):\n"
+        "                           sqrt(s) from the file; without --events, all its events\n",
         names, analyses, (long long)GAPS_MAX_EVENT_NUMBER, (long long)d.events);
     /* the physics parameters, from their list (gaps/parameters.h) */
     for (int id = 0; id < GAPS_N_PARAMS; ++id) {

@@ -48,6 +48,9 @@ typedef struct gaps_options {
     const char *checkpoint;       /* --checkpoint FILE */
     int64_t checkpoint_every;     /* --checkpoint-every N events; 0 = backend default */
     const char *resume;           /* --resume FILE */
+    const char *lhe;              /* --lhe FILE: hard events from a Les Houches Event file
+                                     ("-" standard input); NULL = the process draws them */
+    int ecm_given, events_given;  /* --ecm, --events given (checked against --lhe's file) */
     const char *card;             /* --card FILE, for messages; NULL if none */
     int quiet;                    /* --quiet: no summary, no progress */
     int progress;                 /* -1 auto (default), 0 --no-progress, 1 --progress */

@@ -13,6 +13,7 @@
 #include "program/clock.h"
 #include "program/lhe_out.h"
 #include "program/commands.h"
+#include "program/lhe_feed.h"
 #include "program/one_line.h"
 #include "program/options.h"
 #include "program/outfile.h"
@@ -101,7 +102,16 @@ typedef struct program {
     uint64_t pdf_digest;          /* the PDF set this process loads (0: none), and its file */
     char pdf_file[GAPS_PDF_FILE_MAX];
     double t_program;             /* gaps_now() at the start of the program: start-up and wall */
+    gaps_lhe_feed *lhe;           /* --lhe: the file the hard events come from, or NULL */
 } program;
+
+/* hooks.hard_events of a run with --lhe */
+static int hook_hard_events(void *ctx, gaps_hard_batch *batch, int64_t first, int64_t want,
+                            int *ended)
+{
+    program *pg = ctx;
+    return gaps_lhe_feed_fill(pg->lhe, batch, first, want, ended);
+}
 
 /* Write the checkpoint file: the state, where the run continues, and how far each streamed
  * output got.  The streamed files are flushed and synced first, so the offsets it records
@@ -299,6 +309,18 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
     cfg->measure_energy = o->energy;
     pg->checkpoint = o->checkpoint ? o->checkpoint : o->resume;
 
+    /* --lhe: the file's init block completes the configuration (process, sqrt(s), weight
+     * unit, event numbers) before anything is checked */
+    if (o->lhe) {
+        if (gaps_ranks_count() > 1)
+            return refuse(msg, len, EXIT_USAGE, "--lhe runs in one process so far, not %d MPI "
+                          "ranks (split the file's events with --first-event and --events)",
+                          gaps_ranks_count());
+        const gaps_lhe_feed_options fo = { o->ecm_given, o->events_given, cfg->first_event };
+        int st = 0;
+        pg->lhe = gaps_lhe_feed_open(o->lhe, &fo, cfg, &st, msg, len);
+        if (!pg->lhe) return st == 1 ? EXIT_RUN_FAILED : EXIT_USAGE;
+    }
     if (gaps_config_check(cfg, msg, len) != 0) return EXIT_USAGE;
     /* The PDF set of a process with hadron beams must load before anything is written: a
      * missing, truncated or corrupt set is the user's input, refused with exit status 2. */
@@ -413,6 +435,9 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
         return refuse(msg, len, EXIT_USAGE, "--checkpoint must be a file, not standard output");
     if (gaps_clobbers_input(pg->out, N_OUTS, o->card, "the run card", msg, len) != 0)
         return EXIT_USAGE;
+    if (o->lhe && strcmp(o->lhe, "-") != 0
+        && gaps_clobbers_input(pg->out, N_OUTS, o->lhe, "the --lhe file", msg, len) != 0)
+        return EXIT_USAGE;
     graceful = pg->checkpoint != NULL;
     install_signal_handlers();
     if (root) {
@@ -500,7 +525,7 @@ static int run_and_write(program *pg)
     char msg[1024];
     gaps_hooks hooks = { pg, pg->streaming ? hook_events : NULL,
                          pg->checkpoint ? hook_checkpoint : NULL, hook_progress, &stop_signal,
-                         NULL };
+                         NULL, pg->lhe ? hook_hard_events : NULL };
     gaps_run run;
     const double t_call = gaps_now();
     const int grc = gaps_ranks_generate(cfg, &hooks, o->resume ? &pg->resume_state : NULL,
@@ -508,6 +533,27 @@ static int run_and_write(program *pg)
     /* the start-up counts from the program's start: options, input files, outputs opened */
     run.time_startup += t_call - pg->t_program;
     gaps_progress_end(&pg->prog);
+    int lhe_status = 0;
+    const char *lhe_error = gaps_lhe_feed_error(pg->lhe, &lhe_status);
+    if (grc == 0 && pg->lhe && o->events_given
+        && run.next_event < cfg->first_event + cfg->events) {
+        snprintf(msg, sizeof msg, "%s holds %lld events from event %lld on, fewer than --events "
+                 "%lld: no output written", o->lhe, (long long)(run.next_event - cfg->first_event),
+                 (long long)cfg->first_event, (long long)cfg->events);
+        fprintf(stderr, "gaps: %s\n", gaps_one_line(msg));
+        gaps_outfiles_abandon(pg->out, N_OUTS);
+        gaps_run_free(&run);
+        return EXIT_USAGE;
+    }
+    /* the run's events are the file's: what the reports count */
+    if (grc == 0 && pg->lhe) cfg->events = run.next_event - cfg->first_event;
+    if (grc != 0 && lhe_error) {
+        /* the file failed (a malformed or unshowerable event, a read error): its line, its
+         * status; nothing is written */
+        fprintf(stderr, "gaps: %s\n", gaps_one_line((char *)lhe_error));
+        gaps_outfiles_abandon(pg->out, N_OUTS);
+        return lhe_status == 2 ? EXIT_USAGE : EXIT_RUN_FAILED;
+    }
     if (grc != 0) {
         if (root) {
             /* A per-event output that failed: say which and why, rather than the generator's
@@ -672,6 +718,7 @@ int gaps_run_command(int argc, char **argv)
     gaps_owned_release(&pg.ck_owner);
     gaps_owned_release(&pg.resume_owner);
     if (pg.streaming) gaps_event_stream_free(&pg.stream);
+    gaps_lhe_feed_close(pg.lhe);
     gaps_options_free(&pg.opt);
     return gaps_ranks_exit(status);
 }

@@ -10,6 +10,7 @@
 #include "gaps/shower.h"
 #include "gaps/constants.h"
 #include "gaps/fpmath.h"
+#include "gaps/hard_batch.h"
 #include "gaps_parallel.h"
 #include "shower/colour.h"
 #include "shower/dipoles.h"
@@ -35,9 +36,37 @@ GAPS_ALWAYS_INLINE int is_hadronic(const gaps_physics *phys, int ee_only)
     return !ee_only && phys->proc.hadronic;
 }
 
+/* What every start shares, once the rows are in the slot: the event's header, then its
+ * dipoles' rates. */
+GAPS_ALWAYS_INLINE void start_showering(gaps_pool *pool, const gaps_physics *phys, int e,
+                                        int n, int n_in, int next_tag, double weight,
+                                        double t_start, int ee_only)
+{
+    pool->n[e] = n;
+    pool->n_in[e] = n_in;
+    pool->next_tag[e] = next_tag;
+    pool->weight[e] = weight;
+    pool->t[e] = t_start;
+    pool->status[e] = GAPS_SLOT_SHOWERING;
+    pool->trial_kernel[e] = GAPS_KERNEL_NONE;
+    if (is_hadronic(phys, ee_only)) {
+        pool->rate_tbin[e] = gaps_isr_tbin(&phys->isr, t_start);
+        gaps_dipoles_update_hadronic(pool, phys, e, gaps_rows_all(0));
+    } else {
+        gaps_dipoles_update(pool, phys, e);
+    }
+}
+
+GAPS_OUT_OF_LINE void shower_start_from_batch(gaps_pool *pool, const gaps_physics *phys,
+                                              int e, int64_t event);
+
 GAPS_ALWAYS_INLINE void shower_start(gaps_pool *pool, const gaps_physics *phys, int e,
                                      int64_t event, int ee_only)
 {
+    if (!ee_only && phys->proc.from_file) {
+        shower_start_from_batch(pool, phys, e, event);
+        return;
+    }
     pool->event[e] = event;
     pool->draw[e] = 0;
     gaps_rng rng = slot_rng(pool, phys, e);
@@ -92,19 +121,54 @@ GAPS_ALWAYS_INLINE void shower_start(gaps_pool *pool, const gaps_physics *phys, 
     for (int b = 0; b < 2; ++b)
         if (b < ev.n_in) pool->x_in[gaps_at(pool, b, e)] = ev.x[b];
 
-    pool->n[e] = ev.n;
-    pool->n_in[e] = ev.n_in;
-    pool->next_tag[e] = ev.next_tag;
-    pool->weight[e] = ev.weight;
-    pool->t[e] = ev.t_start;
-    pool->status[e] = GAPS_SLOT_SHOWERING;
-    pool->trial_kernel[e] = GAPS_KERNEL_NONE;
-    if (is_hadronic(phys, ee_only)) {
-        pool->rate_tbin[e] = gaps_isr_tbin(&phys->isr, ev.t_start);
-        gaps_dipoles_update_hadronic(pool, phys, e, gaps_rows_all(0));
-    } else {
-        gaps_dipoles_update(pool, phys, e);
+    start_showering(pool, phys, e, ev.n, ev.n_in, ev.next_tag, ev.weight, ev.t_start, ee_only);
+}
+
+/* The start of an event whose hard event another generator made (a process with source LHE:
+ * gaps/hard_batch.h): its rows copied from the batch's entry, any number up to the record's
+ * capacity (the program refused a file whose events do not fit, src/program/lhe_feed.c; an
+ * entry that still does not fit starts empty with the capacity flag, as in shower_start).
+ * The random stream continues where the file says (a gaps-written file's draw index, so that
+ * its events are those of the run that wrote it), else at 0. */
+GAPS_OUT_OF_LINE void shower_start_from_batch(gaps_pool *pool, const gaps_physics *phys,
+                                              int e, int64_t event)
+{
+    const gaps_hard_batch *b = gaps_process_batch(&phys->proc);
+    const int64_t i = event - b->first;
+    int fits = i >= 0 && i < b->count;
+    const int r0 = fits ? b->row0[i] : 0;
+    const int n = fits ? b->row0[i + 1] - r0 : 0;
+    const int n_in = fits ? b->n_in[i] : 0;
+    const int next_tag = fits ? b->next_tag[i] : 1;
+    fits = fits && n >= 0 && n <= pool->maxp && n_in >= 0 && n_in <= 2 && n_in <= n
+           && next_tag >= 1 && next_tag <= n + 2;
+    for (int p = 0; fits && p < n; ++p)
+        fits = b->col[r0 + p] >= 0 && b->col[r0 + p] < next_tag && b->acol[r0 + p] >= 0
+               && b->acol[r0 + p] < next_tag;
+    pool->event[e] = event;
+    pool->draw[e] = fits ? b->draw[i] : 0;
+    pool->flags[e] = fits ? 0 : GAPS_FLAG_CAPACITY;
+    if (!fits) {
+        start_showering(pool, phys, e, 0, 0, 1, 0.0, 0.0, 0);
+        return;
     }
+    for (int p = 0; p < n; ++p) {
+        const long at = gaps_at(pool, p, e);
+        const double *q = &b->p[4 * (r0 + p)];
+        pool->E[at] = q[0];
+        pool->px[at] = q[1];
+        pool->py[at] = q[2];
+        pool->pz[at] = q[3];
+        pool->flav[at] = b->flav[r0 + p];
+        pool->col[at] = b->col[r0 + p];
+        pool->acol[at] = b->acol[r0 + p];
+        const int xc = p < n_in ? b->acol[r0 + p] : b->col[r0 + p];
+        const int xa = p < n_in ? b->col[r0 + p] : b->acol[r0 + p];
+        if (xc > 0) pool->col_owner[gaps_at(pool, xc, e)] = p;
+        if (xa > 0) pool->acol_owner[gaps_at(pool, xa, e)] = p;
+    }
+    for (int k = 0; k < n_in; ++k) pool->x_in[gaps_at(pool, k, e)] = b->x[2 * i + k];
+    start_showering(pool, phys, e, n, n_in, next_tag, b->weight[i], b->t_start[i], 0);
 }
 
 void gaps_shower_start(gaps_pool *pool, const gaps_physics *phys, int e, int64_t event)

@@ -1,0 +1,51 @@
+/* lhe_feed.h -- the hard events of a run read from a Les Houches Event file (--lhe FILE):
+ * the program's side of a process whose source is a file (gaps/hard_batch.h).
+ *
+ * gaps_lhe_feed_open() reads the file's init block (and a gaps-written file's header),
+ * checks it against the run's options and completes the configuration from it: the process
+ * (lhe-pp for proton beams), sqrt(s) from the beam energies, the weight unit of the sums, the
+ * event numbers.  gaps_lhe_feed_fill() is the generator's hooks.hard_events: it reads the
+ * next events, refuses any the shower cannot take (with the file's line), and turns each into
+ * its entry of the batch.  What is read and how each field maps: doc/formats.md, "Les
+ * Houches Event files (read)", and doc/physics.md, "Showering events from a file".
+ */
+#ifndef GAPS_PROGRAM_LHE_FEED_H
+#define GAPS_PROGRAM_LHE_FEED_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gaps/generator.h"
+
+typedef struct gaps_lhe_feed gaps_lhe_feed;
+
+/* What the run's options said, for the checks against the file. */
+typedef struct gaps_lhe_feed_options {
+    int ecm_given;        /* --ecm was given: it must equal the file's sqrt(s) */
+    int events_given;     /* --events was given: the file must hold that many after the
+                             skipped ones; else every event of the file is showered */
+    int64_t skip;         /* --first-event: events of the file skipped before the run's */
+} gaps_lhe_feed_options;
+
+/* Open path ("-": standard input), read its init block, check it and complete *cfg (process,
+ * ecm, file_w_unit, first_event, events), skip opt->skip events.  The feed, or NULL with
+ * *status 2 (the file or the options are wrong) or 1 (the system failed) and one line in
+ * msg. */
+gaps_lhe_feed *gaps_lhe_feed_open(const char *path, const gaps_lhe_feed_options *opt,
+                                  gaps_config *cfg, int *status, char *msg, size_t len);
+
+/* gaps_hooks.hard_events, ctx the feed.  On -1 the reason is gaps_lhe_feed_error(). */
+int gaps_lhe_feed_fill(void *ctx, gaps_hard_batch *batch, int64_t first, int64_t want,
+                       int *ended);
+
+/* After a failed fill: the message (one line "FILE:LINE: ...") and the exit status it calls
+ * for (2: the file is wrong; 1: the system failed); NULL and 0 if nothing failed. */
+const char *gaps_lhe_feed_error(const gaps_lhe_feed *f, int *status);
+
+/* What the feed saw, for the summary: events read, the file's generator, and whether the
+ * file named a PDF set other than the run's (a warning; "" if none). */
+int64_t gaps_lhe_feed_events(const gaps_lhe_feed *f);
+const char *gaps_lhe_feed_warning(const gaps_lhe_feed *f);
+
+void gaps_lhe_feed_close(gaps_lhe_feed *f);
+
+#endif

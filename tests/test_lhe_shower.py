@@ -1,0 +1,340 @@
+#!/usr/bin/env python3
+"""Showering Les Houches Event files (`gaps --lhe FILE`, src/program/lhe_feed.c).
+
+Hand-made files of every colour configuration the shower takes (q qbar -> Z -> e- e+ with the
+Z as a status-2 resonance, g g -> H, u g -> Z u, u ubar -> Z g, u dbar -> W+ -> e+ nu), their
+momenta balanced exactly, with random weights:
+  - each runs: exit 0, no event fails the momentum, mass and colour checks, none hits the
+    record's capacity, the cross section is the mean XWGTUP computed here (to 1e-12), the
+    leptons of a decayed Z keep its mass (zmass = 91.1876 to 1e-9 in every event), and the
+    shower radiates (most events end with more partons than they started with);
+  - the colour tags' numbers do not matter, only their connections: the same file with other
+    tag numbers gives the same events byte for byte;
+  - gzip through standard input and a FIFO give the plain file's events;
+  - --first-event/--events parts merged (gaps merge) give the YODA file of one run, and the
+    parts' per-event rows are the whole run's;
+  - refused with exit status 2, one line naming the file's line where there is one, and no
+    output file left: the MadGraph t tbar file (massive coloured partons), a malformed event in
+    the middle of a file, a truncated file, --ecm against the beams, --events beyond the
+    file's end, a record too small for an event, e+ e- beams, a gaps element out of order.
+With several programs (`--compare`), the same file runs through every build, pool size,
+loop structure and thread count and must give the same bytes (CSV, HepMC3, YODA physics).
+
+Usage: test_lhe_shower.py WORKDIR GAPS [MADGRAPH_FILE]
+       test_lhe_shower.py --compare WORKDIR GAPS [GAPS ...]
+"""
+import gzip
+import json
+import math
+import os
+import random
+import shutil
+import subprocess
+import sys
+import threading
+
+failures = 0
+
+
+def check(ok, what):
+    global failures
+    if not ok:
+        failures += 1
+        print("FAIL:", what)
+    return ok
+
+
+MZ, MW, MH = 91.1876, 80.379, 125.0
+E_BEAM = 6500.0
+
+
+def boost_z(v, beta):
+    g = 1.0 / math.sqrt(1.0 - beta * beta)
+    px, py, pz, e = v
+    return (px, py, g * (pz + beta * e), g * (e + beta * pz))
+
+
+def two_body(m, m1, m2, rng):
+    """Back-to-back momenta of masses m1, m2 in the rest frame of mass m."""
+    p = math.sqrt((m * m - (m1 + m2) ** 2) * (m * m - (m1 - m2) ** 2)) / (2 * m)
+    c = rng.uniform(-1, 1)
+    s = math.sqrt(1 - c * c)
+    ph = rng.uniform(0, 2 * math.pi)
+    k = (p * s * math.cos(ph), p * s * math.sin(ph), p * c)
+    return ((k[0], k[1], k[2], math.sqrt(p * p + m1 * m1)),
+            (-k[0], -k[1], -k[2], math.sqrt(p * p + m2 * m2)))
+
+
+def line(pid, status, m1, m2, c1, c2, p, mass=0.0):
+    return (f"{pid} {status} {m1} {m2} {c1} {c2} {p[0]:.17e} {p[1]:.17e} {p[2]:.17e} "
+            f"{p[3]:.17e} {mass:.10e} 0 9")
+
+
+def make_event(kind, rng, tags):
+    """One event of `kind`: (lines, scale).  tags: the two or three colour tag numbers."""
+    a, b, c = tags
+    if kind in ("z", "w"):
+        m = MZ if kind == "z" else MW
+        y = rng.uniform(-2, 2)
+        x1, x2 = m / 13000 * math.exp(y), m / 13000 * math.exp(-y)
+        p1 = (0.0, 0.0, x1 * E_BEAM, x1 * E_BEAM)
+        p2 = (0.0, 0.0, -x2 * E_BEAM, x2 * E_BEAM)
+        V = (0.0, 0.0, p1[2] + p2[2], p1[3] + p2[3])
+        beta = V[2] / V[3]
+        l1, l2 = two_body(m, 0.0, 0.0, rng)
+        l1, l2 = boost_z(l1, beta), boost_z(l2, beta)
+        if kind == "z":
+            q = rng.choice([1, 2, 3, 4, 5])
+            ins = [(q, a, 0), (-q, 0, a)] if rng.random() < 0.5 else [(-q, 0, a), (q, a, 0)]
+            boson, leps = 23, (11, -11)
+        else:
+            ins = [(2, a, 0), (-1, 0, a)] if rng.random() < 0.5 else [(-1, 0, a), (2, a, 0)]
+            boson, leps = 24, (-11, 12)
+        rows = [line(ins[0][0], -1, 0, 0, ins[0][1], ins[0][2], p1),
+                line(ins[1][0], -1, 0, 0, ins[1][1], ins[1][2], p2),
+                line(boson, 2, 1, 2, 0, 0, V, m),
+                line(leps[0], 1, 3, 3, 0, 0, l1),
+                line(leps[1], 1, 3, 3, 0, 0, l2)]
+        return rows, m
+    if kind == "h":
+        y = rng.uniform(-2, 2)
+        x1, x2 = MH / 13000 * math.exp(y), MH / 13000 * math.exp(-y)
+        p1 = (0.0, 0.0, x1 * E_BEAM, x1 * E_BEAM)
+        p2 = (0.0, 0.0, -x2 * E_BEAM, x2 * E_BEAM)
+        H = (0.0, 0.0, p1[2] + p2[2], p1[3] + p2[3])
+        return [line(21, -1, 0, 0, a, b, p1), line(21, -1, 0, 0, b, a, p2),
+                line(25, 1, 1, 2, 0, 0, H, MH)], MH
+    # Z + one parton: sqrt(s-hat) above M_Z, the pair's rapidity, then the 2 -> 2 angle
+    shat = rng.uniform(120.0, 400.0)
+    y = rng.uniform(-1.5, 1.5)
+    x1, x2 = shat / 13000 * math.exp(y), shat / 13000 * math.exp(-y)
+    p1 = (0.0, 0.0, x1 * E_BEAM, x1 * E_BEAM)
+    p2 = (0.0, 0.0, -x2 * E_BEAM, x2 * E_BEAM)
+    beta = (p1[2] + p2[2]) / (p1[3] + p2[3])
+    kz, kj = two_body(shat, MZ, 0.0, rng)
+    kz, kj = boost_z(kz, beta), boost_z(kj, beta)
+    if kind == "zq":   # u g -> Z u
+        rows = [line(2, -1, 0, 0, a, 0, p1), line(21, -1, 0, 0, b, a, p2),
+                line(23, 1, 1, 2, 0, 0, kz, MZ), line(2, 1, 1, 2, b, 0, kj)]
+    else:              # u ubar -> Z g
+        rows = [line(2, -1, 0, 0, a, 0, p1), line(-2, -1, 0, 0, 0, b, p2),
+                line(23, 1, 1, 2, 0, 0, kz, MZ), line(21, 1, 1, 2, a, b, kj)]
+    pt = math.hypot(kj[0], kj[1])
+    return rows, pt
+
+
+def write_file(path, kind, n, seed, tags=(501, 502, 503), beams=(2212, 2212),
+               compress=False):
+    rng = random.Random(seed)
+    weights = []
+    out = ['<LesHouchesEvents version="3.0">', "<header>", "</header>", "<init>",
+           f"{beams[0]} {beams[1]} {E_BEAM} {E_BEAM} 0 0 13400 13400 4 1",
+           "100.0 1.0 150.0 1", "</init>"]
+    for _ in range(n):
+        rows, scale = make_event(kind, rng, tags)
+        w = 100.0 * rng.uniform(0.5, 1.5)
+        weights.append(w)
+        out.append("<event>")
+        out.append(f"{len(rows)} 1 {w:.17e} {scale:.10e} 7.8e-03 1.18e-01")
+        out.extend(rows)
+        out.append("</event>")
+    out.append("</LesHouchesEvents>")
+    text = "\n".join(out) + "\n"
+    if compress:
+        with gzip.open(path, "wt") as f:
+            f.write(text)
+    else:
+        with open(path, "w") as f:
+            f.write(text)
+    return weights
+
+
+def run(gaps, *args, stdin=None):
+    env = dict(os.environ, KMP_WARNINGS="0")
+    return subprocess.run([gaps, *args], capture_output=True, text=True, stdin=stdin, env=env,
+                          timeout=600)
+
+
+def host_args(gaps):
+    v = subprocess.run([gaps, "--version"], capture_output=True, text=True).stdout
+    return ["--allow-host"] if "offload backend" in v else []
+
+
+def functional(work, gaps, madgraph):
+    extra = host_args(gaps)
+    n = 2000
+    for kind in ("z", "h", "zq", "zg", "w"):
+        f = os.path.join(work, f"{kind}.lhe")
+        weights = write_file(f, kind, n, seed=len(kind))
+        j = os.path.join(work, f"{kind}.json")
+        csv = os.path.join(work, f"{kind}.csv")
+        r = run(gaps, "--lhe", f, "--quiet", "--output", "none", "--json", j,
+                "--observables-out", csv, *extra)
+        if not check(r.returncode == 0, f"{kind}: exit {r.returncode}: {r.stderr.strip()}"):
+            continue
+        s = json.load(open(j))
+        mean = sum(weights) / len(weights)
+        check(s["events"] == n and s["invalid_events"] == 0 and s["capacity_hits"] == 0,
+              f"{kind}: events {s['events']}, invalid {s['invalid_events']}, capacity "
+              f"{s['capacity_hits']}")
+        check(abs(s["sigma_pb"] / mean - 1) < 1e-12,
+              f"{kind}: sigma {s['sigma_pb']!r} pb, the mean weight is {mean!r} pb")
+        rows = [l.split(",") for l in open(csv) if not l.startswith("#")]
+        head = open(csv).readline().lstrip("# ").strip().split(",")
+        npart = head.index("n_partons")
+        hard = {"z": 0, "h": 0, "zq": 1, "zg": 1, "w": 0}[kind]
+        more = sum(1 for r_ in rows if int(float(r_[npart])) > hard)
+        check(more > 0.8 * n, f"{kind}: only {more} of {n} events radiated")
+        if kind == "z":
+            zm = head.index("zmass")
+            worst = max(abs(float(r_[zm]) - MZ) for r_ in rows)
+            check(worst < 1e-9 * MZ, f"z: the leptons' mass is off the Z mass by {worst} GeV")
+        print(f"ok: {kind}: {n} events, sigma {s['sigma_pb']:.6f} pb = mean weight, "
+              f"{more} radiated")
+
+    # the tags' numbers are labels: other numbers, the same events
+    for kind in ("zq", "h"):
+        f2 = os.path.join(work, f"{kind}-tags.lhe")
+        write_file(f2, kind, n, seed=len(kind), tags=(777, 512, 9001))
+        csv2 = os.path.join(work, f"{kind}-tags.csv")
+        r = run(gaps, "--lhe", f2, "--quiet", "--output", "none", "--observables-out", csv2,
+                *extra)
+        check(r.returncode == 0 and open(csv2).read() == open(os.path.join(work, f"{kind}.csv")).read(),
+              f"{kind}: other colour tag numbers gave other events ({r.stderr.strip()})")
+
+    # gzip on standard input, and a FIFO
+    z = os.path.join(work, "z.lhe")
+    zgz = os.path.join(work, "z.lhe.gz")
+    with open(z, "rb") as fi, gzip.open(zgz, "wb") as fo:
+        shutil.copyfileobj(fi, fo)
+    csv3 = os.path.join(work, "z-stdin.csv")
+    with open(zgz, "rb") as fi:
+        r = run(gaps, "--lhe", "-", "--quiet", "--output", "none", "--observables-out", csv3,
+                *extra, stdin=fi)
+    check(r.returncode == 0 and open(csv3).read() == open(os.path.join(work, "z.csv")).read(),
+          f"gzip on standard input: other events ({r.stderr.strip()})")
+    fifo = os.path.join(work, "z.fifo")
+    os.mkfifo(fifo)
+
+    def feed():
+        with open(fifo, "wb") as fo, open(z, "rb") as fi:
+            shutil.copyfileobj(fi, fo)
+    t = threading.Thread(target=feed)
+    t.start()
+    csv4 = os.path.join(work, "z-fifo.csv")
+    r = run(gaps, "--lhe", fifo, "--quiet", "--output", "none", "--observables-out", csv4,
+            *extra)
+    t.join()
+    check(r.returncode == 0 and open(csv4).read() == open(os.path.join(work, "z.csv")).read(),
+          f"FIFO: other events ({r.stderr.strip()})")
+
+    # parts of a file merged: the bytes of one run
+    zq = os.path.join(work, "zq.lhe")
+    yw = os.path.join(work, "whole.yoda")
+    r = run(gaps, "--lhe", zq, "--quiet", "--output", yw, *extra)
+    check(r.returncode == 0, f"whole run: {r.stderr.strip()}")
+    parts = []
+    rows = []
+    for first, count in ((0, 700), (700, 900), (1600, 400)):
+        st = os.path.join(work, f"part{first}.state")
+        csvp = os.path.join(work, f"part{first}.csv")
+        r = run(gaps, "--lhe", zq, "--quiet", "--output", "none", "--first-event", str(first),
+                "--events", str(count), "--state-out", st, "--observables-out", csvp, *extra)
+        check(r.returncode == 0, f"part from {first}: {r.stderr.strip()}")
+        parts.append(st)
+        rows += [l for l in open(csvp) if not l.startswith("#")]
+    ym = os.path.join(work, "merged.yoda")
+    r = run(gaps, "merge", *parts[::-1], "--output", ym, "--quiet")
+    phys = lambda p: [l for l in open(p) if not l.startswith("Backend: ")]
+    check(r.returncode == 0 and phys(ym) == phys(yw),
+          f"the merged parts' YODA differs from one run's ({r.stderr.strip()})")
+    whole_rows = [l for l in open(os.path.join(work, "zq.csv")) if not l.startswith("#")]
+    check(rows == whole_rows, "the parts' per-event rows are not the whole run's")
+    print("ok: colour tags, gzip on standard input, FIFO, parts merged")
+
+    # refusals: exit 2, one line, no output left
+    def refused(what, args, *fragments, stdin=None):
+        out = os.path.join(work, "refused.yoda")
+        if os.path.exists(out):
+            os.remove(out)
+        r = run(gaps, *args, "--quiet", "--output", out, *extra, stdin=stdin)
+        lines = r.stderr.strip().splitlines()
+        ok = (r.returncode == 2 and len(lines) == 1 and all(f in r.stderr for f in fragments)
+              and not os.path.exists(out))
+        check(ok, f"{what}: exit {r.returncode}, '{r.stderr.strip()}', output left: "
+                  f"{os.path.exists(out)}")
+    if madgraph:
+        refused("t tbar", ["--lhe", madgraph], "top quark", "massless quarks and gluons only")
+    text = open(z).read().splitlines()
+    bad = list(text)
+    k = [i for i, l in enumerate(bad) if l == "<event>"][1500]
+    bad[k + 3] = bad[k + 3].replace("e+", "x+", 1)
+    badf = os.path.join(work, "bad.lhe")
+    open(badf, "w").write("\n".join(bad) + "\n")
+    refused("a malformed event", ["--lhe", badf], f"bad.lhe:{k + 4}:", "not a number")
+    truncf = os.path.join(work, "trunc.lhe")
+    open(truncf, "w").write("\n".join(text[: k + 3]) + "\n")
+    refused("a truncated file", ["--lhe", truncf], "trunc.lhe:")
+    refused("--ecm against the beams", ["--lhe", z, "--ecm", "8000"], "contradicts")
+    refused("--events beyond the file", ["--lhe", z, "--events", "2001"], "fewer than --events")
+    refused("too small a record", ["--lhe", z, "--max-partons", "4"], "z.lhe:",
+            "raise --max-partons")
+    eef = os.path.join(work, "ee.lhe")
+    write_file(eef, "z", 10, seed=1, beams=(11, -11))
+    refused("e+ e- beams", ["--lhe", eef], "p p collisions")
+    g = list(text)
+    g.insert(2, '<gaps process="pp-z" weight_unit="1024"/>')
+    for j, at in enumerate([i for i, l in enumerate(g) if l == "</event>"]):
+        g[at] = f'<gaps event="{j if j != 5 else 50}" draw="3" t="8315" x1="0.01" x2="0.01"/>\n</event>'
+    gf = os.path.join(work, "gaps-order.lhe")
+    open(gf, "w").write("\n".join(g) + "\n")
+    refused("a gaps element out of order", ["--lhe", gf], "not consecutive")
+    print("ok: refusals")
+
+
+def compare(work, bins):
+    f = os.path.join(work, "cmp.lhe")
+    write_file(f, "zg", 3000, seed=11)
+    ref = None
+    for i, gaps in enumerate(bins):
+        backend = subprocess.run([gaps, "--version"], capture_output=True,
+                                 text=True).stdout.split("(")[1].split()[0]
+        settings = [[], ["--pool", "37"], ["--loops", "steps", "--pool", "500"]]
+        if backend == "openmp":
+            settings += [["--threads", "2", "--pool", "999"], ["--threads", "3"]]
+        for s in settings:
+            label = f"b{i}-{backend}-{'-'.join(x.strip('-') for x in s) or 'default'}"
+            base = os.path.join(work, label)
+            r = run(gaps, "--lhe", f, "--quiet", "--seed", "5", "--observables-out",
+                    base + ".csv", "--hepmc", base + ".hepmc", "--output", base + ".yoda",
+                    *host_args(gaps), *s)
+            if not check(r.returncode == 0, f"{label}: {r.stderr.strip()}"):
+                continue
+            got = [open(base + ".csv").read(), open(base + ".hepmc").read(),
+                   [l for l in open(base + ".yoda") if not l.startswith(("Backend: ", "GitRevision: "))]]
+            if ref is None:
+                ref = (label, got)
+            else:
+                check(got == ref[1], f"{label}: other events than {ref[0]}")
+                print(f"ok: {label} identical to {ref[0]}")
+
+
+def main():
+    if sys.argv[1] == "--compare":
+        work, bins = sys.argv[2], sys.argv[3:]
+        shutil.rmtree(work, ignore_errors=True)
+        os.makedirs(work)
+        compare(work, bins)
+    else:
+        work, gaps = sys.argv[1], sys.argv[2]
+        madgraph = sys.argv[3] if len(sys.argv) > 3 else None
+        shutil.rmtree(work, ignore_errors=True)
+        os.makedirs(work)
+        functional(work, gaps, madgraph)
+        os.makedirs(os.path.join(work, "compare"))
+        compare(os.path.join(work, "compare"), [gaps])
+    print(f"{'FAIL' if failures else 'ok'}: test_lhe_shower, {failures} failures")
+    sys.exit(1 if failures else 0)
+
+
+main()
