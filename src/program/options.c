@@ -918,6 +918,9 @@ static int check_together(const gaps_options *o, char *msg, size_t len)
                     (long long)GAPS_MAX_EVENT_NUMBER);
     if (o->checkpoint_every && !o->checkpoint)
         return fail(msg, len, NULL, "--checkpoint-every needs --checkpoint FILE");
+    if (o->lhe && o->lhe_out)
+        return fail(msg, len, NULL, "--lhe-out with --lhe: the hard events are the file's "
+                                    "already (--lhe-out writes those of a built-in process)");
     if (o->lhe && c->nlo)
         return fail(msg, len, NULL, "--lhe with --nlo 1: the file's events carry their own "
                                     "order (an NLO generator's S and H events are showered "

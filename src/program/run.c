@@ -597,8 +597,9 @@ static int run_and_write(program *pg)
      * negative one means the PDF set has negative densities where the run samples it
      * (ForcePositive 0 leaves them, as LHAPDF does).  Its cross section would be wrong, not
      * merely noisy: refused, as bad input, with nothing written (a resume could not do
-     * better, so the checkpoint goes too). */
-    if (!cfg->nlo && run.negative_weights > 0) {
+     * better, so the checkpoint goes too).  The events of a --lhe file carry the weights its
+     * generator gave them (an NLO generator's, --lhe-out of an NLO run: either sign). */
+    if (!cfg->nlo && !o->lhe && run.negative_weights > 0) {
         fprintf(stderr, "gaps: %" PRId64 " of %" PRId64 " events of this leading-order run have "
                         "a negative weight: the PDF set %s has negative densities where the "
                         "run samples them (use a set with ForcePositive 1 or 2); no output "
