@@ -32,7 +32,12 @@ run of N events (default 200) with --lhe-out:
 With --pylhe: every file is read by pylhe (PyPI) as well, which must give this script's
 numbers; skipped (exit 77) when pylhe is not installed, a failure under GAPS_STRICT=1.
 
+With --compare (tests/run_all.sh, the builds against each other): the files of every process
+and order written by each build (serial, openmp, the offload build's host run) are the same
+bytes.
+
 Usage: test_lhe_out.py [--pylhe] GAPS LHE_OUT_EXPECT PDFSETS_DIR WORKDIR [N [GAPS_HOOKS]]
+       test_lhe_out.py --compare WORKDIR GAPS GAPS...
 """
 import json
 import math
@@ -44,6 +49,47 @@ import sys
 import threading
 
 args = sys.argv[1:]
+
+
+def compare_builds(work, bins, n=200):
+    """The --lhe-out files of each build, for every process and order, are the same bytes."""
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    env = dict(os.environ, LC_ALL="C", KMP_WARNINGS="0")
+    bad = 0
+
+    def run(cmd):
+        return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+
+    m = re.search(r"^ *--process (\S+)", run([bins[0], "--help"]).stdout, re.M)
+    for p in m.group(1).split("|") if m else []:
+        for nlo in (0, 1):
+            for compat in ("none", "gaps21") if p == "ee-qq" else ("none",):
+                label = f"{p} --nlo {nlo} --compat {compat}"
+                files = []
+                for k, b in enumerate(bins):
+                    extra = ["--allow-host"] if "offload" in run([b, "--version"]).stdout else []
+                    out = os.path.join(work, f"{k}.lhe")
+                    r = run([b, "--process", p, "--nlo", str(nlo), "--compat", compat,
+                             "--events", str(n), "--quiet", "-o", "none", "--lhe-out", out]
+                            + extra)
+                    if r.returncode != 0:
+                        break
+                    files.append(open(out, "rb").read())
+                if not files and "is not implemented" in r.stderr:   # no such order
+                    continue
+                if len(files) != len(bins) or any(f != files[0] for f in files):
+                    print(f"FAIL: {label}: the builds' --lhe-out files differ "
+                          f"({len(files)} of {len(bins)} written)")
+                    bad += 1
+                else:
+                    print(f"ok: {label}: the same {len(files[0])} bytes from {len(bins)} builds")
+    print(f"{bad} failure(s)" if bad else "all passed")
+    sys.exit(1 if bad else 0)
+
+
+if args and args[0] == "--compare":
+    compare_builds(os.path.abspath(args[1]), [os.path.abspath(b) for b in args[2:]])
 use_pylhe = bool(args) and args[0] == "--pylhe"
 if use_pylhe:
     args = args[1:]
@@ -440,6 +486,14 @@ if not use_pylhe:
                                + ("" if same else f": {r.stderr.strip()}"))
     else:
         print("note: no GAPS_HOOKS binary given: the kill and resume are not tested")
+
+    # ---- a write error: exit 1, one line naming the output ----
+    if os.path.exists("/dev/full"):
+        r = run([gaps, "--events", "10", "-o", "none", "--quiet", "--lhe-out", "/dev/full"]
+                + extra)
+        lines = r.stderr.strip().splitlines()
+        (ok if r.returncode == 1 and len(lines) == 1 and "'--lhe-out'" in lines[0] else fail)(
+            f"--lhe-out /dev/full: exit {r.returncode}: {lines[0] if lines else ''}")
 
     # ---- refusals: exit 2, one line, nothing created ----
     refusals = [

@@ -139,6 +139,8 @@ int gaps_lhe_write_event(FILE *f, const gaps_process *proc, const gaps_hard_even
     char *s = buf;
     const int n_in = ev->n_in, n = ev->n;
     const gaps_process_info *info = &gaps_process_table[proc->id];
+    /* a record the shower could not start from either (gaps_shower_start's checks) */
+    if (n < 0 || n > GAPS_HARD_MAX || n_in < 0 || n_in > 2 || n_in > n) return -2;
 
     /* e+ e-: the beams */
     double beam[2][4];

@@ -36,7 +36,9 @@ typedef struct gaps_lhe_write_run {
 int gaps_lhe_write_init(FILE *f, const gaps_lhe_write_run *run);
 
 /* One <event>: the hard event ev of event number `event`, draw the random stream's draw
- * index after it, alpha_s the coupling at its start scale (AQCDUP; -1 if none). */
+ * index after it, alpha_s the coupling at its start scale (AQCDUP; -1 if none).  -2, with
+ * nothing written, for a record of more rows than GAPS_HARD_MAX or more than two incoming
+ * ones (a bug of its process). */
 int gaps_lhe_write_event(FILE *f, const gaps_process *proc, const gaps_hard_event *ev,
                          int64_t event, uint32_t draw, double alpha_s);
 

@@ -101,7 +101,7 @@ int gaps_lhe_out_write(FILE *f, const gaps_config *cfg, const gaps_run *run, cha
         lr.pdf_group = hadronic && pdf.set_index < 0 ? -1 : 0;
         lr.pdf_set = !hadronic ? 0 : pdf.set_index < 0 ? -1 : (int)(pdf.set_index + pdf.member);
         const gaps_c_locale saved = gaps_c_locale_enter();
-        int bad = gaps_lhe_write_init(f, &lr) != 0;
+        int bad = gaps_lhe_write_init(f, &lr);
         /* second pass: the events, in event order */
         for (int64_t e = cfg->first_event; e < end && !bad; ++e) {
             const uint32_t draw = hard_event(phys, e, &ev);
@@ -109,14 +109,16 @@ int gaps_lhe_out_write(FILE *f, const gaps_config *cfg, const gaps_run *run, cha
              * or below the Landau pole: an NLO event of --compat gaps21 may start there) */
             double as = ev.t_start > 0.0 ? gaps_alphas_value(&phys->as, ev.t_start) : -1.0;
             if (!(isfinite(as) && as > 0.0)) as = -1.0;
-            bad = gaps_lhe_write_event(f, &phys->proc, &ev, e, draw, as) != 0;
+            bad = gaps_lhe_write_event(f, &phys->proc, &ev, e, draw, as);
+            if (bad == -2)
+                snprintf(msg, len, "--lhe-out: event %lld: a hard event of %d rows, %d "
+                         "incoming, that no event file can hold (a bug: please report it)",
+                         (long long)e, ev.n, ev.n_in);
         }
-        if (!bad) bad = gaps_lhe_write_end(f) != 0;
+        if (!bad) bad = gaps_lhe_write_end(f);
         gaps_c_locale_leave(saved);
-        if (bad) {
-            snprintf(msg, len, "--lhe-out: write error");
-            rc = -1;
-        }
+        if (bad == -1) snprintf(msg, len, "--lhe-out: write error");
+        if (bad) rc = -1;
     }
     gaps_pdf_free(&pdf);
     free(phys);
