@@ -99,6 +99,8 @@ sh tests/test_determinism.sh build-test-determinism $bins || status=1
 # shellcheck disable=SC2086
 python3 tests/test_lhe_shower.py --compare build-test-lhe $bins || status=1
 # shellcheck disable=SC2086
+python3 tests/test_lhe_out.py --compare build-test-lhe-out $bins || status=1
+# shellcheck disable=SC2086
 N=100000 sh tests/test_nlo_runs.sh build-test-nlo $bins || status=1
 # shellcheck disable=SC2086
 N=50000 sh tests/test_pp_ll_nlo_runs.sh build-test-pp-ll-nlo $bins || status=1

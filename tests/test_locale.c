@@ -4,7 +4,8 @@
  * decimal point is a comma (de_DE.UTF-8), printf writes "3,33e-05", which no reader of a YODA,
  * HepMC3 or CSV file takes for a number.  This program generates a few hundred events and
  * writes every text the library makes (YODA, HepMC3 header, events and footer, the CSV of the
- * event stream, a message of gaps_config_check that holds decimals) twice: first in the C
+ * event stream, a message of gaps_config_check that holds decimals), and the program's Les
+ * Houches Event file (--lhe-out, src/program/lhe_out.h), twice: first in the C
  * locale the program starts in, then after setlocale(LC_ALL, ""), and compares the bytes.  It
  * also checks that printf really writes a comma there (else the test would prove nothing:
  * exit 77, skipped) and that the caller's locale is still in force afterwards.
@@ -19,10 +20,11 @@
 #include "gaps/hepmc.h"
 #include "gaps/yoda.h"
 #include "io/event_stream.h"
+#include "program/lhe_out.h"
 
 typedef struct texts {
-    char *yoda, *hepmc, *csv;
-    size_t n_yoda, n_hepmc, n_csv;
+    char *yoda, *hepmc, *csv, *lhe;
+    size_t n_yoda, n_hepmc, n_csv, n_lhe;
     char msg[512];
 } texts;
 
@@ -37,7 +39,8 @@ static int produce(texts *t)
     FILE *fy = open_memstream(&t->yoda, &t->n_yoda);
     FILE *fh = open_memstream(&t->hepmc, &t->n_hepmc);
     FILE *fc = open_memstream(&t->csv, &t->n_csv);
-    if (!fy || !fh || !fc) return -1;
+    FILE *fl = open_memstream(&t->lhe, &t->n_lhe);
+    if (!fy || !fh || !fc || !fl) return -1;
     gaps_config cfg;
     gaps_config_defaults(&cfg);
     cfg.events = 400;
@@ -60,7 +63,8 @@ static int produce(texts *t)
         fprintf(stderr, "test_locale: %s\n", why);
         return -1;
     }
-    int bad = gaps_event_stream_finish(&s) != 0 || gaps_yoda_write(fy, run.state, "test") != 0;
+    int bad = gaps_event_stream_finish(&s) != 0 || gaps_yoda_write(fy, run.state, "test") != 0
+              || gaps_lhe_out_write(fl, &cfg, &run, why, sizeof why) != 0;
     gaps_run_free(&run);
     gaps_event_stream_free(&s);
     /* a message with decimals in it */
@@ -70,6 +74,7 @@ static int produce(texts *t)
     bad |= fclose(fy) != 0;
     bad |= fclose(fh) != 0;
     bad |= fclose(fc) != 0;
+    bad |= fclose(fl) != 0;
     return bad ? -1 : 0;
 }
 
@@ -113,6 +118,7 @@ int main(void)
     int ok = same("YODA", c.yoda, c.n_yoda, l.yoda, l.n_yoda);
     ok &= same("HepMC3", c.hepmc, c.n_hepmc, l.hepmc, l.n_hepmc);
     ok &= same("CSV", c.csv, c.n_csv, l.csv, l.n_csv);
+    ok &= same("Les Houches events", c.lhe, c.n_lhe, l.lhe, l.n_lhe);
     ok &= same("gaps_config_check message", c.msg, strlen(c.msg), l.msg, strlen(l.msg));
     snprintf(probe, sizeof probe, "%.2f", 3.25);
     if (strcmp(probe, "3,25") != 0) {
@@ -120,6 +126,7 @@ int main(void)
         ok = 0;
     }
     free(c.yoda), free(c.hepmc), free(c.csv), free(l.yoda), free(l.hepmc), free(l.csv);
+    free(c.lhe), free(l.lhe);
     printf("%s\n", ok ? "locale: all checks passed" : "locale: SOME CHECKS FAILED");
     return ok ? 0 : 1;
 }

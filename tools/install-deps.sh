@@ -8,7 +8,8 @@
 #              installed separately, see doc/gpu.md)
 #   --plots    also numpy, matplotlib, mplhep (tools/gaps-plot, tools/plot_benchmarks.py),
 #              parton (an independent LHAPDF6 reader for tests/test_pdf_parton.py) and
-#              pyhepmc (HepMC3's reader in Python, for tests/test_hepmc_pp.py), from PyPI
+#              pyhepmc (HepMC3's reader in Python, for tests/test_hepmc_pp.py) and pylhe
+#              (a Les Houches Event reader, for tests/test_lhe_out.py --pylhe), from PyPI
 #   --mpi      also OpenMPI (libopenmpi-dev, openmpi-bin) for -DGAPS_MPI=ON
 # Another package manager may hold the dpkg lock (unattended-upgrades on a fresh machine):
 # then this script says so, waits for it up to 10 minutes, and apt-get itself waits as long
@@ -22,7 +23,7 @@ pip_pkgs=""
 for arg in "$@"; do
     case $arg in
         --offload) pkgs="$pkgs clang-19 libomp-19-dev" ;;
-        --plots) pkgs="$pkgs python3-pip"; pip_pkgs="numpy matplotlib mplhep parton pyhepmc" ;;
+        --plots) pkgs="$pkgs python3-pip"; pip_pkgs="numpy matplotlib mplhep parton pyhepmc pylhe" ;;
         --mpi) pkgs="$pkgs libopenmpi-dev openmpi-bin" ;;
         *) echo "install-deps.sh: unknown option $arg (use --offload, --plots, --mpi)" >&2; exit 2 ;;
     esac
@@ -69,7 +70,7 @@ if [ -n "$missing" ]; then
     wait_for_lock
     DEBIAN_FRONTEND=noninteractive $sudo $apt install -y -qq $missing >/dev/null
 fi
-if [ -n "$pip_pkgs" ] && ! python3 -c "import numpy, matplotlib, mplhep, parton, pyhepmc" 2>/dev/null; then
+if [ -n "$pip_pkgs" ] && ! python3 -c "import numpy, matplotlib, mplhep, parton, pyhepmc, pylhe" 2>/dev/null; then
     # Debian's own python3 is "externally managed" (PEP 668): pip refuses it without
     # --break-system-packages; a pyenv or venv python3 needs no flag.
     brk=""

@@ -59,7 +59,7 @@ enum field {
     F_EVENTS, F_FIRST_EVENT, F_LHE,
     F_PARAM_BASE,   /* parameter id sets field F_PARAM_BASE + id */
     F_PARAM_END = F_PARAM_BASE + GAPS_N_PARAMS - 1,
-    F_OUTPUT, F_JSON, F_OBSERVABLES, F_CYCLES_OUT, F_HEPMC, F_QUIET, F_PROGRESS,
+    F_OUTPUT, F_JSON, F_OBSERVABLES, F_CYCLES_OUT, F_HEPMC, F_LHE_OUT, F_QUIET, F_PROGRESS,
     F_STATE_OUT, F_CHECKPOINT, F_CHECKPOINT_EVERY, F_RESUME,
     F_POOL, F_THREADS, F_LOOPS, F_CYCLES_PER_LAUNCH, F_SPLIT_EVERY, F_REFILL,
     F_ALLOW_HOST, F_ENERGY, F_CARD, F_HELP, F_VERSION,
@@ -91,6 +91,7 @@ static const opt_def gaps_table[] = {
     { "observables-out", 0, K_FILE, F_OBSERVABLES, 1, 0 },
     { "cycles-out", 0, K_FILE, F_CYCLES_OUT, 1, 0 },
     { "hepmc", 0, K_FILE, F_HEPMC, 1, 0 },
+    { "lhe-out", 0, K_FILE, F_LHE_OUT, 1, 0 },
     { "quiet", 'q', K_FLAG, F_QUIET, 1, 0 },
     { "progress", 0, K_FLAG, F_PROGRESS, 1, 0 },
     { "no-progress", 0, K_FLAG, F_PROGRESS, 0, 0 },
@@ -637,6 +638,7 @@ static void store(gaps_options *o, const opt_def *d, const value *v)
     case F_OBSERVABLES: o->observables_out = v->s; break;
     case F_CYCLES_OUT: o->cycles_out = v->s; break;
     case F_HEPMC: o->hepmc = v->s; break;
+    case F_LHE_OUT: o->lhe_out = v->s; break;
     case F_STATE_OUT: o->state_out = v->s; break;
     case F_CHECKPOINT: o->checkpoint = v->s; break;
     case F_CHECKPOINT_EVERY: o->checkpoint_every = v->i; break;
@@ -926,6 +928,9 @@ static int check_together(const gaps_options *o, char *msg, size_t len)
                     (long long)GAPS_MAX_EVENT_NUMBER);
     if (o->checkpoint_every && !o->checkpoint)
         return fail(msg, len, NULL, "--checkpoint-every needs --checkpoint FILE");
+    if (o->lhe && o->lhe_out)
+        return fail(msg, len, NULL, "--lhe-out with --lhe: the hard events are the file's "
+                                    "already (--lhe-out writes those of a built-in process)");
     if (o->lhe && c->nlo)
         return fail(msg, len, NULL, "--lhe with --nlo 1: the file's events carry their own "
                                     "order (an NLO generator's S and H events are showered "
@@ -936,11 +941,11 @@ static int check_together(const gaps_options *o, char *msg, size_t len)
                                     "the parts' --state-out files");
     /* two outputs on standard output would interleave */
     const char *names[] = { "--output", "--json", "--observables-out", "--hepmc",
-                            "--cycles-out", "--state-out" };
+                            "--cycles-out", "--state-out", "--lhe-out" };
     const char *paths[] = { o->output, o->json, o->observables_out, o->hepmc, o->cycles_out,
-                            o->state_out };
+                            o->state_out, o->lhe_out };
     int first = -1;
-    for (int k = 0; k < 6; ++k) {
+    for (int k = 0; k < 7; ++k) {
         if (!paths[k] || strcmp(paths[k], "-")) continue;
         if (first >= 0)
             return fail(msg, len, NULL, "%s and %s both write to standard output ('-'): at "
@@ -998,7 +1003,7 @@ void gaps_options_free(gaps_options *o)
     /* strings of the card are gone: do not leave pointers into freed memory */
     const char **strs[] = { &o->output, &o->json, &o->observables_out, &o->hepmc,
                             &o->cycles_out, &o->state_out, &o->checkpoint, &o->resume,
-                            &o->lhe };
+                            &o->lhe, &o->lhe_out };
     for (size_t k = 0; k < sizeof strs / sizeof strs[0]; ++k) {
         const char *s = *strs[k];
         /* compared as addresses: s may point into argv, another object */
@@ -1153,6 +1158,8 @@ void gaps_options_usage(FILE *f)
         "      --cycles-out FILE    CSV: veto cycle, events completed so far\n"
         "      --hepmc FILE         every event (beams, Z/gamma*, final partons with colour\n"
         "                           flow) in the HepMC3 ASCII format\n"
+        "      --lhe-out FILE       the hard events (LO; NLO: S, H and M events) as a Les\n"
+        "                           Houches Event file (LHEF 3.0) that --lhe showers again\n"
         "  -q, --quiet              no summary and no progress\n"
         "      --progress           show progress on standard error (default: on, unless\n"
         "                           --quiet; a refreshed line on a terminal, a line per 10 %%\n"
@@ -1328,7 +1335,7 @@ void gaps_merge_options_usage(FILE *f)
 #define N_OTHER (GAPS_OPTIONS_FINGERPRINT - GAPS_N_PARAMS)
 static const char *const fingerprint_names[GAPS_OPTIONS_FINGERPRINT] = {
     "--events", "--first-event", "--output", "--json", "--observables-out", "--hepmc",
-    "--cycles-out", "--state-out", "--checkpoint", "--checkpoint-every", "--resume", "--loops",
+    "--lhe-out", "--cycles-out", "--state-out", "--checkpoint", "--checkpoint-every", "--resume", "--loops",
     "--cycles-per-launch", "--split-every", "--no-refill", "--allow-host", "--energy",
     "--quiet", "--progress",
 #define GAPS_FP_NAME_(key, option, ...) "--" option,
@@ -1352,8 +1359,8 @@ void gaps_options_fingerprint(const gaps_options *o, uint64_t fp[GAPS_OPTIONS_FI
     const gaps_config *c = &o->cfg;
     const uint64_t v[N_OTHER] = {
         fp_int(c->events), fp_int(c->first_event), fp_str(o->output), fp_str(o->json),
-        fp_str(o->observables_out), fp_str(o->hepmc), fp_str(o->cycles_out),
-        fp_str(o->state_out), fp_str(o->checkpoint), fp_int(o->checkpoint_every),
+        fp_str(o->observables_out), fp_str(o->hepmc), fp_str(o->lhe_out),
+        fp_str(o->cycles_out), fp_str(o->state_out), fp_str(o->checkpoint), fp_int(o->checkpoint_every),
         fp_str(o->resume), fp_int(c->loop_mode), fp_int(c->cycles_per_launch),
         fp_int(c->split_every), fp_int(c->refill), fp_int(c->allow_host), fp_int(o->energy),
         fp_int(o->quiet), fp_int(o->progress)

@@ -43,6 +43,7 @@ typedef struct gaps_options {
                                      output; NULL when the user said "none" */
     const char *json, *observables_out, *hepmc, *cycles_out;   /* NULL = not requested;
                                                                   "-" = standard output */
+    const char *lhe_out;          /* --lhe-out FILE: the hard events as LHEF 3.0 ("-" ok) */
     const char *state_out;        /* --state-out FILE: exact accumulators for merging ("-" ok) */
     const char *checkpoint;       /* --checkpoint FILE */
     int64_t checkpoint_every;     /* --checkpoint-every N events; 0 = backend default */
@@ -81,7 +82,7 @@ void gaps_options_free(gaps_options *o);
  * parameters of gaps/parameters.h all take part.  fp[i] is a hash of
  * the value of option gaps_options_fingerprint_name(i) ("--seed", ...), so the first index
  * that differs names the option. */
-#define GAPS_OPTIONS_FINGERPRINT (19 + GAPS_N_PARAMS)   /* 19 options, then the parameters */
+#define GAPS_OPTIONS_FINGERPRINT (20 + GAPS_N_PARAMS)   /* 20 options, then the parameters */
 void gaps_options_fingerprint(const gaps_options *o, uint64_t fp[GAPS_OPTIONS_FINGERPRINT]);
 const char *gaps_options_fingerprint_name(int i);
 

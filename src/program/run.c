@@ -11,6 +11,7 @@
 #include "gaps_runtime.h"
 #include "io/event_stream.h"
 #include "program/clock.h"
+#include "program/lhe_out.h"
 #include "program/commands.h"
 #include "program/lhe_feed.h"
 #include "program/one_line.h"
@@ -76,7 +77,8 @@ static const char *signal_name(int sig)
 /* ---- the run's outputs and its hooks into the generator ---- */
 /* OUT_CHECKPOINT only takes part in the checks before the run (the checkpoint must be a
  * writable file distinct from every output); it is written by write_checkpoint. */
-enum { OUT_YODA, OUT_JSON, OUT_ROWS, OUT_HEPMC, OUT_CYCLES, OUT_STATE, OUT_CHECKPOINT, N_OUTS };
+enum { OUT_YODA, OUT_JSON, OUT_ROWS, OUT_HEPMC, OUT_CYCLES, OUT_STATE, OUT_LHE, OUT_CHECKPOINT,
+       N_OUTS };
 
 /* One run of the program: what prepare_run sets up, the hooks use while the generator runs,
  * and run_and_write finishes. */
@@ -330,6 +332,12 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
     if (o->cycles_out && gaps_ranks_count() > 1)
         return refuse(msg, len, EXIT_USAGE, "--cycles-out needs a single process (the cycle "
                       "log describes one pool), not %d MPI ranks", gaps_ranks_count());
+    /* --lhe-out is written by the root after the run, whole, from the run's event numbers
+     * (lhe_out.h), so a checkpointed or resumed run writes it like any other; a run shared by
+     * MPI ranks is not yet taught to: refused rather than written wrongly */
+    if (o->lhe_out && gaps_ranks_count() > 1)
+        return refuse(msg, len, EXIT_USAGE, "--lhe-out needs a single process, not %d MPI "
+                      "ranks", gaps_ranks_count());
     /* The checkpoint, and a checkpoint resumed from, belong to this run from here on: one
      * that a run still going holds is refused now, before anything is read or cut. */
     const int resume_is_checkpoint = o->resume && (!o->checkpoint
@@ -381,6 +389,7 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
     gaps_outfile_init(&pg->out[OUT_HEPMC], "--hepmc", o->hepmc, stream_mode);
     gaps_outfile_init(&pg->out[OUT_CYCLES], "--cycles-out", o->cycles_out, GAPS_OUTFILE_ATOMIC);
     gaps_outfile_init(&pg->out[OUT_STATE], "--state-out", o->state_out, GAPS_OUTFILE_ATOMIC);
+    gaps_outfile_init(&pg->out[OUT_LHE], "--lhe-out", o->lhe_out, GAPS_OUTFILE_ATOMIC);
     if (o->resume && root) {
         const int64_t offsets[2] = { pg->rp.rows_offset, pg->rp.hepmc_offset };
         const int which[2] = { OUT_ROWS, OUT_HEPMC };
@@ -590,8 +599,9 @@ static int run_and_write(program *pg)
      * negative one means the PDF set has negative densities where the run samples it
      * (ForcePositive 0 leaves them, as LHAPDF does).  Its cross section would be wrong, not
      * merely noisy: refused, as bad input, with nothing written (a resume could not do
-     * better, so the checkpoint goes too). */
-    if (!cfg->nlo && run.negative_weights > 0) {
+     * better, so the checkpoint goes too).  The events of a --lhe file carry the weights its
+     * generator gave them (an NLO generator's, --lhe-out of an NLO run: either sign). */
+    if (!cfg->nlo && !o->lhe && run.negative_weights > 0) {
         fprintf(stderr, "gaps: %" PRId64 " of %" PRId64 " events of this leading-order run have "
                         "a negative weight: the PDF set %s has negative densities where the "
                         "run samples them (use a set with ForcePositive 1 or 2); no output "
@@ -612,10 +622,15 @@ static int run_and_write(program *pg)
     }
     int status = 0, bad = 0, stream_bad = 0;
     if (pg->streaming) bad |= stream_bad = gaps_event_stream_finish(&pg->stream) != 0;
+    /* --lhe-out: the hard events again, on the host (lhe_out.h); part of the wall time */
+    FILE *f;
+    int lhe_bad = 0;
+    char lhe_msg[1024] = "";
+    if ((f = gaps_outfile_stream(&pg->out[OUT_LHE])))
+        bad |= lhe_bad = gaps_lhe_out_write(f, cfg, &run, lhe_msg, sizeof lhe_msg) != 0;
     /* wall time: from the program's start to its outputs (the JSON and the summary say the
      * same) */
     run.time_wall = gaps_now() - pg->t_program;
-    FILE *f;
     if ((f = gaps_outfile_stream(&pg->out[OUT_YODA])))
         bad |= gaps_yoda_write(f, run.state, run.backend) != 0;
     if ((f = gaps_outfile_stream(&pg->out[OUT_JSON])))
@@ -627,6 +642,8 @@ static int run_and_write(program *pg)
     if (bad) {
         if (gaps_outfiles_error(pg->out, N_OUTS, msg, sizeof msg) != 0)
             fprintf(stderr, "gaps: %s\n", msg);
+        else if (lhe_bad)
+            fprintf(stderr, "gaps: %s\n", lhe_msg);
         else if (stream_bad)
             fprintf(stderr, "gaps: the per-event output is incomplete: it stops after event %"
                             PRId64 ", with %" PRId64 " later events waiting\n",
