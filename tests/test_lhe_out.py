@@ -357,8 +357,9 @@ def final_states(path):
 def round_trip(label, compat, ja, path="f.lhe", hepmc="a.hepmc", n=N, more=()):
     """gaps --lhe PATH gives the events of the run that wrote it (its HepMC3 file, its JSON
     ja)."""
-    r = run([gaps, "--lhe", path, "--compat", compat, "--quiet", "-o", "none", "--json",
-             "t.json", "--hepmc", "t.hepmc"] + list(more) + extra)
+    r = run([gaps, "--lhe", path, "--compat", compat, "--quiet", "-o", "t.yoda", "--json",
+             "t.json", "--hepmc", "t.hepmc", "--observables-out", "t.csv"] + list(more)
+            + extra)
     if r.returncode == 2 and "not yet" in r.stderr:
         print(f"note: {label}: the round trip is not tested: --lhe says {r.stderr.strip()}")
         return
@@ -372,6 +373,16 @@ def round_trip(label, compat, ja, path="f.lhe", hepmc="a.hepmc", n=N, more=()):
     (ok if good else fail)(f"{label}: round trip: gaps --lhe showers {same} of {len(a)} events "
                            f"into the run's (weights, final particles bit for bit), sigma "
                            f"{sigma!r} (the run's {ja['sigma_pb']!r})")
+    # the run's per-event observables, and its histograms (every line but the metadata that
+    # names the process, the backend and the revision), where the run wrote them
+    if path == "f.lhe" and os.path.exists("a.csv"):
+        same_rows = open("a.csv", "rb").read() == open("t.csv", "rb").read()
+        skip = ("Process: ", "ProcessName: ", "NLO: ", "Analysis: ", "Backend: ", "GitRevision: ")
+        hist = lambda f: [l for l in open(f) if not l.startswith(skip)]
+        same_hist = hist("a.yoda") == hist("t.yoda")
+        (ok if same_rows and same_hist else fail)(
+            f"{label}: round trip: per-event CSV {'identical' if same_rows else 'DIFFERENT'}, "
+            f"YODA histograms {'identical' if same_hist else 'DIFFERENT'}")
 
 
 # ---- every process at every order ----
