@@ -22,7 +22,7 @@
 GAPS_C_BEGIN
 
 /* Version of the state and checkpoint file layout; bumped whenever it changes. */
-#define GAPS_STATE_FORMAT 6
+#define GAPS_STATE_FORMAT 7
 
 /* Most disjoint event ranges one state may hold (adjacent ranges coalesce). */
 #define GAPS_STATE_MAX_RANGES 1024

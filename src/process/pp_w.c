@@ -33,7 +33,7 @@
 
 GAPS_PROCESS_DATA_FITS(gaps_pp_w_data);
 
-static void pp_w_init(gaps_pp_w *w, double ecm)
+static void pp_w_init(gaps_pp_w *w, double ecm, const gaps_process_options *options)
 {
     const double sw2 = GAPS_SIN2_THETAW;
     w->m_lo = GAPS_PP_W_M_LO;
@@ -56,6 +56,9 @@ static void pp_w_init(gaps_pp_w *w, double ecm)
         w->down[k] = down[k];
         w->v2[k] = v[k] * v[k];
     }
+    w->charge_on[0] = options->w_charge != GAPS_W_CHARGE_MINUS;
+    w->charge_on[1] = options->w_charge != GAPS_W_CHARGE_PLUS;
+    w->leptons = options->leptons;
     w->cells = 0;
 }
 
@@ -67,7 +70,7 @@ int gaps_process_pp_w_init(gaps_process *proc, char *msg, size_t len)
                         "window %g-%g GeV (got %g GeV)", GAPS_PP_W_M_LO, GAPS_PP_W_M_HI,
                         proc->ecm),
                -1;
-    pp_w_init(&GAPS_PROCESS_DATA(gaps_pp_w_data, proc)->lo, proc->ecm);
+    pp_w_init(&GAPS_PROCESS_DATA(gaps_pp_w_data, proc)->lo, proc->ecm, &proc->options);
     return 0;
 }
 
@@ -169,7 +172,8 @@ static double cell_density(const gaps_pp_w *w, const gaps_pdf *pdf, double rho, 
     for (int k = 0; k < GAPS_PP_W_PAIRS; ++k) {
         double lum[4];
         pair_lumi(w, k, fa, fb, lum);
-        for (int j = 0; j < 4; ++j) sum += w->v2[k] * fabs(lum[j]);
+        for (int j = 0; j < 4; ++j)
+            if (w->charge_on[j / 2]) sum += w->v2[k] * fabs(lum[j]);
     }
     return sum * (dm * dm + w->map_w * w->map_w) * y_range / den;
 }
@@ -242,7 +246,8 @@ static void w_point_make(const gaps_pp_w *w, const gaps_pdf *pdf, double rrho, d
     const double xa = sqrt_tau * gaps_exp(y);
     const double xb = sqrt_tau * gaps_exp(-y);
 
-    /* luminosities times |V|^2 of the 24 channels, and the odd part of their sum in c */
+    /* luminosities times |V|^2 of the 24 channels (0 for a charge --w-charge leaves out), and
+     * the odd part of their sum in c */
     gaps_pdf_xfxq2_all(pdf, xa, m2, pt->fa);
     gaps_pdf_xfxq2_all(pdf, xb, m2, pt->fb);
     double total = 0.0, odd = 0.0;
@@ -250,7 +255,7 @@ static void w_point_make(const gaps_pp_w *w, const gaps_pdf *pdf, double rrho, d
         double lum[4];
         pair_lumi(w, k, pt->fa, pt->fb, lum);
         for (int j = 0; j < 4; ++j) {
-            pt->lv[4 * k + j] = w->v2[k] * lum[j];
+            pt->lv[4 * k + j] = w->charge_on[j / 2] ? w->v2[k] * lum[j] : 0.0;
             total += pt->lv[4 * k + j];
             odd += channel_sign(j) * pt->lv[4 * k + j];
         }
@@ -303,11 +308,31 @@ static void w_leptons(const gaps_pp_w *w, const w_point *pt, double p[2][4])
     }
 }
 
+/* --leptons on an event made with e and nu_e (rows 2 and 3, LO and NLO alike): the leptons
+ * are massless, so the mu channel is the e channel with the mu's codes, and e,mu the sum of
+ * the two, twice the weight, each event's flavour drawn with probability 1/2 from one more
+ * uniform after all the event's others (the e and mu runs draw none: their events keep the
+ * random stream of the default). */
+static void w_lepton_flavour(const gaps_pp_w *w, gaps_rng *rng, gaps_hard_event *ev)
+{
+    int mu = w->leptons == GAPS_LEPTONS_MU;
+    if (w->leptons == GAPS_LEPTONS_E_MU) {
+        mu = gaps_rng_uniform(rng) < 0.5;
+        ev->weight *= 2.0;   /* exact */
+    }
+    if (!mu) return;
+    for (int r = 2; r < 4; ++r) {
+        const int f = ev->flav[r], af = f < 0 ? -f : f, sgn = f < 0 ? -1 : 1;
+        ev->flav[r] = sgn * (af == GAPS_PDG_ELECTRON ? GAPS_PDG_MUON : GAPS_PDG_NU_MU);
+    }
+}
+
 void gaps_process_pp_w_generate(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev)
 {
     const gaps_pp_w_data *d = GAPS_PROCESS_CDATA(gaps_pp_w_data, proc);
     if (d->nlo.nlo.on) {
         gaps_mcatnlo_generate(proc, &d->nlo, rng, ev);
+        w_lepton_flavour(&d->lo, rng, ev);
         return;
     }
     const gaps_pp_w *w = &d->lo;
@@ -343,6 +368,7 @@ void gaps_process_pp_w_generate(const gaps_process *proc, gaps_rng *rng, gaps_ha
     ev->weight = sign * sum * w->norm * pt.jac_m * pt.y_range / pt.den * pt.cell_weight
                  * pt.c_weight;
     ev->t_start = pt.m2;
+    w_lepton_flavour(w, rng, ev);
 }
 
 /* ---- its NLO events: the functions the builder of mcatnlo.h calls ---- */
@@ -364,7 +390,7 @@ void gaps_process_pp_w_nlo_born(const gaps_process *proc, const double *u, gaps_
         for (int j = 0; j < 4; ++j) {
             const int i = 4 * k + j, up = 6 + w->up[k], down = 6 + w->down[k];
             const double a = 1.0 + channel_sign(j) * pt.c;
-            b->factor[i] = w->v2[k] * a * a;
+            b->factor[i] = w->charge_on[j / 2] ? w->v2[k] * a * a : 0.0;
             /* as pair_lumi: u dbar, dbar u, d ubar, ubar d along (+z, -z) */
             const int plus_z[4] = { up, 12 - down, down, 12 - up };
             const int minus_z[4] = { 12 - down, up, 12 - up, down };
@@ -405,6 +431,14 @@ int gaps_process_pp_w_nlo_real(const gaps_process *proc, double as, const gaps_n
     const double sw2 = GAPS_SIN2_THETAW, e2 = 4.0 * GAPS_PI * GAPS_ALPHA_EM;
     const double P = e2 * e2 / GAPS_NC * m2 * m2 / (16.0 * sw2 * sw2 * den);
     for (int charge = 0; charge < 2; ++charge) {
+        if (!w->charge_on[charge]) {   /* left out by --w-charge: no H or M weight */
+            for (int k = 0; k < GAPS_PP_W_PAIRS; ++k)
+                for (int type = 0; type < 6; ++type) {
+                    const int i = 6 * (2 * k + charge) + type;
+                    ch[i] = cm[2 * i] = cm[2 * i + 1] = 0.0;
+                }
+            continue;
+        }
         /* |M|^2 / |V|^2 of the six types, and their dipoles */
         const double *lf = charge == 0 ? r->ql[1] : r->ql[0];   /* the fermion */
         const double *la = charge == 0 ? r->ql[0] : r->ql[1];   /* the antifermion */
