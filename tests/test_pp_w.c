@@ -2,8 +2,9 @@
  * independent quadrature of its leading-order cross section.
  *
  *   test_pp_w PDFSETS_DIR [EVENTS]   the full test (default 10^6 hard events)
- *   test_pp_w PDFSETS_DIR --sigma [plus|minus|both]   print the quadrature's sigma (pb) of
- *                                    W+ alone, W- alone or both (default) and exit
+ *   test_pp_w PDFSETS_DIR --sigma    print the quadrature's sigma (pb) and exit
+ *   test_pp_w PDFSETS_DIR --sigma charges   print the quadrature's sigma of W+ alone and of W-
+ *                                    alone (pb; their sum is the sigma of both) and exit
  *                                    (tests/test_pp_w.sh compares runs of gaps with them)
  *
  * The quadrature knows nothing of the generator's process code: its own constants (M_W,
@@ -223,14 +224,13 @@ int main(int argc, char **argv)
         return 2;
     }
     if (argc > 2 && strcmp(argv[2], "--sigma") == 0) {
-        const char *which = argc > 3 ? argv[3] : "both";
-        const int charge = !strcmp(which, "plus") ? 1 : !strcmp(which, "minus") ? -1 : 0;
-        if (charge == 0 && strcmp(which, "both")) {
-            fprintf(stderr, "test_pp_w: --sigma takes plus, minus or both, not '%s'\n", which);
+        if (argc > 3 && strcmp(argv[3], "charges")) {
+            fprintf(stderr, "test_pp_w: --sigma takes nothing or 'charges', not '%s'\n", argv[3]);
             gaps_pdf_free(&pdf);
             return 2;
         }
-        printf("%.10g\n", quadrature(&pdf, charge, 0));
+        if (argc > 3) printf("%.10g %.10g\n", quadrature(&pdf, 1, 0), quadrature(&pdf, -1, 0));
+        else printf("%.10g\n", quadrature(&pdf, 0, 0));
         gaps_pdf_free(&pdf);
         return 0;
     }

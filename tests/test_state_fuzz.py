@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""State and checkpoint files from a buggy or hostile writer (doc/formats.md, state format 6).
+"""State and checkpoint files from a buggy or hostile writer (doc/formats.md, state format 7).
 
 Takes a valid state and a valid checkpoint (with its .part files) made by the program, changes
 one field at a time to values whose meaning is impossible (NaN, infinities, negatives, huge
@@ -32,8 +32,8 @@ import time
 import zlib
 
 TIMEOUT = 60
-FORMAT = 6
-HEADER = 328                              # ranges start here (doc/formats.md)
+FORMAT = 7
+HEADER = 344                              # ranges start here (doc/formats.md)
 NBINS = 1191
 NWORDS = 13
 EVENT_BIN = NBINS - 2                     # the event counter's one bin
@@ -97,10 +97,11 @@ class State:
         (self.order,) = struct.unpack_from("<Q", data, 216)
         (self.tcut,) = struct.unpack_from("<d", data, 224)
         self.seed, self.maxp, self.nlo, self.ablate = struct.unpack_from("<4Q", data, 232)
-        (self.pdf_digest,) = struct.unpack_from("<Q", data, 264)
-        (self.w_unit,) = struct.unpack_from("<d", data, 272)
-        self.events, self.cap, self.invalid, self.badw = struct.unpack_from("<4Q", data, 280)
-        self.nbins, self.nwords, self.nranges, self.res1 = struct.unpack_from("<4I", data, 312)
+        self.w_charge, self.leptons = struct.unpack_from("<2Q", data, 264)
+        (self.pdf_digest,) = struct.unpack_from("<Q", data, 280)
+        (self.w_unit,) = struct.unpack_from("<d", data, 288)
+        self.events, self.cap, self.invalid, self.badw = struct.unpack_from("<4Q", data, 296)
+        self.nbins, self.nwords, self.nranges, self.res1 = struct.unpack_from("<4I", data, 328)
         self.ranges = [list(struct.unpack_from("<2q", data, HEADER + 16 * i))
                        for i in range(self.nranges)]
         at = HEADER + 16 * self.nranges
@@ -131,6 +132,7 @@ class State:
         b += struct.pack("<d", self.tcut)
         b += struct.pack("<4Q", self.seed & U64, self.maxp & U64, self.nlo & U64,
                          self.ablate & U64)
+        b += struct.pack("<2Q", self.w_charge & U64, self.leptons & U64)
         b += struct.pack("<Q", self.pdf_digest & U64)
         b += struct.pack("<d", self.w_unit)
         b += struct.pack("<4Q", *(x & U64 for x in (self.events, self.cap, self.invalid,
@@ -301,7 +303,7 @@ def field(name, attr, values, ck_only=False):
         mutations.append((f"{name} = {v!r}", lambda s, a=attr, v=v: setattr(s, a, v), ck_only))
 
 
-field("format", "fmt", [1, 2, 3, 4, 5, 7, 0, 0xffffffff])
+field("format", "fmt", [1, 2, 3, 4, 5, 6, 8, 0, 0xffffffff])
 field("kind", "kind", [0, 3, 0xffffffff])
 for label, v in [("non-printable", b"1.0\x01.0"), ("DEL", b"1.0.0\x7f"), ("8-bit", b"1.\xc3\xa9"),
                  ("newline", b"1.0\n0"), ("empty", b""), ("unterminated", b"A" * 32),
@@ -317,6 +319,8 @@ field("record capacity", "maxp", [0, 2, 65, 1000, 0xffffffff, (1 << 32) + 32])
 field("seed", "seed", [1 << 32, U64])
 field("nlo", "nlo", [2, 1 << 32, U64])
 field("ablate", "ablate", [128, 1 << 32, U64])
+field("W charge", "w_charge", [3, 1 << 32, U64])
+field("leptons", "leptons", [3, 1 << 32, U64])
 field("process", "process", [3, 1000, U64])
 field("compat", "compat", [2, U64])
 field("PDF member without a set", "pdf_member", [1, U64])
@@ -574,11 +578,11 @@ else:
 old = st.copy()
 old.fmt = 1
 old.write("old.state")
-expect_refused("format 1", "old.state", resume=False, words=("format 1", "format 6"))
-for fmt in (2, 3, 4, 5):
+expect_refused("format 1", "old.state", resume=False, words=("format 1", "format 7"))
+for fmt in (2, 3, 4, 5, 6):
     old.fmt = fmt
     old.write("old.state")
-    expect_refused(f"format {fmt}", "old.state", resume=False, words=(f"format {fmt}", "format 6"))
+    expect_refused(f"format {fmt}", "old.state", resume=False, words=(f"format {fmt}", "format 7"))
 
 # .part files that are not this run's: another header, an event that is not the next one
 shutil.copy("o.csv.part", "saved.csv")
