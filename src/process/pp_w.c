@@ -1,5 +1,10 @@
-/* pp_w.c -- p p -> W -> e nu at leading order, W+ -> e+ nu_e and W- -> e- nu_e~ together,
- * the process pp-w of GAPS_PROCESSES (doc/physics.md, section "p p -> W -> l nu").
+/* pp_w.c -- p p -> W -> l nu at leading order (and its NLO hooks, at the end), by default
+ * W+ -> e+ nu_e and W- -> e- nu_e~ together, the process pp-w of GAPS_PROCESSES (doc/physics.md,
+ * section "p p -> W -> l nu").  Its own run options (gaps_process_options): --w-charge keeps
+ * the W+ or the W- channels alone (charge_on: the others' luminosities 0 wherever channels
+ * are summed), --leptons the mu channel (the e events with the mu's codes) or the sum of e and
+ * mu (twice the weight, the flavour drawn: w_lepton_flavour); at the defaults the arithmetic
+ * and the random numbers are those of the process before the options.
  *
  * Partonic |M|^2 of q qbar' -> W -> l nu, averaged over the spins and colours of the quarks
  * and summed over the leptons' spins (the W couples as (g / sqrt 2) gamma^mu (1 - gamma_5)/2,
