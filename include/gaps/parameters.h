@@ -130,8 +130,8 @@ GAPS_C_BEGIN
     X(leptons, "leptons", 0, CHOICE, STATE,                                                   \
       GAPS_PF_HEPMC_OMIT_DEFAULT | GAPS_PF_OMIT_DEFAULT | GAPS_PF_PROCESS_OPTION,             \
       0, 2, GAPS_LEPTONS_E, "", "e|mu|e,mu",                                                  \
-      "the W's lepton (pp-w): e, mu, or e,mu the sum\nof both channels (twice the cross "       \
-      "section)", "leptons", "Leptons", "leptons", "leptons %s")
+      "the leptons of pp-ll and pp-w: e, mu, or e,mu\nthe sum of both channels (twice the "     \
+      "cross\nsection)", "leptons", "Leptons", "leptons", "leptons %s")
 
 /* GAPS_P_process, GAPS_P_compat, ...: the index of each parameter in gaps_params[]. */
 enum gaps_param_id {

@@ -59,7 +59,7 @@ GAPS_C_BEGIN
       /* q qbar Z; NLO: + a parton */                                                          \
     X(PP_LL, pp_ll, "pp-ll", "p p -> Z/gamma* -> l+ l- (Drell-Yan), LO + dipole shower",         \
       2212, 2212, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_LHC, 4, 5, MCATNLO,  \
-      GAPS_PDG_Z, 0)   /* q qbar l- l+; NLO: + a parton */                                     \
+      GAPS_PDG_Z, GAPS_PROCESS_TAKES_LEPTONS)   /* q qbar l- l+; NLO: + a parton */            \
     X(PP_W, pp_w, "pp-w", "p p -> W -> e nu (W+ and W-), LO + dipole shower", 2212, 2212,      \
       GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_W, 4, 5, MCATNLO, 24,             \
       GAPS_PROCESS_TAKES_W_CHARGE | GAPS_PROCESS_TAKES_LEPTONS)                                \

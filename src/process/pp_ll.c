@@ -361,6 +361,7 @@ void gaps_process_pp_ll_generate(const gaps_process *proc, gaps_rng *rng, gaps_h
     const gaps_pp_ll_data *d = GAPS_PROCESS_CDATA(gaps_pp_ll_data, proc);
     if (d->nlo.nlo.on) gaps_mcatnlo_generate(proc, &d->nlo, rng, ev);
     else gaps_pp_ll_generate(&d->lo, proc->pdf, rng, ev);
+    gaps_pp_lepton_flavour(proc->options.leptons, rng, ev);   /* --leptons: e- e+ or mu- mu+ */
 }
 
 /* ---- its NLO events: the functions the builder of mcatnlo.h calls (doc/nlo.md section 12) ---- */

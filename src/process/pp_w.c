@@ -3,7 +3,7 @@
  * section "p p -> W -> l nu").  Its own run options (gaps_process_options): --w-charge keeps
  * the W+ or the W- channels alone (charge_on: the others' luminosities 0 wherever channels
  * are summed), --leptons the mu channel (the e events with the mu's codes) or the sum of e and
- * mu (twice the weight, the flavour drawn: w_lepton_flavour); at the defaults the arithmetic
+ * mu (twice the weight, the flavour drawn: gaps_pp_lepton_flavour, leptons.c); at the defaults the arithmetic
  * and the random numbers are those of the process before the options.
  *
  * Partonic |M|^2 of q qbar' -> W -> l nu, averaged over the spins and colours of the quarks
@@ -63,7 +63,6 @@ static void pp_w_init(gaps_pp_w *w, double ecm, const gaps_process_options *opti
     }
     w->charge_on[0] = options->w_charge != GAPS_W_CHARGE_MINUS;
     w->charge_on[1] = options->w_charge != GAPS_W_CHARGE_PLUS;
-    w->leptons = options->leptons;
     w->cells = 0;
 }
 
@@ -313,31 +312,12 @@ static void w_leptons(const gaps_pp_w *w, const w_point *pt, double p[2][4])
     }
 }
 
-/* --leptons on an event made with e and nu_e (rows 2 and 3, LO and NLO alike): the leptons
- * are massless, so the mu channel is the e channel with the mu's codes, and e,mu the sum of
- * the two, twice the weight, each event's flavour drawn with probability 1/2 from one more
- * uniform after all the event's others (the e and mu runs draw none: their events keep the
- * random stream of the default). */
-static void w_lepton_flavour(const gaps_pp_w *w, gaps_rng *rng, gaps_hard_event *ev)
-{
-    int mu = w->leptons == GAPS_LEPTONS_MU;
-    if (w->leptons == GAPS_LEPTONS_E_MU) {
-        mu = gaps_rng_uniform(rng) < 0.5;
-        ev->weight *= 2.0;   /* exact */
-    }
-    if (!mu) return;
-    for (int r = 2; r < 4; ++r) {
-        const int f = ev->flav[r], af = f < 0 ? -f : f, sgn = f < 0 ? -1 : 1;
-        ev->flav[r] = sgn * (af == GAPS_PDG_ELECTRON ? GAPS_PDG_MUON : GAPS_PDG_NU_MU);
-    }
-}
-
 void gaps_process_pp_w_generate(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev)
 {
     const gaps_pp_w_data *d = GAPS_PROCESS_CDATA(gaps_pp_w_data, proc);
     if (d->nlo.nlo.on) {
         gaps_mcatnlo_generate(proc, &d->nlo, rng, ev);
-        w_lepton_flavour(&d->lo, rng, ev);
+        gaps_pp_lepton_flavour(proc->options.leptons, rng, ev);
         return;
     }
     const gaps_pp_w *w = &d->lo;
@@ -373,7 +353,7 @@ void gaps_process_pp_w_generate(const gaps_process *proc, gaps_rng *rng, gaps_ha
     ev->weight = sign * sum * w->norm * pt.jac_m * pt.y_range / pt.den * pt.cell_weight
                  * pt.c_weight;
     ev->t_start = pt.m2;
-    w_lepton_flavour(w, rng, ev);
+    gaps_pp_lepton_flavour(proc->options.leptons, rng, ev);
 }
 
 /* ---- its NLO events: the functions the builder of mcatnlo.h calls ---- */

@@ -11,8 +11,6 @@
 #define GAPS_PP_W_GAMMA_W 2.085    /* W width, GeV */
 #define GAPS_PDG_W        24       /* PDG code of the W+ (the W- is -24) */
 #define GAPS_PDG_NU_E     12       /* PDG code of the electron neutrino */
-#define GAPS_PDG_MUON     13       /* PDG code of the mu- */
-#define GAPS_PDG_NU_MU    14       /* PDG code of the muon neutrino */
 /* The lepton-neutrino mass window of pp-w: M_W -+ 20 Gamma_W (38.7 - 122.1 GeV), which holds
  * all but ~2 % of the Breit-Wigner; the events are generated in it and the cross section is
  * that of the window. */
@@ -55,7 +53,6 @@ typedef struct gaps_pp_w {
     double v2[GAPS_PP_W_PAIRS];                       /* |V_(up down)|^2 */
     int charge_on[2];       /* --w-charge: the W+ [0] and W- [1] channels are made (1) or
                                left out (0, their weights 0 wherever the channels are summed) */
-    int leptons;            /* --leptons: enum gaps_leptons (gaps/process.h) */
     int cells;              /* 0: no table, rho and u uniform */
     double cell_prob[GAPS_PP_W_CELLS], cell_cum[GAPS_PP_W_CELLS + 1];
 } gaps_pp_w;
