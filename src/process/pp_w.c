@@ -266,25 +266,10 @@ static void w_point_make(const gaps_pp_w *w, const gaps_pdf *pdf, double rrho, d
     }
 
     /* c from (3/8)[(1 + c^2) + beta c], beta = 2 odd / total (sum_k L_k (1 + s_k c)^2 =
-     * total (1 + c^2) + 2 odd c), |beta| kept below 1.9: pp_ll.c's mixture of (1 + c^2) and
-     * (1 + sign(beta) c)^2, both by inversion */
+     * total (1 + c^2) + 2 odd c), |beta| kept below 1.9: pp-ll's sampling (leptons.c) */
     const double beta = total > 0.0 ? fmin(fmax(2.0 * odd / total, -1.9), 1.9) : 0.0;
-    const double q = 0.5 * fabs(beta);
-    double c;
-    if (rc < q) {
-        const double r = rc / q;
-        const double sc = 2.0 * gaps_exp(gaps_log(r) / 3.0) - 1.0;
-        c = fmin(fmax(beta < 0.0 ? -sc : sc, -1.0), 1.0);
-    } else {
-        const double v = 2.0 * (rc - q) / (1.0 - q) - 1.0, av = fabs(2.0 * v);
-        const double ex = gaps_exp(gaps_log(av + sqrt(av * av + 1.0)) / 3.0);
-        c = fmin(ex - 1.0 / ex, 1.0) * (v < 0.0 ? -1.0 : 1.0);
-    }
-    const double c_density = (1.0 + c * c) + beta * c;
-    pt->c_weight = c_density > 0.0 ? 4.0 / (3.0 * c_density) : 0.0;
-    pt->st = sqrt(fmax(0.0, 1.0 - c * c));
-    gaps_sincos(2.0 * GAPS_PI * rphi, &pt->sphi, &pt->cphi);
-    pt->c = c;
+    gaps_pp_lepton_direction(beta, rc, rphi, &pt->c, &pt->st, &pt->cphi, &pt->sphi,
+                             &pt->c_weight);
     pt->m2 = m2;
     pt->m = m;
     pt->den = den;
@@ -295,21 +280,12 @@ static void w_point_make(const gaps_pp_w *w, const gaps_pdf *pdf, double rrho, d
     pt->cell_weight = cell_weight;
 }
 
-/* The leptons of the point, as gaps_pp_ll_born_record's: the charged lepton (p[0], direction
- * c along +z) and the neutrino (p[1]), back to back in their rest frame. */
+/* The leptons of the point, as pp-ll's (leptons.c): the charged lepton (p[0], direction c
+ * along +z) and the neutrino (p[1]), back to back in their rest frame. */
 static void w_leptons(const gaps_pp_w *w, const w_point *pt, double p[2][4])
 {
-    const double quarter = 0.25 * w->sqrt_s;
-    const double pt_l = 0.5 * pt->m * pt->st;
-    for (int l = 0; l < 2; ++l) {
-        const double cl = l == 0 ? pt->c : -pt->c;
-        const double sgn = l == 0 ? 1.0 : -1.0;
-        const double ua = pt->xa * (1.0 + cl), ub = pt->xb * (1.0 - cl);
-        p[l][0] = quarter * (ua + ub);
-        p[l][1] = sgn * pt_l * pt->cphi;
-        p[l][2] = sgn * pt_l * pt->sphi;
-        p[l][3] = quarter * (ua - ub);
-    }
+    gaps_pp_lepton_momenta(w->sqrt_s, pt->m, pt->xa, pt->xb, pt->c, pt->st, pt->cphi, pt->sphi,
+                           p);
 }
 
 void gaps_process_pp_w_generate(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev)

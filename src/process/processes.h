@@ -40,6 +40,16 @@ int gaps_sampling_table_pick(const double *prob, const double *cum, int n, doubl
  * quark_along_minus_z), colours (a colour singlet), x, n_in (incoming.c). */
 void gaps_pp_born_incoming(double half_ecm, int fq, int fqb, int quark_along_minus_z,
                            double xa, double xb, gaps_hard_event *ev);
+/* The direction of the first lepton of a Drell-Yan-like pair (leptons.c): c = cos theta along
+ * +z in the pair's rest frame from (3/8)[(1 + c^2) + beta c] for rc uniform in (0, 1) (|beta|
+ * <= 1.9, the caller's clamp), sin theta st, phi = 2 pi rphi, and *c_weight the uniform density
+ * over the sampled one, 4 / (3 [(1 + c^2) + beta c]). */
+void gaps_pp_lepton_direction(double beta, double rc, double rphi, double *c, double *st,
+                              double *cphi, double *sphi, double *c_weight);
+/* The two massless leptons of a pair of mass m from partons of fractions xa (+z) and xb (-z):
+ * p[0] along (c, st, phi) in the pair's rest frame, p[1] back to back with it (leptons.c). */
+void gaps_pp_lepton_momenta(double sqrt_s, double m, double xa, double xb, double c, double st,
+                            double cphi, double sphi, double p[2][4]);
 /* --leptons (enum gaps_leptons) on a finished hard event whose rows 2 and 3 are the boson's
  * leptons of the electron family (e-, e+, nu_e, nu_e~: pp-ll and pp-w, LO and NLO alike):
  * massless, so the muon channel is the electron channel's event with the codes of the muon
