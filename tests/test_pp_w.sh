@@ -23,6 +23,7 @@ export KMP_WARNINGS=0
 extra=""
 timeout 60 "$gaps" --version | grep -q "offload backend" && extra="--allow-host"
 fail=0
+phys() { grep -v -e '^Backend: ' -e '^GitRevision: ' "$1"; }   # the physics bytes
 # the quadrature of W+ alone and of W- alone; sigma of both is their sum
 quads=$("$tool" "$pdfs" --sigma charges) || { echo "FAIL: quadrature"; exit 1; }
 set -- $quads
@@ -155,6 +156,14 @@ END {
     || { echo "FAIL: HepMC3 W sign, leptons or balance (--nlo $nlo --w-charge $1 --leptons $2)"; fail=1; }
 done
 done
+# the options given at their defaults are no option: the same bytes
+"$gaps" --process pp-w --events 500 --output d.yoda --hepmc d.hepmc --quiet $extra || fail=1
+"$gaps" --process pp-w --w-charge both --leptons e --events 500 --output o.yoda --hepmc o.hepmc \
+    --quiet $extra || fail=1
+phys d.yoda >d.phys
+[ -s d.phys ] && phys o.yoda | cmp -s - d.phys && cmp -s d.hepmc o.hepmc \
+    && echo "ok: --w-charge both --leptons e: the YODA and HepMC3 bytes of no option" \
+    || { echo "FAIL: --w-charge both --leptons e differs from no option"; fail=1; }
 # e,mu: half of the events in each flavour (binomial, within 4 standard deviations)
 "$gaps" --process pp-w --leptons e,mu --events 4000 --output none --hepmc emu.hepmc --quiet \
     $extra || fail=1
@@ -199,7 +208,6 @@ print(f"pp-w NLO --w-charge minus --leptons e,mu {j['events']} events: sigma {j[
 sys.exit(0 if j["invalid_events"] == 0 and j["capacity_hits"] == 0 else 1)
 PY
 # the same bytes: one run, a split run merged, and (openmp build) two threads
-phys() { grep -v -e '^Backend: ' -e '^GitRevision: ' "$1"; }   # the physics bytes
 for nlo in 0 1; do
 "$gaps" --process pp-w --nlo $nlo --events 3000 -o one.yoda --quiet $extra || fail=1
 "$gaps" --process pp-w --nlo $nlo --events 1000 --state-out a.state --output none --quiet \
