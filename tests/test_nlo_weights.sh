@@ -146,7 +146,7 @@ for proc in ee-qq pp-z; do
         continue
     fi
     [ -e r.ckpt ] || { bad "$proc: no checkpoint written"; continue; }
-    done_ev=$(od -An -t u8 -j 272 -N 8 r.ckpt | tr -d ' ')
+    done_ev=$(od -An -t u8 -j 304 -N 8 r.ckpt | tr -d ' ')   # events (doc/formats.md)
     # the checkpoint belongs to an NLO run: resuming it as leading order is refused
     "$gaps" $extra --process $proc --seed 6 --threads 1 --events $n --quiet $ck --resume r.ckpt \
         2>lo.err

@@ -3,7 +3,9 @@
  *
  *   test_pp_w PDFSETS_DIR [EVENTS]   the full test (default 10^6 hard events)
  *   test_pp_w PDFSETS_DIR --sigma    print the quadrature's sigma (pb) and exit
- *                                    (tests/test_pp_w.sh compares a run of gaps with it)
+ *   test_pp_w PDFSETS_DIR --sigma charges   print the quadrature's sigma of W+ alone and of W-
+ *                                    alone (pb, to 1e-5; their sum is the sigma of both) and exit
+ *                                    (tests/test_pp_w.sh compares runs of gaps with them)
  *
  * The quadrature knows nothing of the generator's process code: its own constants (M_W,
  * Gamma_W, |V_ij| written out again, alpha and sin^2 theta_W of gaps/constants.h, the
@@ -24,7 +26,11 @@
  * the incoming momentum, massless, m_lnu in the window, the charges add up: the up-type
  * quark's W+ gives e+ nu_e, W- e- nu_e~; colours q (1, 0), qbar (0, 1)), the weights' spread
  * (sd/mean < 0.2), and the mean weight of all events, of the W+ and W- events and the
- * forward-backward difference against the quadrature within 4 standard errors.
+ * forward-backward difference against the quadrature within 4 standard errors.  The process's
+ * own options (gaps_process_init_with): --w-charge plus and minus make only W+ and only W-
+ * records whose mean weights agree with the quadrature's W+ and W- alone (4 standard errors);
+ * --leptons mu gives the e events' records with mu and nu_mu codes and nothing else changed
+ * (bit for bit), e,mu the same records at twice the weight, each e or mu (binomial, 4 sd).
  * Exit status 0 pass, 1 fail, 2 usage or the PDF set does not load. */
 #define _POSIX_C_SOURCE 200809L   /* check.h's clock */
 #include "gaps/constants.h"
@@ -54,6 +60,7 @@ typedef struct wctx {
     double m2;
     int charge;   /* +1: W+ only, -1: W- only, 0: both */
     int odd;      /* 1: forward minus backward of the charged lepton w.r.t. the quark */
+    double tol;   /* relative tolerance of the rapidity integral */
 } wctx;
 
 static double dsigma_dm2dy(double y, void *vctx)
@@ -90,15 +97,21 @@ static double dsigma_dt(double t, void *vctx)
     c.m2 = MW * MW + MW * GW * tn;
     const double jac = MW * GW * (1.0 + tn * tn);   /* dm^2 / dt */
     const double ymax = log(ECM / sqrt(c.m2));
-    return jac * integrate(dsigma_dm2dy, &c, -ymax, ymax, 1e-8);
+    return jac * integrate(dsigma_dm2dy, &c, -ymax, ymax, c.tol);
+}
+
+/* to a relative tolerance tol of the mass integral (tol / 10 of the rapidity integrals) */
+static double quadrature_to(const gaps_pdf *pdf, int charge, int odd, double tol)
+{
+    wctx c = { pdf, 0.0, charge, odd, 0.1 * tol };
+    const double t_lo = atan((M_LO * M_LO - MW * MW) / (MW * GW));
+    const double t_hi = atan((M_HI * M_HI - MW * MW) / (MW * GW));
+    return integrate(dsigma_dt, &c, t_lo, t_hi, tol);
 }
 
 static double quadrature(const gaps_pdf *pdf, int charge, int odd)
 {
-    wctx c = { pdf, 0.0, charge, odd };
-    const double t_lo = atan((M_LO * M_LO - MW * MW) / (MW * GW));
-    const double t_hi = atan((M_HI * M_HI - MW * MW) / (MW * GW));
-    return integrate(dsigma_dt, &c, t_lo, t_hi, 1e-7);
+    return quadrature_to(pdf, charge, odd, 1e-7);
 }
 
 /* ---- Monte Carlo statistics ---- */
@@ -118,6 +131,93 @@ static void pull(const char *what, const stats *s, double n, double exact)
     CHECK(fabs(p) < 4.0, "%s: pull %.2f beyond 4", what, p);
 }
 
+/* pp-w with its own options o, set up as a run sets it up */
+static int setup(gaps_process *proc, const gaps_pdf *pdf, int w_charge, int leptons)
+{
+    gaps_process_options o = gaps_process_options_default();
+    o.w_charge = w_charge;
+    o.leptons = leptons;
+    char msg[256];
+    if (gaps_process_init_with(proc, GAPS_PROCESS_PP_W, ECM, &o, msg, sizeof msg) != 0) {
+        printf("FAIL gaps_process_init_with: %s\n", msg);
+        return -1;
+    }
+    gaps_process_prepare(proc, pdf);
+    proc->pdf = pdf;
+    return 0;
+}
+
+/* --w-charge plus (charge 1) or minus (-1) alone: every record of that charge (the up-type
+ * quark's W+ with e+ nu_e, W- with e- nu_e~), the mean weight against the quadrature's */
+static void one_charge(const gaps_pdf *pdf, int charge, long events, double exact)
+{
+    static gaps_process proc;   /* large: not on the stack */
+    if (setup(&proc, pdf, charge > 0 ? GAPS_W_CHARGE_PLUS : GAPS_W_CHARGE_MINUS,
+              GAPS_LEPTONS_E) != 0) {
+        ++failures;
+        return;
+    }
+    stats st = { 0 };
+    long wrong = 0;
+    for (long i = 0; i < events; ++i) {
+        gaps_rng rng = gaps_rng_make(11, (uint64_t)i, 0);
+        gaps_hard_event ev;
+        gaps_process_generate(&proc, &rng, &ev);
+        const int quark_up = ev.flav[0] % 2 == 0;   /* an up-type quark: W+ */
+        const int ok = ev.n == 4 && (charge > 0 ? quark_up && ev.flav[2] == -11 && ev.flav[3] == 12
+                                                : !quark_up && ev.flav[2] == 11 && ev.flav[3] == -12)
+                       && isfinite(ev.weight) && ev.weight > 0.0;
+        if (!ok && wrong++ < 5)
+            printf("FAIL --w-charge %s event %ld: quark %d, leptons %d %d\n",
+                   charge > 0 ? "plus" : "minus", i, ev.flav[0], ev.flav[2], ev.flav[3]);
+        add(&st, ev.weight);
+    }
+    CHECK(wrong == 0, "--w-charge %s: %ld records of the other charge or broken",
+          charge > 0 ? "plus" : "minus", wrong);
+    pull(charge > 0 ? "--w-charge plus" : "--w-charge minus", &st, (double)events, exact);
+}
+
+/* --leptons mu and e,mu against the default e, event by event from the same random streams */
+static void lepton_channels(const gaps_pdf *pdf, long events)
+{
+    static gaps_process pe, pm, pb;
+    if (setup(&pe, pdf, GAPS_W_CHARGE_BOTH, GAPS_LEPTONS_E) != 0
+        || setup(&pm, pdf, GAPS_W_CHARGE_BOTH, GAPS_LEPTONS_MU) != 0
+        || setup(&pb, pdf, GAPS_W_CHARGE_BOTH, GAPS_LEPTONS_E_MU) != 0) {
+        ++failures;
+        return;
+    }
+    long bad_mu = 0, bad_both = 0, n_mu = 0;
+    for (long i = 0; i < events; ++i) {
+        gaps_hard_event e, m, b;
+        gaps_rng r1 = gaps_rng_make(13, (uint64_t)i, 0), r2 = r1, r3 = r1;
+        gaps_process_generate(&pe, &r1, &e);
+        gaps_process_generate(&pm, &r2, &m);
+        gaps_process_generate(&pb, &r3, &b);
+        /* the mu record: e's with 11 -> 13, 12 -> 14 (signs kept), all else the same bits */
+        gaps_hard_event x = e;
+        for (int r = 2; r < 4; ++r) x.flav[r] += x.flav[r] > 0 ? 2 : -2;
+        if (memcmp(&x.p, &m.p, sizeof x.p) || memcmp(x.flav, m.flav, sizeof x.flav)
+            || memcmp(&x.weight, &m.weight, sizeof x.weight) || r2.draw != r1.draw) {
+            if (bad_mu++ < 5) printf("FAIL --leptons mu event %ld differs from e's\n", i);
+        }
+        /* e,mu: the same momenta, twice the weight, e's or mu's codes */
+        const int is_mu = b.flav[2] == x.flav[2] && b.flav[3] == x.flav[3];
+        const int is_e = b.flav[2] == e.flav[2] && b.flav[3] == e.flav[3];
+        n_mu += is_mu;
+        if (memcmp(&e.p, &b.p, sizeof e.p) || b.weight != 2.0 * e.weight || !(is_mu || is_e)) {
+            if (bad_both++ < 5) printf("FAIL --leptons e,mu event %ld\n", i);
+        }
+    }
+    const double n = (double)events, dev = (n_mu - 0.5 * n) / sqrt(0.25 * n);
+    printf("  --leptons mu: %ld records, %ld differ from e's but for the codes; e,mu: %ld mu "
+           "of %ld (%+.2f sd from half), %ld wrong\n", events, bad_mu, n_mu, events, dev,
+           bad_both);
+    CHECK(bad_mu == 0, "--leptons mu: %ld records differ", bad_mu);
+    CHECK(bad_both == 0, "--leptons e,mu: %ld records wrong", bad_both);
+    CHECK(fabs(dev) < 4.0, "--leptons e,mu: %ld mu events of %ld", n_mu, events);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -130,12 +230,21 @@ int main(int argc, char **argv)
         fprintf(stderr, "test_pp_w: %s\n", err);
         return 2;
     }
-    const double sigma = quadrature(&pdf, 0, 0);
     if (argc > 2 && strcmp(argv[2], "--sigma") == 0) {
-        printf("%.10g\n", sigma);
+        if (argc > 3 && strcmp(argv[3], "charges")) {
+            fprintf(stderr, "test_pp_w: --sigma takes nothing or 'charges', not '%s'\n", argv[3]);
+            gaps_pdf_free(&pdf);
+            return 2;
+        }
+        /* runs of 10^4 to 10^6 events need 1e-5 (their errors are 1e-3 to 1e-4 of sigma) */
+        if (argc > 3)
+            printf("%.10g %.10g\n", quadrature_to(&pdf, 1, 0, 1e-5),
+                   quadrature_to(&pdf, -1, 0, 1e-5));
+        else printf("%.10g\n", quadrature(&pdf, 0, 0));
         gaps_pdf_free(&pdf);
         return 0;
     }
+    const double sigma = quadrature(&pdf, 0, 0);
     const double sigma_p = quadrature(&pdf, 1, 0), sigma_m = quadrature(&pdf, -1, 0);
     const double fb = quadrature(&pdf, 0, 1);
     printf("quadrature: sigma %.6f pb (W+ %.6f, W- %.6f), forward-backward %.6f pb\n", sigma,
@@ -204,6 +313,11 @@ int main(int argc, char **argv)
     pull("sigma(W+)", &wp, n, sigma_p);
     pull("sigma(W-)", &wm, n, sigma_m);
     pull("forward-backward", &odd, n, fb);
+    /* the process's own options: a twentieth of the events for each charge, a fortieth for
+     * the leptons */
+    one_charge(&pdf, 1, events / 20, sigma_p);
+    one_charge(&pdf, -1, events / 20, sigma_m);
+    lepton_channels(&pdf, events / 40);
     gaps_pdf_free(&pdf);
     printf(failures ? "test_pp_w: %d FAILURES\n" : "test_pp_w: all checks passed\n", failures);
     return failures ? 1 : 0;

@@ -64,6 +64,10 @@
  *    gluon's polarisations summed with -g), and the q g, qbar' g reals against the crossed
  *    traces; (b) (R - sum D)/R -> 0 at least like the approach parameter towards the soft and
  *    both collinear limits, for every channel type of W+ and W-.
+ * --w-charge plus and minus alone (gaps_process_init_with): N/4 hard events each, every record
+ * of that charge, sigma_NLO against the quadrature's W+ and W- (4 standard errors); in 3, the
+ * real channels' H and M weights of one charge alone are the default's bit for bit, the other
+ * charge's 0.
  * Usage: test_pp_w_nlo PDFSETS_DIR [N [SEED]]   (N hard events, default 10^6) */
 #define _POSIX_C_SOURCE 200809L   /* check.h's clock */
 #include "gaps/alphas.h"
@@ -657,8 +661,9 @@ static double w_traces(int type, double as, const double qa[4], const double qb[
 /* The Born and the reals against the traces; proc: pp-w at NLO, whose real hook
  * (gaps_process_pp_w_nlo_real, through mcatnlo.h's declaration) is called with parton
  * densities 1 and Jacobian 1 above the start scale, so that its H weights are |V|^2 R. */
-static void test_real_formula(const gaps_process *proc)
+static void test_real_formula(const gaps_process *proc, const gaps_process *const one[2])
 {
+    long one_wrong = 0;   /* channels of --w-charge plus / minus alone not as the default's */
     const double as = 0.12;
     double worst_born = 0.0, worst_va = 0.0, worst_swapped = 0.0;
     double worst_lib[2][6] = { { 0 } }, worst_hook[2][6] = { { 0 } };
@@ -704,6 +709,20 @@ static void test_real_formula(const gaps_process *proc)
         double ch[GAPS_NLO_MAX_REAL], cm[2 * GAPS_NLO_MAX_REAL];
         const int nch = gaps_process_pp_w_nlo_real(proc, as, &rr, ch, cm);
         CHECK(nch == 72, "pp-w has %d real channels", nch);
+        /* one charge alone: its H and M weights the default's bit for bit, the other's 0 */
+        for (int only = 0; only < 2; ++only) {
+            double ch1[GAPS_NLO_MAX_REAL], cm1[2 * GAPS_NLO_MAX_REAL];
+            const int n1 = gaps_process_pp_w_nlo_real(one[only], as, &rr, ch1, cm1);
+            one_wrong += n1 != nch;
+            for (int i = 0; i < nch && n1 == nch; ++i) {
+                const int kept = (i / 6) % 2 == only;
+                for (int j = -1; j < 2; ++j) {
+                    const double got = j < 0 ? ch1[i] : cm1[2 * i + j];
+                    const double want = kept ? (j < 0 ? ch[i] : cm[2 * i + j]) : 0.0;
+                    one_wrong += memcmp(&got, &want, sizeof got) != 0;
+                }
+            }
+        }
         for (int charge = 0; charge < 2; ++charge)
             for (int type = 0; type < 6; ++type) {
                 /* W+: the fermion is the nu, the antifermion the e+; W-: e- and nu~ */
@@ -719,6 +738,9 @@ static void test_real_formula(const gaps_process *proc)
                 }
             }
     }
+    printf("--w-charge plus, minus alone: %ld H or M weights differ from the default's kept "
+           "charge or are not 0 for the other (200 points, 2 x 216 each)\n", one_wrong);
+    CHECK(one_wrong == 0, "--w-charge alone: %ld real channel weights wrong", one_wrong);
     printf("Born: Dirac traces = g^4 (q.lbar)(qbar.l)/(N_c D) = pp_w.c's (1 + cos)^2 form: worst "
            "rel. %.1e\n", worst_born);
     printf("u dbar -> e+ nu g: V-A formula against the traces: worst rel. %.1e (200 points); "
@@ -960,17 +982,19 @@ typedef struct ev_result {
     long pairs[2][6];
 } ev_result;
 
-static int run_events(const gaps_pdf *pdf, long n, uint32_t seed, double *alphas_mw,
-                      ev_result *res)
+static int run_events(const gaps_pdf *pdf, int w_charge, long n, uint32_t seed,
+                      double *alphas_mw, ev_result *res)
 {
-    gaps_process proc;
+    static gaps_process proc;   /* large: not on the stack */
     char msg[256];
+    gaps_process_options o = gaps_process_options_default();
+    o.w_charge = w_charge;   /* --w-charge */
     /* as gaps_physics_setup: the coupling of the run (two loops from 0.118 at M_Z) at the
      * process's mu_R^2 */
     gaps_alphas as;
     gaps_alphas_init(&as, 2, ALPHAS_MZ);
-    if (gaps_process_init(&proc, GAPS_PROCESS_PP_W, ECM, msg, sizeof msg) != 0) {
-        printf("FAIL gaps_process_init: %s\n", msg);
+    if (gaps_process_init_with(&proc, GAPS_PROCESS_PP_W, ECM, &o, msg, sizeof msg) != 0) {
+        printf("FAIL gaps_process_init_with: %s\n", msg);
         return -1;
     }
     const double mu_r2 = gaps_process_nlo_mu_r2(&proc);
@@ -1078,7 +1102,7 @@ int main(int argc, char **argv)
     printf("== 2. %ld hard events of --nlo 1 --process pp-w (seed %u) ==\n", n, seed);
     ev_result r;
     double as_run;
-    if (run_events(&pdf, n, seed, &as_run, &r) != 0) return 1;
+    if (run_events(&pdf, GAPS_W_CHARGE_BOTH, n, seed, &as_run, &r) != 0) return 1;
     CHECK(as_run == as_mw, "the run's alpha_s %.10f vs %.10f", as_run, as_mw);
     CHECK(bad_records == 0, "%ld records fail", bad_records);
     const double nn = r.n;
@@ -1111,19 +1135,53 @@ int main(int argc, char **argv)
               c ? "W-" : "W+", r.pairs[c][1], r.pairs[c][3]);
     }
     CHECK(r.n_h > 0 && r.n_h < n && r.n_neg > 0, "S and H events, negative weights");
+    /* --w-charge plus and minus alone (a quarter of the events each): S, H and M records of
+     * that charge only, the cross section that of the charge's quadrature */
+    for (int c = 0; c < 2; ++c) {
+        ev_result rc;
+        double as_c;
+        const long nc = n / 4;
+        if (run_events(&pdf, c ? GAPS_W_CHARGE_MINUS : GAPS_W_CHARGE_PLUS, nc, seed + 1, &as_c,
+                       &rc) != 0)
+            return 1;
+        const stats *own = c ? &rc.minus : &rc.plus, *other = c ? &rc.plus : &rc.minus;
+        const double exact = c ? nlo_m : nlo_p;
+        const double m = mean_of(&rc.all, (double)nc), e = err_of(&rc.all, (double)nc);
+        const long n_other = c ? rc.pairs[0][0] + rc.pairs[0][1] + rc.pairs[0][2] + rc.pairs[0][3]
+                                     + rc.pairs[0][4] + rc.pairs[0][5]
+                               : rc.pairs[1][0] + rc.pairs[1][1] + rc.pairs[1][2] + rc.pairs[1][3]
+                                     + rc.pairs[1][4] + rc.pairs[1][5];
+        printf("  --w-charge %-5s %ld events: %.2f +- %.2f pb, quadrature %.2f pb: ratio "
+               "%.5f +- %.5f (pull %+.2f); H events %ld; records of the other charge %ld\n",
+               c ? "minus" : "plus", nc, m, e, exact, m / exact, e / exact, (m - exact) / e,
+               rc.n_h, n_other);
+        CHECK(fabs(m - exact) < 4.0 * e, "--w-charge %s: %.3f +- %.3f vs %.3f",
+              c ? "minus" : "plus", m, e, exact);
+        CHECK(n_other == 0 && other->sw == 0.0 && own->sw == rc.all.sw && rc.n_h > 0,
+              "--w-charge %s: %ld records of the other charge", c ? "minus" : "plus", n_other);
+    }
+    CHECK(bad_records == 0, "%ld records fail", bad_records);
     const double t2 = test_now();
 
     printf("== 3. the real matrix elements of pp-w ==\n");
     dirac_init();
     {
-        gaps_process proc;
+        static gaps_process proc, plus, minus;
         char msg[256];
+        gaps_process_options op = gaps_process_options_default(), om = op;
+        op.w_charge = GAPS_W_CHARGE_PLUS;
+        om.w_charge = GAPS_W_CHARGE_MINUS;
         if (gaps_process_init(&proc, GAPS_PROCESS_PP_W, ECM, msg, sizeof msg) != 0
-            || gaps_process_set_nlo(&proc, 0.12, GAPS_COMPAT_NONE, msg, sizeof msg) != 0) {
+            || gaps_process_set_nlo(&proc, 0.12, GAPS_COMPAT_NONE, msg, sizeof msg) != 0
+            || gaps_process_init_with(&plus, GAPS_PROCESS_PP_W, ECM, &op, msg, sizeof msg) != 0
+            || gaps_process_set_nlo(&plus, 0.12, GAPS_COMPAT_NONE, msg, sizeof msg) != 0
+            || gaps_process_init_with(&minus, GAPS_PROCESS_PP_W, ECM, &om, msg, sizeof msg) != 0
+            || gaps_process_set_nlo(&minus, 0.12, GAPS_COMPAT_NONE, msg, sizeof msg) != 0) {
             printf("FAIL: %s\n", msg);
             return 1;
         }
-        test_real_formula(&proc);
+        const gaps_process *const one[2] = { &plus, &minus };
+        test_real_formula(&proc, one);
     }
     printf("(R - sum D)/R towards the limits (lambda = 1e-2 .. 1e-6; slope >= 0.9 required):\n");
     test_limits();

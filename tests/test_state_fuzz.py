@@ -33,7 +33,7 @@ import zlib
 
 TIMEOUT = 60
 FORMAT = 7
-HEADER = 336                              # ranges start here (doc/formats.md)
+HEADER = 352                              # ranges start here (doc/formats.md)
 NBINS = 1191
 NWORDS = 13
 EVENT_BIN = NBINS - 2                     # the event counter's one bin
@@ -97,10 +97,11 @@ class State:
         (self.order,) = struct.unpack_from("<Q", data, 224)
         (self.tcut,) = struct.unpack_from("<d", data, 232)
         self.seed, self.maxp, self.nlo, self.ablate = struct.unpack_from("<4Q", data, 240)
-        (self.pdf_digest,) = struct.unpack_from("<Q", data, 272)
-        (self.w_unit,) = struct.unpack_from("<d", data, 280)
-        self.events, self.cap, self.invalid, self.badw = struct.unpack_from("<4Q", data, 288)
-        self.nbins, self.nwords, self.nranges, self.res1 = struct.unpack_from("<4I", data, 320)
+        self.w_charge, self.leptons = struct.unpack_from("<2Q", data, 272)
+        (self.pdf_digest,) = struct.unpack_from("<Q", data, 288)
+        (self.w_unit,) = struct.unpack_from("<d", data, 296)
+        self.events, self.cap, self.invalid, self.badw = struct.unpack_from("<4Q", data, 304)
+        self.nbins, self.nwords, self.nranges, self.res1 = struct.unpack_from("<4I", data, 336)
         self.ranges = [list(struct.unpack_from("<2q", data, HEADER + 16 * i))
                        for i in range(self.nranges)]
         at = HEADER + 16 * self.nranges
@@ -131,6 +132,7 @@ class State:
         b += struct.pack("<d", self.tcut)
         b += struct.pack("<4Q", self.seed & U64, self.maxp & U64, self.nlo & U64,
                          self.ablate & U64)
+        b += struct.pack("<2Q", self.w_charge & U64, self.leptons & U64)
         b += struct.pack("<Q", self.pdf_digest & U64)
         b += struct.pack("<d", self.w_unit)
         b += struct.pack("<4Q", *(x & U64 for x in (self.events, self.cap, self.invalid,
@@ -317,6 +319,8 @@ field("record capacity", "maxp", [0, 2, 65, 1000, 0xffffffff, (1 << 32) + 32])
 field("seed", "seed", [1 << 32, U64])
 field("nlo", "nlo", [2, 1 << 32, U64])
 field("ablate", "ablate", [128, 1 << 32, U64])
+field("W charge", "w_charge", [3, 1 << 32, U64])
+field("leptons", "leptons", [3, 1 << 32, U64])
 field("process", "process", [3, 1000, U64])
 field("compat", "compat", [2, U64])
 field("analysis", "analysis", [1, 5, U64])
@@ -328,7 +332,7 @@ for label, v in [("a PDF set with ee-qq", b"CT14lo"), ("a space", b"CT 14"),
                  ("unterminated", b"A" * 128), ("bytes after the NUL", b"CT14lo\0junk")]:
     mutations.append((f"PDF name {label}",
                       lambda s, v=v: setattr(s, "pdf_name", v.ljust(128, b"\0")[:128]), False))
-field("reserved word 332", "res1", [1])
+field("reserved word 348", "res1", [1])
 field("weight unit", "w_unit", [NAN, INF, -INF, 0.0, -1.0, 5e-324, 2.0 ** 101, 2.0 ** -101])
 mutations.append(("weight unit twice the process's", lambda s: setattr(s, "w_unit", 2 * s.w_unit),
                   False))

@@ -59,6 +59,7 @@ pp-z-nlo-gaps21          --process pp-z --nlo 1 --compat gaps21
 pp-ll                    --process pp-ll
 pp-ll-nlo                --process pp-ll --nlo 1
 pp-w                     --process pp-w
+pp-w-nlo                 --process pp-w --nlo 1
 pp-h                     --process pp-h
 RUNS
 [ $status -eq 0 ] && echo "all outputs identical" || echo "DIFFERENCES (see above)"

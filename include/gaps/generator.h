@@ -70,6 +70,8 @@ typedef struct gaps_config {
     int max_partons;         /* event record capacity */
     int nlo;                 /* 1: next-to-leading order with MC@NLO matching (ee-qq, pp-z) */
     int ablate;              /* enum gaps_ablate_bit bits (gaps/ablate.h); 0: the default shower */
+    int w_charge;            /* enum gaps_w_charge (gaps/process.h): pp-w's W+, W- or both */
+    int leptons;             /* enum gaps_leptons (gaps/process.h): pp-w's e, mu or both */
     int refill;              /* 1: refill finished slots at once; 0: whole batches */
     int loop_mode;           /* enum gaps_loop_mode */
     int cycles_per_launch;   /* fused mode: veto cycles per launch; steps and trials modes:

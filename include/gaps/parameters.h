@@ -21,9 +21,11 @@
  *   short    a short option letter, or 0
  *   TYPE     REAL (double: finite, > 0 on the command line), UNIT (double in (0, 1)), INT (int),
  *            U32 (uint32_t), PROCESS (int, a name of gaps_process_table), COMPAT (int, a name
- *            of gaps_compat_names), ANALYSIS (int, a name of gaps_analysis_table), ABLATE (int, a set of bits named by gaps_ablate_names:
- *            "none" or NAME,NAME,...), PDF (char[GAPS_PDF_SPEC_MAX], "NAME[/MEMBER]", "" none),
- *            PATH (char[4096], a list of directories)
+ *            of gaps_compat_names), ANALYSIS (int, a name of gaps_analysis_table), ABLATE
+ *            (int, a set of bits named by gaps_ablate_names: "none" or NAME,NAME,...), CHOICE
+ *            (int, the number of one of the names that its metavar lists, separated by '|':
+ *            "plus|minus|both" gives plus 0, minus 1, both 2), PDF (char[GAPS_PDF_SPEC_MAX],
+ *            "NAME[/MEMBER]", "" none), PATH (char[4096], a list of directories)
  *   STATE    STATE: recorded in the state, compared when states merge or a run resumes, and
  *            written into the metadata; NOSTATE: an option only (where to find things)
  *   flags    GAPS_PF_* below
@@ -33,7 +35,8 @@
  *   dflt     the default, an expression that may read the configuration `c` (those with
  *            GAPS_PF_PROCESS_DEFAULT read c->process, set before them in list order)
  *   unit     the unit of a number, for messages ("" if none)
- *   metavar  the value's name in --help (NULL for PROCESS and COMPAT: the list of names)
+ *   metavar  the value's name in --help (NULL for PROCESS and COMPAT: the list of names; for
+ *            CHOICE the names themselves)
  *   help     --help text ('\n' continues it on the next line); "(default ...)" is added
  *   json, yoda, hepmc   keys of the JSON summary, YODA annotation and HepMC3 run attribute
  *   summary  the text summary: a printf format with one %s for the value, or NULL
@@ -66,7 +69,11 @@ GAPS_C_BEGIN
 #define GAPS_PF_OMIT_DEFAULT 16u     /* no YODA annotation and no item of the text summary while
                                         it has the value of gaps_config_defaults() (so that runs
                                         that do not use it keep their bytes and lines) */
-#define GAPS_PF_OMIT_PROCESS_DEFAULT 32u /* no YODA annotation, item of the text summary or
+/* A process's own run option (the options column of GAPS_PROCESSES, gaps/process.h, says which
+ * process takes it): another value than the default with a process that does not take it is
+ * an error; the value reaches the process's init (gaps_process_options). */
+#define GAPS_PF_PROCESS_OPTION 32u
+#define GAPS_PF_OMIT_PROCESS_DEFAULT 64u /* no YODA annotation, item of the text summary or
                                         HepMC3 run attribute while it has the default of the
                                         run's process and compat (gaps_param_is_process_default) */
 
@@ -123,7 +130,17 @@ GAPS_C_BEGIN
       "shower variants for ablation studies at LO\n(doc/validation-lhc.md 8): none or a "     \
       "comma-\nseparated list of alphas-herwig, alphas-thresholds,\ngqq-virtuality (any "       \
       "process), fi-kernels,\nfi-gg-asym, if-kernels, isr-no-b (hadron beams)",                \
-      "ablate", "Ablate", "ablate", "ablate %s")
+      "ablate", "Ablate", "ablate", "ablate %s")                                              \
+    X(w_charge, "w-charge", 0, CHOICE, STATE,                                                 \
+      GAPS_PF_HEPMC_OMIT_DEFAULT | GAPS_PF_OMIT_DEFAULT | GAPS_PF_PROCESS_OPTION,             \
+      0, 2, GAPS_W_CHARGE_BOTH, "", "plus|minus|both",                                         \
+      "the W of pp-w: plus W+ -> l+ nu, minus\nW- -> l- nu~, both the sum of the two",          \
+      "w_charge", "WCharge", "w_charge", "W charge %s")                                        \
+    X(leptons, "leptons", 0, CHOICE, STATE,                                                   \
+      GAPS_PF_HEPMC_OMIT_DEFAULT | GAPS_PF_OMIT_DEFAULT | GAPS_PF_PROCESS_OPTION,             \
+      0, 2, GAPS_LEPTONS_E, "", "e|mu|e,mu",                                                  \
+      "the leptons of pp-ll and pp-w: e, mu, or e,mu\nthe sum of both channels (twice the "     \
+      "cross\nsection)", "leptons", "Leptons", "leptons", "leptons %s")
 
 /* GAPS_P_process, GAPS_P_compat, ...: the index of each parameter in gaps_params[]. */
 enum gaps_param_id {
@@ -135,7 +152,7 @@ enum gaps_param_id {
 
 enum gaps_param_type {
     GAPS_PT_REAL, GAPS_PT_UNIT, GAPS_PT_INT, GAPS_PT_U32, GAPS_PT_PROCESS, GAPS_PT_COMPAT,
-    GAPS_PT_ABLATE, GAPS_PT_PDF, GAPS_PT_PATH, GAPS_PT_ANALYSIS
+    GAPS_PT_ABLATE, GAPS_PT_CHOICE, GAPS_PT_PDF, GAPS_PT_PATH, GAPS_PT_ANALYSIS
 };
 
 /* The C declaration of a field of each type (gaps_state's fields are generated from it). */
@@ -147,6 +164,7 @@ enum gaps_param_type {
 #define GAPS_PT_DECL_COMPAT(key) int key;
 #define GAPS_PT_DECL_ABLATE(key) int key;
 #define GAPS_PT_DECL_ANALYSIS(key) int key;
+#define GAPS_PT_DECL_CHOICE(key) int key;
 #define GAPS_PT_DECL_PDF(key) char key[GAPS_PDF_SPEC_MAX];
 #define GAPS_PT_DECL_PATH(key) char key[GAPS_PDF_USER_DIRS_MAX];
 
@@ -174,6 +192,13 @@ extern const char *const gaps_ablate_names[];
  * (each at most once).  0 with the bits in *bits, or -1; on -1 *bad points to the first item
  * that is not a name (or to text, for an empty list or item) and *bad_len is its length. */
 int gaps_ablate_parse(const char *text, int *bits, const char **bad, size_t *bad_len);
+
+/* A CHOICE parameter's names: the number of the name text[0 .. n) in p's metavar, or -1;
+ * gaps_param_choice_name() copies name i into buf ("?" if there is none). */
+int gaps_param_choice_lookup(const gaps_param *p, const char *text, size_t n);
+void gaps_param_choice_name(const gaps_param *p, int i, char *buf, size_t len);
+/* The number of names of a CHOICE parameter. */
+int gaps_param_choice_count(const gaps_param *p);
 
 /* How a value is written: EXACT for files (%.17g, names; an empty PDF is "none"), JSON (the
  * same, strings in quotes, an empty PDF null), SHORT for people (%g). */

@@ -28,10 +28,12 @@
 GAPS_C_BEGIN
 
 /* X(ID, name, option, title, beam_a, beam_b, ecm, hadronic, pdf, analysis, rows_lo, rows_nlo,
- *   nlo, boson, source): the process GAPS_PROCESS_<ID>, whose functions gaps_process_<name>_*() are
- * defined in src/process/<name>.c (src/process/process_impl.h lists them):
+ *   nlo, boson, options, source): the process GAPS_PROCESS_<ID>, whose functions
+ * gaps_process_<name>_*() are defined in src/process/<name>.c (src/process/process_impl.h
+ * lists them):
  *   option     the value of --process
- *   title      one line for YODA, HepMC3 and the summary
+ *   title      one line for YODA, HepMC3 and the summary (the default run's: its own options
+ *              are in the metadata beside it)
  *   beam_a/b   PDG codes of the beams: the first along +z
  *   ecm        the default sqrt(s), GeV
  *   hadronic   1: hadron beams, the process needs parton distributions
@@ -46,6 +48,8 @@ GAPS_C_BEGIN
  *              but not the boson itself (gaps_process_decayed_boson), or 0; for a charged
  *              boson the positive one (24, W+): the HepMC3 writer gives it the sign of its
  *              products' charge, so one process can make W+ and W- events
+ *   options    the run options of its own it takes (GAPS_PROCESS_TAKES_* below; 0: none): a
+ *              process refuses another value than the default of an option it does not take
  *   source     BUILTIN: the process draws its hard events itself (a name of --process);
  *              LHE: its hard events come from the program, read from a Les Houches Event
  *              file (--lhe FILE, src/process/lhe.c, by the file's beams); not a value of
@@ -54,29 +58,50 @@ GAPS_C_BEGIN
  * never reorder. */
 #define GAPS_PROCESSES(X)                                                                      \
     X(EE_QQ, ee_qq, "ee-qq", "e+ e- -> Z/gamma* -> q qbar, LO + dipole shower", -11, 11,        \
-      GAPS_DEFAULT_ECM, 0, NULL, GAPS_ANALYSIS_LEP, 2, 3, OWN, 0, BUILTIN)   /* q qbar; NLO: + g */        \
+      GAPS_DEFAULT_ECM, 0, NULL, GAPS_ANALYSIS_LEP, 2, 3, OWN, 0, 0, BUILTIN)                  \
+      /* q qbar; NLO: + g */                                                                   \
     X(PP_Z, pp_z, "pp-z", "p p -> Z (on shell), LO + dipole shower", 2212, 2212,                 \
-      GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_LHC, 3, 4, MCATNLO, 0, BUILTIN)          \
+      GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_LHC, 3, 4, MCATNLO, 0, 0, BUILTIN)  \
       /* q qbar Z; NLO: + a parton */                                                          \
     X(PP_LL, pp_ll, "pp-ll", "p p -> Z/gamma* -> l+ l- (Drell-Yan), LO + dipole shower",         \
-      2212, 2212, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_LHC, 4, 5, MCATNLO,         \
-      GAPS_PDG_Z, BUILTIN)   /* q qbar l- l+; NLO: + a parton */                                        \
+      2212, 2212, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_LHC, 4, 5, MCATNLO,  \
+      GAPS_PDG_Z, GAPS_PROCESS_TAKES_LEPTONS, BUILTIN)   /* q qbar l- l+; NLO: + a parton */   \
     X(PP_W, pp_w, "pp-w", "p p -> W -> e nu (W+ and W-), LO + dipole shower", 2212, 2212,      \
-      GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_W, 4, 5, MCATNLO, 24, BUILTIN)     \
+      GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_W, 4, 5, MCATNLO, 24,             \
+      GAPS_PROCESS_TAKES_W_CHARGE | GAPS_PROCESS_TAKES_LEPTONS, BUILTIN)                       \
       /* q qbar' l nu; NLO: + a parton */                                                      \
     X(PP_H, pp_h, "pp-h", "p p -> g g -> H (heavy top, H stable), LO + dipole shower", 2212,   \
-      2212, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_HIGGS, 3, 4, MCATNLO, 0,      \
+      2212, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_HIGGS, 3, 4, MCATNLO, 0, 0,   \
       BUILTIN)   /* g g H; NLO: + a parton */                                                  \
     X(LHE_PP, lhe_pp, "lhe-pp", "p p -> Les Houches events (--lhe FILE) + dipole shower", 2212, \
-      2212, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_LHC, 2, 2, NONE, 0, LHE)    \
+      2212, GAPS_DEFAULT_ECM_PP, 1, GAPS_DEFAULT_PDF, GAPS_ANALYSIS_LHC, 2, 2, NONE, 0, 0, LHE) \
       /* the file's events: rows checked one by one against --max-partons (src/process/lhe.c) */\
     X(LHE_EE, lhe_ee, "lhe-ee", "e+ e- -> Les Houches events (--lhe FILE) + dipole shower",     \
-      -11, 11, GAPS_DEFAULT_ECM, 0, NULL, GAPS_ANALYSIS_LEP, 2, 2, NONE, 0, LHE)                \
+      -11, 11, GAPS_DEFAULT_ECM, 0, NULL, GAPS_ANALYSIS_LEP, 2, 2, NONE, 0, 0, LHE)             \
       /* the same for e+ e- beams: the outgoing rows alone, as ee-qq's */
 
 /* The source column's values as gaps_process_info.from_file. */
 #define GAPS_PROCESS_SOURCE_BUILTIN 0
 #define GAPS_PROCESS_SOURCE_LHE 1
+
+/* The options column's bits: the process takes --w-charge, --leptons (gaps/parameters.h). */
+#define GAPS_PROCESS_TAKES_W_CHARGE 1u
+#define GAPS_PROCESS_TAKES_LEPTONS 2u
+
+/* The values of --w-charge and --leptons (their names, in this order, are the parameters'
+ * metavars in gaps/parameters.h): which W charges and which lepton flavours of its decay a
+ * process makes, the sum of those chosen. */
+enum gaps_w_charge { GAPS_W_CHARGE_PLUS, GAPS_W_CHARGE_MINUS, GAPS_W_CHARGE_BOTH };
+enum gaps_leptons { GAPS_LEPTONS_E, GAPS_LEPTONS_MU, GAPS_LEPTONS_E_MU };
+
+/* A process's own run options (the options column), as gaps_process_init_with() takes them. */
+typedef struct gaps_process_options {
+    int w_charge;   /* enum gaps_w_charge */
+    int leptons;    /* enum gaps_leptons */
+} gaps_process_options;
+
+/* Host: the default options, those gaps_process_init() uses. */
+gaps_process_options gaps_process_options_default(void);
 
 /* The nlo column's values as gaps_process_info.nlo (1: --nlo 1 exists). */
 #define GAPS_PROCESS_NLO_NONE 0
@@ -115,6 +140,7 @@ typedef struct gaps_process_info {
                                   smallest --max-partons from it) */
     int nlo;                   /* --nlo 1 exists for it */
     int decayed_boson;         /* gaps_process_decayed_boson() */
+    unsigned options;          /* GAPS_PROCESS_TAKES_* bits: the run options it takes */
     int from_file;             /* its hard events come from a Les Houches Event file (--lhe):
                                   not a name of --process (gaps_process_lookup) */
 } gaps_process_info;
@@ -153,6 +179,8 @@ typedef struct gaps_process {
                                 the loops run (device memory in the offload build); set by the
                                 generator after gaps_process_init() */
     double ecm, s;           /* sqrt(s) in GeV, s in GeV^2 */
+    gaps_process_options options;   /* its own run options (the defaults for a process that
+                                       takes none) */
     double w_unit;           /* a typical large event weight, pb: the unit in which the
                                 exact histogram sums are kept (gaps/histogram.h): the
                                 process's nominal one (gaps_process_init), for a hadronic
@@ -197,6 +225,11 @@ int gaps_process_analysis(int process, int compat);
  * gaps_physics_setup() (gaps/generator.h), which also applies compat, --nlo and the PDFs. */
 int gaps_process_init(gaps_process *proc, enum gaps_process_id id, double ecm, char *msg,
                       size_t len);
+/* Host: the same with the process's own run options (gaps_process_options): -1 with a reason
+ * also for an option the process does not take (its options column) at another value than
+ * its default, or a value outside its enum. */
+int gaps_process_init_with(gaps_process *proc, enum gaps_process_id id, double ecm,
+                           const gaps_process_options *options, char *msg, size_t len);
 
 /* Host: the hard scale Q^2 of a process's events, GeV^2, the smallest where it varies (the
  * process's own: s for ee-qq, M_Z^2 for pp-z, the lowest dilepton mass^2 of the window (66^2)

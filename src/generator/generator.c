@@ -103,7 +103,8 @@ static int check_parameter(const gaps_config *cfg, const gaps_param *p, char *ms
     case GAPS_PT_PROCESS:
     case GAPS_PT_COMPAT:
     case GAPS_PT_ABLATE:
-    case GAPS_PT_ANALYSIS: {
+    case GAPS_PT_ANALYSIS:
+    case GAPS_PT_CHOICE: {
         int i;
         memcpy(&i, field, sizeof i);
         v = i;
@@ -171,6 +172,30 @@ static int config_check(const gaps_config *cfg, char *msg, size_t len)
     for (int id = 0; id < GAPS_N_PARAMS; ++id)
         if (check_parameter(cfg, &gaps_params[id], msg, len) != 0) return -1;
     /* checks between parameters */
+    /* a process's own run options (gaps/process.h, the options column): only the processes
+     * that take one may give it another value than its default */
+    {
+        static const struct { int param; unsigned bit; } own[] = {
+            { GAPS_P_w_charge, GAPS_PROCESS_TAKES_W_CHARGE },
+            { GAPS_P_leptons, GAPS_PROCESS_TAKES_LEPTONS } };
+        gaps_config d;
+        gaps_config_defaults(&d);
+        for (size_t k = 0; k < sizeof own / sizeof own[0]; ++k) {
+            const gaps_param *p = &gaps_params[own[k].param];
+            if (gaps_process_table[cfg->process].options & own[k].bit
+                || !memcmp(gaps_param_in_config(p, cfg), gaps_param_in_config(p, &d), p->size))
+                continue;
+            char names[256];
+            size_t o = 0;
+            names[0] = '\0';
+            for (int i = 0; i < GAPS_N_PROCESSES && o < sizeof names; ++i)
+                if (gaps_process_table[i].options & own[k].bit)
+                    o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", o ? ", " : "",
+                                          gaps_process_table[i].name);
+            return snprintf(msg, len, "--%s is only for --process %s, not --process %s",
+                            p->option, names, gaps_process_table[cfg->process].name), -1;
+        }
+    }
     /* the shower variants of --ablate (gaps/ablate.h) change the shower alone: not the NLO
      * matching, whose subtraction is the default shower's, nor GAPS 2.1's choices; those of
      * dipoles with incoming partons need hadron beams */
@@ -323,8 +348,9 @@ int gaps_physics_setup(gaps_physics *phys, const gaps_config *cfg, const gaps_pd
                        char *msg, size_t len)
 {
     memset(phys, 0, sizeof *phys);
-    if (gaps_process_init(&phys->proc, (enum gaps_process_id)cfg->process, cfg->ecm, msg,
-                          len) != 0)
+    const gaps_process_options options = { cfg->w_charge, cfg->leptons };
+    if (gaps_process_init_with(&phys->proc, (enum gaps_process_id)cfg->process, cfg->ecm,
+                               &options, msg, len) != 0)
         return -1;
     gaps_process_set_file_unit(&phys->proc, cfg->file_w_unit);
     phys->proc.analysis = (enum gaps_analysis_id)cfg->analysis;

@@ -44,6 +44,35 @@ int gaps_ablate_parse(const char *text, int *bits, const char **bad, size_t *bad
     }
 }
 
+int gaps_param_choice_lookup(const gaps_param *p, const char *text, size_t n)
+{
+    const char *s = p->metavar;
+    for (int i = 0;; ++i) {
+        const size_t k = strcspn(s, "|");
+        if (k == n && !strncmp(s, text, n)) return i;
+        if (!s[k]) return -1;
+        s += k + 1;
+    }
+}
+
+int gaps_param_choice_count(const gaps_param *p)
+{
+    int n = 1;
+    for (const char *s = p->metavar; *s; ++s) n += *s == '|';
+    return n;
+}
+
+void gaps_param_choice_name(const gaps_param *p, int i, char *buf, size_t len)
+{
+    const char *s = p->metavar;
+    for (int k = 0; k < i && s; ++k) {
+        s = strchr(s, '|');
+        if (s) ++s;
+    }
+    if (i < 0 || !s) snprintf(buf, len, "?");
+    else snprintf(buf, len, "%.*s", (int)strcspn(s, "|"), s);
+}
+
 /* Where a parameter lies in gaps_state: only those the state records have a field there. */
 #define GAPS_STATE_OFFSET_STATE(key) offsetof(gaps_state, key)
 #define GAPS_STATE_OFFSET_NOSTATE(key) 0
@@ -63,6 +92,7 @@ int gaps_ablate_parse(const char *text, int *bits, const char **bad, size_t *bad
 #define GAPS_PT_SIZE_COMPAT sizeof(int)
 #define GAPS_PT_SIZE_ABLATE sizeof(int)
 #define GAPS_PT_SIZE_ANALYSIS sizeof(int)
+#define GAPS_PT_SIZE_CHOICE sizeof(int)
 #define GAPS_PT_SIZE_PDF (size_t)GAPS_PDF_SPEC_MAX
 #define GAPS_PT_SIZE_PATH (size_t)4096
 #define GAPS_CHECK_(key, option, short_name, TYPE, STATE, ...)                                 \
@@ -97,6 +127,7 @@ static void set_text(char *field, size_t size, const char *text)
 #define GAPS_SET_COMPAT(f, v) (f) = (v)
 #define GAPS_SET_ABLATE(f, v) (f) = (v)
 #define GAPS_SET_ANALYSIS(f, v) (f) = (v)
+#define GAPS_SET_CHOICE(f, v) (f) = (v)
 #define GAPS_SET_PDF(f, v) set_text((f), sizeof(f), (v))
 #define GAPS_SET_PATH(f, v) set_text((f), sizeof(f), (v))
 
@@ -222,6 +253,15 @@ void gaps_param_format(const gaps_param *p, const void *field, enum gaps_param_s
         else if (!v) snprintf(names, sizeof names, "none");
         if (style == GAPS_STYLE_JSON) snprintf(buf, len, "\"%s\"", names);
         else snprintf(buf, len, "%s", names);
+        return;
+    }
+    case GAPS_PT_CHOICE: {
+        int v;
+        memcpy(&v, field, sizeof v);
+        char name[64];
+        gaps_param_choice_name(p, v, name, sizeof name);
+        if (style == GAPS_STYLE_JSON) snprintf(buf, len, "\"%s\"", name);
+        else snprintf(buf, len, "%s", name);
         return;
     }
     case GAPS_PT_PDF:

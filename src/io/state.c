@@ -224,7 +224,8 @@ static void put_params(bytes *b, const gaps_state *s)
         case GAPS_PT_PROCESS:
         case GAPS_PT_COMPAT:
         case GAPS_PT_ABLATE:
-        case GAPS_PT_ANALYSIS: {
+        case GAPS_PT_ANALYSIS:
+        case GAPS_PT_CHOICE: {
             int v;
             memcpy(&v, field, sizeof v);
             put_u64(b, (uint64_t)(int64_t)v);
@@ -272,6 +273,7 @@ static int get_params(bytes *b, gaps_state *s, char *msg, size_t len)
         case GAPS_PT_COMPAT:
         case GAPS_PT_ABLATE:
         case GAPS_PT_ANALYSIS:
+        case GAPS_PT_CHOICE:
         case GAPS_PT_U32: {
             const uint64_t v = get_u64(b);
             if (!b->bad && !((double)v >= p->lo && (double)v <= p->hi))

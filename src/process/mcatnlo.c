@@ -337,7 +337,7 @@ int gaps_nlo_h_partons_qq(int type, int fq, int fqb, int out, gaps_hard_event *e
 static void nlo_born(const gaps_process *proc, const double *u, gaps_nlo_born *b)
 {
 #define NLO_CASE_(ID, name, option, title, beam_a, beam_b, ecm, hadronic, pdf, analysis,       \
-                  rows_lo, rows_nlo, nlo, boson, source)                                               \
+                  rows_lo, rows_nlo, nlo, boson, options, source)                                      \
     NLO_CASE_##nlo(ID, gaps_process_##name##_nlo_born(proc, u, b))
     NLO_DISPATCH()
 #undef NLO_CASE_
@@ -347,7 +347,7 @@ static double nlo_s_weight(const gaps_process *proc, const gaps_nlo_born *b, dou
 {
     double w = 0.0;
 #define NLO_CASE_(ID, name, option, title, beam_a, beam_b, ecm, hadronic, pdf, analysis,       \
-                  rows_lo, rows_nlo, nlo, boson, source)                                               \
+                  rows_lo, rows_nlo, nlo, boson, options, source)                                      \
     NLO_CASE_##nlo(ID, w = gaps_process_##name##_nlo_s_weight(proc, b, sum))
     NLO_DISPATCH()
 #undef NLO_CASE_
@@ -359,7 +359,7 @@ static int nlo_real(const gaps_process *proc, double as, const gaps_nlo_real *r,
 {
     int n = 0;
 #define NLO_CASE_(ID, name, option, title, beam_a, beam_b, ecm, hadronic, pdf, analysis,       \
-                  rows_lo, rows_nlo, nlo, boson, source)                                               \
+                  rows_lo, rows_nlo, nlo, boson, options, source)                                      \
     NLO_CASE_##nlo(ID, n = gaps_process_##name##_nlo_real(proc, as, r, ch, cm))
     NLO_DISPATCH()
 #undef NLO_CASE_
@@ -370,7 +370,7 @@ static int nlo_h_partons(const gaps_process *proc, int k, int out, gaps_hard_eve
 {
     int next_tag = 3;
 #define NLO_CASE_(ID, name, option, title, beam_a, beam_b, ecm, hadronic, pdf, analysis,       \
-                  rows_lo, rows_nlo, nlo, boson, source)                                               \
+                  rows_lo, rows_nlo, nlo, boson, options, source)                                      \
     NLO_CASE_##nlo(ID, next_tag = gaps_process_##name##_nlo_h_partons(proc, k, out, ev))
     NLO_DISPATCH()
 #undef NLO_CASE_
@@ -382,7 +382,7 @@ static void nlo_m_born(const gaps_process *proc, int k, int *emitter_a, int *pa,
     *emitter_a = 1;
     *pa = *pb = 6;
 #define NLO_CASE_(ID, name, option, title, beam_a, beam_b, ecm, hadronic, pdf, analysis,       \
-                  rows_lo, rows_nlo, nlo, boson, source)                                               \
+                  rows_lo, rows_nlo, nlo, boson, options, source)                                      \
     NLO_CASE_##nlo(ID, gaps_process_##name##_nlo_m_born(proc, k, emitter_a, pa, pb))
     NLO_DISPATCH()
 #undef NLO_CASE_

@@ -138,7 +138,7 @@ GAPS_DEVICE_END
                                           int *pa, int *pb);
 GAPS_DEVICE_BEGIN
 #define GAPS_MCATNLO_DECLARE_(ID, name, option, title, beam_a, beam_b, ecm, hadronic, pdf,     \
-                              analysis, rows_lo, rows_nlo, nlo, boson, source)                         \
+                              analysis, rows_lo, rows_nlo, nlo, boson, options, source)                \
     GAPS_MCATNLO_DECLARE_##nlo(name)
 GAPS_PROCESSES(GAPS_MCATNLO_DECLARE_)
 #undef GAPS_MCATNLO_DECLARE_

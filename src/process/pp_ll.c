@@ -261,29 +261,10 @@ void gaps_pp_ll_point_make(const gaps_pp_ll *ll, const gaps_pdf *pdf, double rrh
 
     /* the l- direction in the pair's rest frame: c = cos theta along +z from the density
      * (3/8)[(1 + c^2) + beta c], beta = b_sum / a_sum (that of the channels' sum, so that the
-     * weight does not depend on c), |beta| kept below 1.9; it is the mixture of (3/8)(1 + c^2)
-     * (probability 1 - q) and (3/8)(1 + s c)^2, s the sign of beta (probability q = |beta| / 2),
-     * both sampled by inverting their distribution functions: c^3 + 3c = 4v (v uniform in
-     * (-1, 1)) is c = 2 sinh(asinh(2v) / 3), and (1 + s c)^3 = 8r is s c = 2 r^(1/3) - 1.
-     * phi is uniform. */
+     * weight does not depend on c), |beta| kept below 1.9 (leptons.c) */
     const double beta = a_sum > 0.0 ? fmin(fmax(b_sum / a_sum, -1.9), 1.9) : 0.0;
-    const double q = 0.5 * fabs(beta);
-    double c;
-    if (rc < q) {
-        const double r = rc / q;   /* uniform in (0, 1) */
-        const double sc = 2.0 * gaps_exp(gaps_log(r) / 3.0) - 1.0;
-        c = fmin(fmax(beta < 0.0 ? -sc : sc, -1.0), 1.0);
-    } else {
-        const double v = 2.0 * (rc - q) / (1.0 - q) - 1.0, av = fabs(2.0 * v);
-        const double ex = gaps_exp(gaps_log(av + sqrt(av * av + 1.0)) / 3.0);
-        c = fmin(ex - 1.0 / ex, 1.0) * (v < 0.0 ? -1.0 : 1.0);
-    }
-    /* the uniform density over the sampled one: (1/2) / ((3/8)[(1 + c^2) + beta c]) */
-    const double c_density = (1.0 + c * c) + beta * c;
-    pt->c_weight = c_density > 0.0 ? 4.0 / (3.0 * c_density) : 0.0;
-    pt->st = sqrt(fmax(0.0, 1.0 - c * c));
-    gaps_sincos(2.0 * GAPS_PI * rphi, &pt->sphi, &pt->cphi);
-    pt->c = c;
+    gaps_pp_lepton_direction(beta, rc, rphi, &pt->c, &pt->st, &pt->cphi, &pt->sphi,
+                             &pt->c_weight);
     pt->m2 = m2;
     pt->m = m;
     pt->xa = xa;
@@ -293,24 +274,11 @@ void gaps_pp_ll_point_make(const gaps_pp_ll *ll, const gaps_pdf *pdf, double rrh
     pt->cell_weight = cell_weight;
 }
 
-/* The leptons of the point: (m/2)(1, st cphi, st sphi, +-c) boosted along z by y, written with
- * x_a = (m / sqrt s) e^y and x_b = (m / sqrt s) e^-y, so that E^2 - pz^2 = (x_a x_b s / 4)
- * (1 - c^2) = pT^2 and the two energies add up to (x_a + x_b) sqrt(s) / 2: l- (p[0]) and l+
- * (p[1]), back to back. */
+/* The leptons of the point (leptons.c): l- (p[0]) and l+ (p[1]), back to back. */
 static void born_leptons(const gaps_pp_ll *ll, const gaps_pp_ll_point *pt, double p[2][4])
 {
-    const double xa = pt->xa, xb = pt->xb, c = pt->c;
-    const double quarter = 0.25 * ll->sqrt_s;
-    const double pt_l = 0.5 * pt->m * pt->st;
-    for (int l = 0; l < 2; ++l) {
-        const double cl = l == 0 ? c : -c;
-        const double sgn = l == 0 ? 1.0 : -1.0;
-        const double ua = xa * (1.0 + cl), ub = xb * (1.0 - cl);
-        p[l][0] = quarter * (ua + ub);
-        p[l][1] = sgn * pt_l * pt->cphi;
-        p[l][2] = sgn * pt_l * pt->sphi;
-        p[l][3] = quarter * (ua - ub);
-    }
+    gaps_pp_lepton_momenta(ll->sqrt_s, pt->m, pt->xa, pt->xb, pt->c, pt->st, pt->cphi, pt->sphi,
+                           p);
 }
 
 void gaps_pp_ll_born_record(const gaps_pp_ll *ll, const gaps_pp_ll_point *pt, int channel,
@@ -361,6 +329,7 @@ void gaps_process_pp_ll_generate(const gaps_process *proc, gaps_rng *rng, gaps_h
     const gaps_pp_ll_data *d = GAPS_PROCESS_CDATA(gaps_pp_ll_data, proc);
     if (d->nlo.nlo.on) gaps_mcatnlo_generate(proc, &d->nlo, rng, ev);
     else gaps_pp_ll_generate(&d->lo, proc->pdf, rng, ev);
+    gaps_pp_lepton_flavour(proc->options.leptons, rng, ev);   /* --leptons: e- e+ or mu- mu+ */
 }
 
 /* ---- its NLO events: the functions the builder of mcatnlo.h calls (doc/nlo.md section 12) ---- */

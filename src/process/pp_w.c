@@ -1,5 +1,10 @@
-/* pp_w.c -- p p -> W -> e nu at leading order, W+ -> e+ nu_e and W- -> e- nu_e~ together,
- * the process pp-w of GAPS_PROCESSES (doc/physics.md, section "p p -> W -> l nu").
+/* pp_w.c -- p p -> W -> l nu at leading order (and its NLO hooks, at the end), by default
+ * W+ -> e+ nu_e and W- -> e- nu_e~ together, the process pp-w of GAPS_PROCESSES (doc/physics.md,
+ * section "p p -> W -> l nu").  Its own run options (gaps_process_options): --w-charge keeps
+ * the W+ or the W- channels alone (charge_on: the others' luminosities 0 wherever channels
+ * are summed), --leptons the mu channel (the e events with the mu's codes) or the sum of e and
+ * mu (twice the weight, the flavour drawn: gaps_pp_lepton_flavour, leptons.c); at the defaults the arithmetic
+ * and the random numbers are those of the process before the options.
  *
  * Partonic |M|^2 of q qbar' -> W -> l nu, averaged over the spins and colours of the quarks
  * and summed over the leptons' spins (the W couples as (g / sqrt 2) gamma^mu (1 - gamma_5)/2,
@@ -33,7 +38,7 @@
 
 GAPS_PROCESS_DATA_FITS(gaps_pp_w_data);
 
-static void pp_w_init(gaps_pp_w *w, double ecm)
+static void pp_w_init(gaps_pp_w *w, double ecm, const gaps_process_options *options)
 {
     const double sw2 = GAPS_SIN2_THETAW;
     w->m_lo = GAPS_PP_W_M_LO;
@@ -56,6 +61,8 @@ static void pp_w_init(gaps_pp_w *w, double ecm)
         w->down[k] = down[k];
         w->v2[k] = v[k] * v[k];
     }
+    w->charge_on[0] = options->w_charge != GAPS_W_CHARGE_MINUS;
+    w->charge_on[1] = options->w_charge != GAPS_W_CHARGE_PLUS;
     w->cells = 0;
 }
 
@@ -67,7 +74,7 @@ int gaps_process_pp_w_init(gaps_process *proc, char *msg, size_t len)
                         "window %g-%g GeV (got %g GeV)", GAPS_PP_W_M_LO, GAPS_PP_W_M_HI,
                         proc->ecm),
                -1;
-    pp_w_init(&GAPS_PROCESS_DATA(gaps_pp_w_data, proc)->lo, proc->ecm);
+    pp_w_init(&GAPS_PROCESS_DATA(gaps_pp_w_data, proc)->lo, proc->ecm, &proc->options);
     return 0;
 }
 
@@ -169,7 +176,8 @@ static double cell_density(const gaps_pp_w *w, const gaps_pdf *pdf, double rho, 
     for (int k = 0; k < GAPS_PP_W_PAIRS; ++k) {
         double lum[4];
         pair_lumi(w, k, fa, fb, lum);
-        for (int j = 0; j < 4; ++j) sum += w->v2[k] * fabs(lum[j]);
+        for (int j = 0; j < 4; ++j)
+            if (w->charge_on[j / 2]) sum += w->v2[k] * fabs(lum[j]);
     }
     return sum * (dm * dm + w->map_w * w->map_w) * y_range / den;
 }
@@ -242,7 +250,8 @@ static void w_point_make(const gaps_pp_w *w, const gaps_pdf *pdf, double rrho, d
     const double xa = sqrt_tau * gaps_exp(y);
     const double xb = sqrt_tau * gaps_exp(-y);
 
-    /* luminosities times |V|^2 of the 24 channels, and the odd part of their sum in c */
+    /* luminosities times |V|^2 of the 24 channels (0 for a charge --w-charge leaves out), and
+     * the odd part of their sum in c */
     gaps_pdf_xfxq2_all(pdf, xa, m2, pt->fa);
     gaps_pdf_xfxq2_all(pdf, xb, m2, pt->fb);
     double total = 0.0, odd = 0.0;
@@ -250,32 +259,17 @@ static void w_point_make(const gaps_pp_w *w, const gaps_pdf *pdf, double rrho, d
         double lum[4];
         pair_lumi(w, k, pt->fa, pt->fb, lum);
         for (int j = 0; j < 4; ++j) {
-            pt->lv[4 * k + j] = w->v2[k] * lum[j];
+            pt->lv[4 * k + j] = w->charge_on[j / 2] ? w->v2[k] * lum[j] : 0.0;
             total += pt->lv[4 * k + j];
             odd += channel_sign(j) * pt->lv[4 * k + j];
         }
     }
 
     /* c from (3/8)[(1 + c^2) + beta c], beta = 2 odd / total (sum_k L_k (1 + s_k c)^2 =
-     * total (1 + c^2) + 2 odd c), |beta| kept below 1.9: pp_ll.c's mixture of (1 + c^2) and
-     * (1 + sign(beta) c)^2, both by inversion */
+     * total (1 + c^2) + 2 odd c), |beta| kept below 1.9: pp-ll's sampling (leptons.c) */
     const double beta = total > 0.0 ? fmin(fmax(2.0 * odd / total, -1.9), 1.9) : 0.0;
-    const double q = 0.5 * fabs(beta);
-    double c;
-    if (rc < q) {
-        const double r = rc / q;
-        const double sc = 2.0 * gaps_exp(gaps_log(r) / 3.0) - 1.0;
-        c = fmin(fmax(beta < 0.0 ? -sc : sc, -1.0), 1.0);
-    } else {
-        const double v = 2.0 * (rc - q) / (1.0 - q) - 1.0, av = fabs(2.0 * v);
-        const double ex = gaps_exp(gaps_log(av + sqrt(av * av + 1.0)) / 3.0);
-        c = fmin(ex - 1.0 / ex, 1.0) * (v < 0.0 ? -1.0 : 1.0);
-    }
-    const double c_density = (1.0 + c * c) + beta * c;
-    pt->c_weight = c_density > 0.0 ? 4.0 / (3.0 * c_density) : 0.0;
-    pt->st = sqrt(fmax(0.0, 1.0 - c * c));
-    gaps_sincos(2.0 * GAPS_PI * rphi, &pt->sphi, &pt->cphi);
-    pt->c = c;
+    gaps_pp_lepton_direction(beta, rc, rphi, &pt->c, &pt->st, &pt->cphi, &pt->sphi,
+                             &pt->c_weight);
     pt->m2 = m2;
     pt->m = m;
     pt->den = den;
@@ -286,21 +280,12 @@ static void w_point_make(const gaps_pp_w *w, const gaps_pdf *pdf, double rrho, d
     pt->cell_weight = cell_weight;
 }
 
-/* The leptons of the point, as gaps_pp_ll_born_record's: the charged lepton (p[0], direction
- * c along +z) and the neutrino (p[1]), back to back in their rest frame. */
+/* The leptons of the point, as pp-ll's (leptons.c): the charged lepton (p[0], direction c
+ * along +z) and the neutrino (p[1]), back to back in their rest frame. */
 static void w_leptons(const gaps_pp_w *w, const w_point *pt, double p[2][4])
 {
-    const double quarter = 0.25 * w->sqrt_s;
-    const double pt_l = 0.5 * pt->m * pt->st;
-    for (int l = 0; l < 2; ++l) {
-        const double cl = l == 0 ? pt->c : -pt->c;
-        const double sgn = l == 0 ? 1.0 : -1.0;
-        const double ua = pt->xa * (1.0 + cl), ub = pt->xb * (1.0 - cl);
-        p[l][0] = quarter * (ua + ub);
-        p[l][1] = sgn * pt_l * pt->cphi;
-        p[l][2] = sgn * pt_l * pt->sphi;
-        p[l][3] = quarter * (ua - ub);
-    }
+    gaps_pp_lepton_momenta(w->sqrt_s, pt->m, pt->xa, pt->xb, pt->c, pt->st, pt->cphi, pt->sphi,
+                           p);
 }
 
 void gaps_process_pp_w_generate(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev)
@@ -308,6 +293,7 @@ void gaps_process_pp_w_generate(const gaps_process *proc, gaps_rng *rng, gaps_ha
     const gaps_pp_w_data *d = GAPS_PROCESS_CDATA(gaps_pp_w_data, proc);
     if (d->nlo.nlo.on) {
         gaps_mcatnlo_generate(proc, &d->nlo, rng, ev);
+        gaps_pp_lepton_flavour(proc->options.leptons, rng, ev);
         return;
     }
     const gaps_pp_w *w = &d->lo;
@@ -343,6 +329,7 @@ void gaps_process_pp_w_generate(const gaps_process *proc, gaps_rng *rng, gaps_ha
     ev->weight = sign * sum * w->norm * pt.jac_m * pt.y_range / pt.den * pt.cell_weight
                  * pt.c_weight;
     ev->t_start = pt.m2;
+    gaps_pp_lepton_flavour(proc->options.leptons, rng, ev);
 }
 
 /* ---- its NLO events: the functions the builder of mcatnlo.h calls ---- */
@@ -364,7 +351,7 @@ void gaps_process_pp_w_nlo_born(const gaps_process *proc, const double *u, gaps_
         for (int j = 0; j < 4; ++j) {
             const int i = 4 * k + j, up = 6 + w->up[k], down = 6 + w->down[k];
             const double a = 1.0 + channel_sign(j) * pt.c;
-            b->factor[i] = w->v2[k] * a * a;
+            b->factor[i] = w->charge_on[j / 2] ? w->v2[k] * a * a : 0.0;
             /* as pair_lumi: u dbar, dbar u, d ubar, ubar d along (+z, -z) */
             const int plus_z[4] = { up, 12 - down, down, 12 - up };
             const int minus_z[4] = { 12 - down, up, 12 - up, down };
@@ -405,6 +392,14 @@ int gaps_process_pp_w_nlo_real(const gaps_process *proc, double as, const gaps_n
     const double sw2 = GAPS_SIN2_THETAW, e2 = 4.0 * GAPS_PI * GAPS_ALPHA_EM;
     const double P = e2 * e2 / GAPS_NC * m2 * m2 / (16.0 * sw2 * sw2 * den);
     for (int charge = 0; charge < 2; ++charge) {
+        if (!w->charge_on[charge]) {   /* left out by --w-charge: no H or M weight */
+            for (int k = 0; k < GAPS_PP_W_PAIRS; ++k)
+                for (int type = 0; type < 6; ++type) {
+                    const int i = 6 * (2 * k + charge) + type;
+                    ch[i] = cm[2 * i] = cm[2 * i + 1] = 0.0;
+                }
+            continue;
+        }
         /* |M|^2 / |V|^2 of the six types, and their dipoles */
         const double *lf = charge == 0 ? r->ql[1] : r->ql[0];   /* the fermion */
         const double *la = charge == 0 ? r->ql[0] : r->ql[1];   /* the antifermion */

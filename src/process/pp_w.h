@@ -51,6 +51,8 @@ typedef struct gaps_pp_w {
     double norm;            /* pb: GEV2_TO_PB (4 pi alpha)^2 / (16 pi N_c) / (16 sin^4 theta_W) */
     int up[GAPS_PP_W_PAIRS], down[GAPS_PP_W_PAIRS];   /* the flavours of pair k */
     double v2[GAPS_PP_W_PAIRS];                       /* |V_(up down)|^2 */
+    int charge_on[2];       /* --w-charge: the W+ [0] and W- [1] channels are made (1) or
+                               left out (0, their weights 0 wherever the channels are summed) */
     int cells;              /* 0: no table, rho and u uniform */
     double cell_prob[GAPS_PP_W_CELLS], cell_cum[GAPS_PP_W_CELLS + 1];
 } gaps_pp_w;

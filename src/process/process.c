@@ -13,9 +13,9 @@
 /* One row per process, in the order of enum gaps_process_id. */
 const gaps_process_info gaps_process_table[GAPS_N_PROCESSES] = {
 #define GAPS_PROCESS_ROW_(ID, name, option, title, beam_a, beam_b, ecm, hadronic, pdf,         \
-                          analysis, rows_lo, rows_nlo, nlo, boson, source)                             \
+                          analysis, rows_lo, rows_nlo, nlo, boson, options, source)            \
     [GAPS_PROCESS_##ID] = { option, title, { beam_a, beam_b }, ecm, hadronic, pdf, analysis,  \
-                            { rows_lo, rows_nlo }, GAPS_PROCESS_NLO_##nlo, boson,              \
+                            { rows_lo, rows_nlo }, GAPS_PROCESS_NLO_##nlo, boson, options,     \
                             GAPS_PROCESS_SOURCE_##source },
     GAPS_PROCESSES(GAPS_PROCESS_ROW_)
 #undef GAPS_PROCESS_ROW_
@@ -23,7 +23,7 @@ const gaps_process_info gaps_process_table[GAPS_N_PROCESSES] = {
 
 /* Every process's hard events fit the hard-event record, at LO and NLO. */
 #define GAPS_PROCESS_ROWS_FIT_(ID, name, option, title, beam_a, beam_b, ecm, hadronic, pdf,    \
-                               analysis, rows_lo, rows_nlo, nlo, boson, source)                        \
+                               analysis, rows_lo, rows_nlo, nlo, boson, options, source)       \
     _Static_assert(rows_lo <= GAPS_HARD_MAX && rows_nlo <= GAPS_HARD_MAX,                      \
                    "process " option ": more hard rows than GAPS_HARD_MAX");
 GAPS_PROCESSES(GAPS_PROCESS_ROWS_FIT_)
@@ -58,8 +58,21 @@ int gaps_process_analysis(int process, int compat)
     return gaps_process_table[process].analysis;
 }
 
+gaps_process_options gaps_process_options_default(void)
+{
+    const gaps_process_options o = { GAPS_W_CHARGE_BOTH, GAPS_LEPTONS_E };
+    return o;
+}
+
 int gaps_process_init(gaps_process *proc, enum gaps_process_id id, double ecm, char *msg,
                       size_t len)
+{
+    const gaps_process_options o = gaps_process_options_default();
+    return gaps_process_init_with(proc, id, ecm, &o, msg, len);
+}
+
+int gaps_process_init_with(gaps_process *proc, enum gaps_process_id id, double ecm,
+                           const gaps_process_options *options, char *msg, size_t len)
 {
     memset(proc, 0, sizeof *proc);
     proc->id = id;
@@ -69,6 +82,19 @@ int gaps_process_init(gaps_process *proc, enum gaps_process_id id, double ecm, c
         proc->analysis = (enum gaps_analysis_id)gaps_process_analysis(id, GAPS_COMPAT_NONE);
         proc->hadronic = gaps_process_table[id].hadronic;
         proc->from_file = gaps_process_table[id].from_file;
+        /* the options: in their enums, and at their defaults where the process does not take
+         * them (gaps_config_check says the same with the options' names first) */
+        const gaps_process_options d = gaps_process_options_default();
+        const unsigned takes = gaps_process_table[id].options;
+        if (options->w_charge < GAPS_W_CHARGE_PLUS || options->w_charge > GAPS_W_CHARGE_BOTH
+            || (!(takes & GAPS_PROCESS_TAKES_W_CHARGE) && options->w_charge != d.w_charge))
+            return snprintf(msg, len, "process %s does not take W charge %d",
+                            gaps_process_table[id].name, options->w_charge), -1;
+        if (options->leptons < GAPS_LEPTONS_E || options->leptons > GAPS_LEPTONS_E_MU
+            || (!(takes & GAPS_PROCESS_TAKES_LEPTONS) && options->leptons != d.leptons))
+            return snprintf(msg, len, "process %s does not take lepton choice %d",
+                            gaps_process_table[id].name, options->leptons), -1;
+        proc->options = *options;
     }
     int rc = -1;
     switch (id) {

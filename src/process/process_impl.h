@@ -36,7 +36,8 @@ typedef struct gaps_file_source {
 } gaps_file_source;
 
 /* The functions of process <name>; proc is the process's gaps_process, its common members
- * (id, ecm, s, hadronic, analysis) set and data all 0 when _init is called:
+ * (id, ecm, s, hadronic, analysis, options: its own run options, at their defaults unless its
+ * options column says it takes them) set and data all 0 when _init is called:
  *   _init          host: check sqrt(s) = proc->ecm against the process's threshold (-1 with
  *                  the reason in msg, which names the process), set its LO constants; 0
  *   _unit          host: its nominal weight unit, pb (gaps_process.w_unit before the PDFs)

@@ -20,6 +20,10 @@ void gaps_quark_couplings(int f, double *q, double *v, double *a);
  * or 0 (no table: sample uniformly) where the sum is not finite and positive. */
 int gaps_sampling_table_fill(double *prob, double *cum, int n);
 
+/* PDG codes of the muon family (the electron's, GAPS_PDG_ELECTRON, are in gaps/constants.h) */
+#define GAPS_PDG_MUON 13    /* mu- */
+#define GAPS_PDG_NU_MU 14   /* nu_mu */
+
 GAPS_DEVICE_BEGIN
 /* One of n channels with probability |c_k| / sum_k |c_k| for u uniform in (0, 1) (sampling.c):
  * its index, *sum_abs = sum_k |c_k| and *sign = the sign of c_k, so that sign * sum_abs is an
@@ -36,6 +40,23 @@ int gaps_sampling_table_pick(const double *prob, const double *cum, int n, doubl
  * quark_along_minus_z), colours (a colour singlet), x, n_in (incoming.c). */
 void gaps_pp_born_incoming(double half_ecm, int fq, int fqb, int quark_along_minus_z,
                            double xa, double xb, gaps_hard_event *ev);
+/* The direction of the first lepton of a Drell-Yan-like pair (leptons.c): c = cos theta along
+ * +z in the pair's rest frame from (3/8)[(1 + c^2) + beta c] for rc uniform in (0, 1) (|beta|
+ * <= 1.9, the caller's clamp), sin theta st, phi = 2 pi rphi, and *c_weight the uniform density
+ * over the sampled one, 4 / (3 [(1 + c^2) + beta c]). */
+void gaps_pp_lepton_direction(double beta, double rc, double rphi, double *c, double *st,
+                              double *cphi, double *sphi, double *c_weight);
+/* The two massless leptons of a pair of mass m from partons of fractions xa (+z) and xb (-z):
+ * p[0] along (c, st, phi) in the pair's rest frame, p[1] back to back with it (leptons.c). */
+void gaps_pp_lepton_momenta(double sqrt_s, double m, double xa, double xb, double c, double st,
+                            double cphi, double sphi, double p[2][4]);
+/* --leptons (enum gaps_leptons) on a finished hard event whose rows 2 and 3 are the boson's
+ * leptons of the electron family (e-, e+, nu_e, nu_e~: pp-ll and pp-w, LO and NLO alike):
+ * massless, so the muon channel is the electron channel's event with the codes of the muon
+ * family, and e,mu the sum of the two channels, twice the weight (exact), each event's family
+ * drawn with probability 1/2 from one more uniform after all of the event's others (e and mu
+ * draw nothing: their events keep the default's random stream) (leptons.c). */
+void gaps_pp_lepton_flavour(int leptons, gaps_rng *rng, gaps_hard_event *ev);
 
 GAPS_DEVICE_END
 

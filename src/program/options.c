@@ -329,6 +329,14 @@ static void expected_param(const gaps_param *p, char *buf, size_t len)
         for (int i = 0; i < GAPS_N_ABLATE && n >= 0 && (size_t)n < len; ++i)
             n += snprintf(buf + n, len - (size_t)n, "%s%s", i ? ", " : " ", gaps_ablate_names[i]);
         break;
+    case GAPS_PT_CHOICE:
+        n = snprintf(buf, len, "expected one of");
+        for (int i = 0; i < gaps_param_choice_count(p) && n >= 0 && (size_t)n < len; ++i) {
+            char name[64];
+            gaps_param_choice_name(p, i, name, sizeof name);
+            n += snprintf(buf + n, len - (size_t)n, "%s%s", i ? ", " : " ", name);
+        }
+        break;
     case GAPS_PT_PDF:
         snprintf(buf, len, "expected NAME or NAME/MEMBER (a set name of letters, digits and "
                            ". _ + -, a member from 0 to %d)", GAPS_PDF_MAX_MEMBER);
@@ -365,9 +373,16 @@ static void suggest_value(const opt_def *d, const char *text, char *why, size_t 
 {
     static const char *const loops[] = { "steps", "trials", "fused" };
     const char *names[GAPS_N_PROCESSES + GAPS_N_COMPAT + GAPS_N_ANALYSES + 1];
+    char choices[8][64];
     const char *const *list = names;
     int count = 0;
-    if (d->kind == K_LOOPS) {
+    if (d->kind == K_PARAM && gaps_params[d->lo].type == GAPS_PT_CHOICE) {
+        const gaps_param *p = &gaps_params[d->lo];
+        for (; count < gaps_param_choice_count(p) && count < 8; ++count) {
+            gaps_param_choice_name(p, count, choices[count], sizeof choices[count]);
+            names[count] = choices[count];
+        }
+    } else if (d->kind == K_LOOPS) {
         list = loops;
         count = 3;
     } else if (d->kind == K_PARAM && gaps_params[d->lo].type == GAPS_PT_PROCESS) {
@@ -540,6 +555,9 @@ static int parse_value(const opt_def *d, const char *text, int in_card, value *v
             }
             break;
         }
+        case GAPS_PT_CHOICE:
+            if ((v->i = gaps_param_choice_lookup(p, text, strlen(text))) >= 0) return 0;
+            break;
         case GAPS_PT_PDF: {
             char name[GAPS_PDF_NAME_MAX];
             int member;
@@ -604,7 +622,8 @@ static void store_param(gaps_config *c, const gaps_param *p, const value *v)
     case GAPS_PT_PROCESS:
     case GAPS_PT_COMPAT:
     case GAPS_PT_ABLATE:
-    case GAPS_PT_ANALYSIS: {
+    case GAPS_PT_ANALYSIS:
+    case GAPS_PT_CHOICE: {
         const int i = (int)v->i;
         memcpy(field, &i, sizeof i);
         break;
