@@ -161,6 +161,8 @@ typedef struct gaps_run {
                                 part of the run; rare outside --compat gaps21) */
     double time_me, time_shower, time_analysis, time_total;   /* s, wall clock; total: the
                                 event loop, from the first event to the last */
+    double time_read;        /* s of the event loop spent in hooks->hard_events and copying its
+                                batches to where the loops run (a file's hard events) */
     double time_startup;     /* s from the call to the first event: device set-up, PDF tables,
                                 ISR bounds, pool (the program adds its own start) */
     double time_wall;        /* s from the call to the return (the program: from its start to

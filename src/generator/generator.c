@@ -1083,6 +1083,7 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
             if (segment_end - segment_start > batch_host.capacity)
                 segment_end = segment_start + batch_host.capacity;
             int ended = 0;
+            const double t_read = now();
             batch_host.first = segment_start;
             batch_host.count = 0;
             if (hooks->hard_events(hooks->ctx, &batch_host, segment_start,
@@ -1097,6 +1098,7 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
             segment_end = segment_start + batch_host.count;
             if (ended) run_end = segment_end;
             batch_upload(&batch_host, &batch_dev, batch_dev_struct);
+            run->time_read += now() - t_read;
         }
         sh.segment_end = segment_end;
         phys.end_event = segment_end;

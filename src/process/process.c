@@ -176,7 +176,9 @@ void gaps_process_prepare(gaps_process *proc, const gaps_pdf *pdf)
 
 void gaps_process_set_file_unit(gaps_process *proc, double w_unit)
 {
-    if (proc->from_file) GAPS_PROCESS_DATA(gaps_file_source, proc)->w_unit = w_unit;
+    if (!proc->from_file) return;
+    GAPS_PROCESS_DATA(gaps_file_source, proc)->w_unit = w_unit;
+    proc->w_unit = w_unit > 0.0 ? w_unit : proc->w_unit;   /* kept by gaps_process_prepare */
 }
 
 void gaps_process_set_batch(gaps_process *proc, const struct gaps_hard_batch *batch)
@@ -186,12 +188,9 @@ void gaps_process_set_batch(gaps_process *proc, const struct gaps_hard_batch *ba
 
 int gaps_process_weight_unit_allowed(const gaps_process *proc, double w_unit)
 {
-    /* a file's unit is the program's choice from the file, any power of two
-     * (src/program/lhe_feed.c) */
-    if (proc->from_file) {
-        int e;
-        return w_unit > 0.0 && isfinite(w_unit) && frexp(w_unit, &e) == 0.5;
-    }
+    /* a file's unit is the program's choice from the file (src/program/lhe_feed.c): a power
+     * of two, or the unit of the run that wrote a gaps file (LEP's is its largest weight) */
+    if (proc->from_file) return w_unit > 0.0 && isfinite(w_unit);
     const double nominal = nominal_unit(proc);
     const int halvings = proc->hadronic ? GAPS_WEIGHT_UNIT_MAX_HALVINGS : 0;
     for (int k = 0; k <= halvings; ++k)

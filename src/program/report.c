@@ -149,9 +149,13 @@ void gaps_report_json(FILE *f, const gaps_config *cfg, const gaps_run *run, int6
     /* total: the event loop; startup: from the program's start to the first event; wall:
      * from the program's start to its outputs */
     fprintf(f, "  \"time_s\": {\"me\": %.9g, \"shower\": %.9g, \"analysis\": %.9g, "
-               "\"total\": %.9g, \"startup\": %.9g, \"wall\": %.9g},\n",
+               "\"total\": %.9g, \"startup\": %.9g, \"wall\": %.9g",
             run->time_me, run->time_shower, run->time_analysis, run->time_total,
             run->time_startup, run->time_wall);
+    /* hard events from a file: the reading, a part of total */
+    if (gaps_process_table[cfg->process].from_file)
+        fprintf(f, ", \"read\": %.9g", run->time_read);
+    fputs("},\n", f);
     if (cfg->measure_energy)
         fprintf(f, "  \"energy_j\": %.9g,\n  \"energy_source\": \"%s\",\n",
                 run->energy_j, run->energy_source);
@@ -256,7 +260,11 @@ void gaps_report_summary(FILE *out, const gaps_config *cfg, const gaps_run *run,
         fprintf(out, "  imprecise weights %" PRId64 " events (nonzero, below 2^-16 weight units "
                      "of %.6g pb)%s\n", run->imprecise_weights, run->state->w_unit,
                 run->lost_precision ? ": the cross section lost its precision" : "");
-    fprintf(out, "  time  matrix element %9.4f s\n", run->time_me);
+    if (gaps_process_table[cfg->process].from_file)
+        fprintf(out, "  time  read file      %9.4f s   (the hard events, parsed and copied to "
+                     "the loops)\n", run->time_read);
+    fprintf(out, "  %s matrix element %9.4f s\n",
+            gaps_process_table[cfg->process].from_file ? "     " : "time ", run->time_me);
     fprintf(out, "        shower         %9.4f s\n", run->time_shower);
     fprintf(out, "        analysis       %9.4f s\n", run->time_analysis);
     fprintf(out, "        total          %9.4f s   (%.3g events/s, %.3f us/event)\n",
