@@ -33,6 +33,14 @@
 #       where present, DIR/gaps-offload-before (medians of GAPS_BENCH_REPEATS, default 3),
 #       and the veto cycles and seconds of the last 0.1 % of the events (--cycles-out) for the
 #       hadronic and NLO cases.
+#   tools/gpu-run.sh lhe DIR OUT   (GPU node)
+#       Les Houches Event files on the GPU: for each process of GAPS_LHE_IDENTITY (default every
+#       process at LO and NLO) a file of GAPS_IDENTITY_EVENTS hard events written with
+#       --lhe-out, showered with --lhe by the GPU and by the serial build (per-event CSV,
+#       sha256); then GAPS_LHE_EVENTS (default 10^6) pp-z NLO hard events written by the GPU
+#       build, read alone (gaps lhe-check, plain and gzip -1), showered with --lhe (plain and
+#       gzip, with and without HepMC3 output) against the built-in pp-z NLO run of the same
+#       events (medians of GAPS_BENCH_REPEATS, default 3; time_s of the JSON: read, total, wall).
 #   tools/gpu-run.sh compare DIR OUT   (build machine)
 #       compares the GPU's per-event observables and histograms with the serial build's
 #       (OUT holds the files of `run`, or their archive gpu-results.tar).
@@ -288,6 +296,62 @@ print("tail %-14s %d events: %d veto cycles, 99.9 %% done after %d (%.4f s), the
          t_last - t_first, 100.0 * (t_last - t_first) / t_last, t_last, t))
 PY
     done
+    ;;
+lhe)
+    dir=$2; out=$3
+    use_runtime "$dir" "$out"
+    gpu=$dir/gaps-offload
+    ser=$dir/gaps-serial
+    n=${GAPS_IDENTITY_EVENTS:-20000}
+    big=${GAPS_LHE_EVENTS:-1000000}
+    reps=${GAPS_BENCH_REPEATS:-3}
+    export LHAPDF_DATA_PATH="$here/share/pdfsets"
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$out/gpu.txt" || true
+    cases=${GAPS_LHE_IDENTITY:-"ee-qq;ee-qq --nlo 1;pp-z;pp-z --nlo 1;pp-ll;pp-ll --nlo 1;pp-w;pp-w --nlo 1;pp-h;pp-h --nlo 1;pp-w --nlo 1 --w-charge minus --leptons mu"}
+    oldifs=$IFS; IFS=';'
+    for p in $cases; do
+        IFS=$oldifs
+        "$gpu" --process $p --events "$n" --output none --quiet --lhe-out /tmp/id.lhe \
+            --observables-out /tmp/run.csv
+        rg=0; "$gpu" --lhe /tmp/id.lhe --output none --quiet --observables-out /tmp/g.csv || rg=$?
+        rs=0; "$ser" --lhe /tmp/id.lhe --output none --quiet --observables-out /tmp/s.csv || rs=$?
+        g=$(sha256sum </tmp/g.csv | cut -c1-16); s=$(sha256sum </tmp/s.csv | cut -c1-16)
+        r=$(sha256sum </tmp/run.csv | cut -c1-16)
+        verdict=DIFFERENT; [ "$g" = "$s" ] && [ "$g" = "$r" ] && [ $rg = 0 ] && [ $rs = 0 ] && verdict=identical
+        echo "lhe csv $n events $p: gpu --lhe $g (exit $rg) serial --lhe $s (exit $rs) the run that wrote it $r $verdict" \
+            | tee -a "$out/identity.txt"
+        IFS=';'
+    done
+    IFS=$oldifs
+    # the speed of a file: pp-z NLO hard events (Z + 1 parton in the H events)
+    t0=$(date +%s.%N)
+    "$gpu" --process pp-z --nlo 1 --events "$big" --output none --quiet --lhe-out /tmp/big.lhe \
+        --json /tmp/write.json
+    t1=$(date +%s.%N)
+    gzip -1 -c /tmp/big.lhe >/tmp/big.lhe.gz
+    t2=$(date +%s.%N)
+    echo "write: $big pp-z NLO events with --lhe-out: $(awk "BEGIN { print $t1 - $t0 }") s wall, $(du -m /tmp/big.lhe | cut -f1) MB; gzip -1: $(awk "BEGIN { print $t2 - $t1 }") s, $(du -m /tmp/big.lhe.gz | cut -f1) MB" | tee -a "$out/lhe_bench.txt"
+    for f in /tmp/big.lhe /tmp/big.lhe.gz; do
+        for k in $(seq "$reps"); do
+            a=$(date +%s.%N); "$gpu" lhe-check --quiet "$f" >/dev/null; b=$(date +%s.%N)
+            echo "parse $f: $(awk "BEGIN { print $b - $a }") s" | tee -a "$out/lhe_bench.txt"
+        done
+    done
+    run_json() {   # LABEL ARGS...: the JSON times of one run
+        label=$1; shift
+        "$gpu" "$@" --output none --quiet --json /tmp/t.json
+        python3 -c "import json,sys; j=json.load(open('/tmp/t.json')); t=j['time_s']; print('%s events %d total %.4f read %.4f shower %.4f wall %.4f' % (sys.argv[1], j['events'], t['total'], t.get('read', 0.0), t['shower'], t['wall']))" "$label" | tee -a "$out/lhe_bench.txt"
+    }
+    for k in $(seq "$reps"); do
+        run_json builtin --process pp-z --nlo 1 --events "$big"
+        run_json lhe-plain --lhe /tmp/big.lhe
+        run_json lhe-gzip --lhe /tmp/big.lhe.gz
+        run_json builtin-hepmc --process pp-z --nlo 1 --events "$big" --hepmc /tmp/b.hepmc
+        run_json lhe-plain-hepmc --lhe /tmp/big.lhe --hepmc /tmp/l.hepmc
+    done
+    cmp /tmp/b.hepmc /tmp/l.hepmc >/dev/null 2>&1 && echo "hepmc of the file's events: the built-in run's bytes" | tee -a "$out/lhe_bench.txt" \
+        || echo "hepmc of the file's events differ from the built-in run's (expected only in the run information lines)" | tee -a "$out/lhe_bench.txt"
+    rm -f /tmp/big.lhe /tmp/big.lhe.gz /tmp/b.hepmc /tmp/l.hepmc
     ;;
 compare)
     dir=$2; out=$3
