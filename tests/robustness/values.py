@@ -42,7 +42,7 @@ import zlib
 STATE_FORMAT = 7
 KIND_OFFSET = 12
 INVALID_OFFSET = 8 + 4 + 4 + 32 + 14 * 8 + 128 + 8 + 8 + 8 + 8
-RANGES_OFFSET = 352   # u32 number of ranges, u32 reserved, then the ranges (16 bytes each)
+RANGES_OFFSET = 344   # u32 number of ranges, u32 reserved, then the ranges (16 bytes each)
 
 
 def nxt(x, up):
