@@ -640,7 +640,7 @@ static int generate(const gaps_pdf *host_pdf, const config *cf, double *first_t,
     long remaining = N, bad = 0;
     int cycles = 0;
     if (rc == 0) {
-        gaps_shower_launch_refill(pool_dev, phys_dev, (int)N, 1);
+        gaps_shower_launch_refill(pool_dev, phys_dev, (int)N, 1, 0);
         unsigned long long c[GAPS_N_COUNTERS];
         gaps_pool_read_counters(&pool, c);
         CHECK(c[GAPS_COUNT_STARTED] == (unsigned long long)N, "%llu events started, want %ld",

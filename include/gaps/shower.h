@@ -94,9 +94,11 @@ void gaps_shower_launch_cycles_listed(gaps_pool *pool, const gaps_physics *phys,
 
 /* Refill: every empty slot takes the next event number (if one below phys->end_event is left)
  * and starts it.  hadronic as in gaps_shower_launch_cycles (the refill of an e+e- run gets a
- * kernel without the hadronic matrix elements). */
+ * kernel without the hadronic matrix elements); from_file: the process takes its hard events
+ * from a batch (gaps/hard_batch.h; a kernel of its own, so that the built-in processes' refill
+ * holds no code for it). */
 void gaps_shower_launch_refill(gaps_pool *pool, const gaps_physics *phys, int nslots,
-                               int hadronic);
+                               int hadronic, int from_file);
 
 GAPS_C_END
 

@@ -45,15 +45,20 @@ static int config_hadronic(const gaps_config *cfg)
            && gaps_process_table[cfg->process].hadronic;
 }
 
+/* Does the run take its hard events from a file (a process with source LHE)? */
+static int config_from_file(const gaps_config *cfg)
+{
+    return cfg->process >= 0 && cfg->process < GAPS_N_PROCESSES
+           && gaps_process_table[cfg->process].from_file;
+}
+
 /* The general launches (gaps_shower_launch_*'s hadronic = 1) for hadron beams and for every
  * run with --ablate: the e+e- launches carry none of the ablations (their coupling is
  * gaps_alphas_value_own), so that LEP runs without them pay for none. */
 static int config_general_launch(const gaps_config *cfg)
 {
     /* (and for hard events from a file: the e+e- launches start every event from ee-qq) */
-    return config_hadronic(cfg) || cfg->ablate != 0
-           || (cfg->process >= 0 && cfg->process < GAPS_N_PROCESSES
-               && gaps_process_table[cfg->process].from_file);
+    return config_hadronic(cfg) || cfg->ablate != 0 || config_from_file(cfg);
 }
 
 int gaps_config_loop_mode(const gaps_config *cfg)
@@ -661,7 +666,8 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
     part->draining = 0;
     double t0 = now();
     if (!stop_requested(sh) && (!sh->pieces || take_piece(part, sh))) {
-        gaps_shower_launch_refill(pool, phys, nslots, config_general_launch(cfg));
+        gaps_shower_launch_refill(pool, phys, nslots, config_general_launch(cfg),
+                                      config_from_file(cfg));
         part->launches++;
     }
     part->time_me += now() - t0;
@@ -765,7 +771,8 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
          * on a GPU its writes then go to neighbouring slots side by side, where the done
          * list's slots lie scattered (ME 0.183 -> 0.080 s at 10^8 events, doc/benchmarks.md) */
         if (left && (idle || (cfg->refill && (fresh || done > 0)))) {
-            gaps_shower_launch_refill(pool, phys, nslots, config_general_launch(cfg));
+            gaps_shower_launch_refill(pool, phys, nslots, config_general_launch(cfg),
+                                      config_from_file(cfg));
             part->launches++;
         }
         part->time_me += now() - t2;

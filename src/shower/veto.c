@@ -60,10 +60,13 @@ GAPS_ALWAYS_INLINE void start_showering(gaps_pool *pool, const gaps_physics *phy
 GAPS_OUT_OF_LINE void shower_start_from_batch(gaps_pool *pool, const gaps_physics *phys,
                                               int e, int64_t event);
 
+/* from_file: the run's hard events come from a batch (a process with source LHE); a
+ * constant in the refill kernels, so that those of the built-in processes hold no code for it
+ * (it cost pp-z's refill 10 % on an H200, doc/benchmarks.md) */
 GAPS_ALWAYS_INLINE void shower_start(gaps_pool *pool, const gaps_physics *phys, int e,
-                                     int64_t event, int ee_only)
+                                     int64_t event, int ee_only, int from_file)
 {
-    if (!ee_only && phys->proc.from_file) {
+    if (from_file) {
         shower_start_from_batch(pool, phys, e, event);
         return;
     }
@@ -173,7 +176,8 @@ GAPS_OUT_OF_LINE void shower_start_from_batch(gaps_pool *pool, const gaps_physic
 
 void gaps_shower_start(gaps_pool *pool, const gaps_physics *phys, int e, int64_t event)
 {
-    shower_start(pool, phys, e, event, 0);
+    if (phys->proc.from_file) shower_start(pool, phys, e, event, 0, 1);
+    else shower_start(pool, phys, e, event, 0, 0);
 }
 
 static void load(const gaps_pool *pool, int e, int p, double v[4])
@@ -716,14 +720,15 @@ void gaps_veto_cycle(gaps_pool *pool, const gaps_physics *phys, int e, int split
 }
 
 /* Refill one slot with the next event number, if any is left below `end`. */
-GAPS_ALWAYS_INLINE void refill(gaps_pool *pool, const gaps_physics *phys, int e, int ee_only)
+GAPS_ALWAYS_INLINE void refill(gaps_pool *pool, const gaps_physics *phys, int e, int ee_only,
+                               int from_file)
 {
     if (pool->status[e] != GAPS_SLOT_EMPTY) return;
     unsigned long long id, *next = pool->next_event, *cnt = pool->counters;
     GAPS_ATOMIC_CAPTURE
     id = (*next)++;
     if ((int64_t)id >= phys->end_event) return;
-    shower_start(pool, phys, e, (int64_t)id, ee_only);
+    shower_start(pool, phys, e, (int64_t)id, ee_only, from_file);
     GAPS_ATOMIC_UPDATE
     cnt[GAPS_COUNT_STARTED] += 1u;
 }
@@ -936,13 +941,16 @@ void gaps_shower_launch_cycles_listed(gaps_pool *pool, const gaps_physics *phys,
 }
 
 void gaps_shower_launch_refill(gaps_pool *pool, const gaps_physics *phys, int nslots,
-                               int hadronic)
+                               int hadronic, int from_file)
 {
-    if (hadronic) {
+    if (from_file) {   /* hard events from a file: a kernel of their own (shower_start) */
         GAPS_PARALLEL_FOR(nslots)
-        for (int e = 0; e < nslots; ++e) refill(pool, phys, e, 0);
+        for (int e = 0; e < nslots; ++e) refill(pool, phys, e, 0, 1);
+    } else if (hadronic) {
+        GAPS_PARALLEL_FOR(nslots)
+        for (int e = 0; e < nslots; ++e) refill(pool, phys, e, 0, 0);
     } else {   /* a kernel of its own, without the hadronic code (is_hadronic()) */
         GAPS_PARALLEL_FOR(nslots)
-        for (int e = 0; e < nslots; ++e) refill(pool, phys, e, 1);
+        for (int e = 0; e < nslots; ++e) refill(pool, phys, e, 1, 0);
     }
 }
