@@ -88,8 +88,8 @@ GAPS_C_BEGIN
     X(analysis, "analysis", 0, ANALYSIS, STATE,                                                \
       GAPS_PF_PROCESS_DEFAULT | GAPS_PF_OMIT_PROCESS_DEFAULT, 0, GAPS_N_ANALYSES - 1,          \
       gaps_process_analysis(c->process, c->compat), "", NULL,                                  \
-      "the histograms filled (doc/physics.md); the\nprocess's own by default, for --lhe the "  \
-      "LHC\nZ analysis (a file says nothing about which fits)",                                \
+      "the histograms filled (doc/physics.md); the\nprocess's own by default; for --lhe lhc "  \
+      "(p p)\nor lep (e+ e-): a file does not say which fits",                                  \
       "analysis", "Analysis", "analysis", "analysis %s")                                       \
     X(ecm, "ecm", 0, REAL, STATE, GAPS_PF_PROCESS_DEFAULT,                                     \
       GAPS_MIN_ECM, GAPS_MAX_ECM, gaps_process_table[c->process].default_ecm, "GeV",     \

@@ -1154,8 +1154,9 @@ void gaps_options_usage(FILE *f)
         "                           give exactly the events of one longer run; with --lhe:\n"
         "                           events of the file skipped first\n"
         "      --lhe FILE           shower the hard events of a Les Houches Event file (p p\n"
-        "                           beams; plain or gzip, a FIFO, '-' standard input):\n"
-        "                           sqrt(s) from the file; without --events, all its events\n",
+        "                           or e+ e- beams; plain or gzip, a FIFO, '-' standard\n"
+        "                           input): sqrt(s) from the file; without --events, all\n"
+        "                           its events (doc/lhe.md)\n",
         names, analyses, (long long)GAPS_MAX_EVENT_NUMBER, (long long)d.events);
     /* the physics parameters, from their list (gaps/parameters.h) */
     for (int id = 0; id < GAPS_N_PARAMS; ++id) {
