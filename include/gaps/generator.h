@@ -93,12 +93,13 @@ typedef struct gaps_config {
     double file_w_unit;      /* weight unit of the sums, pb, a power of two
                                 (gaps_process_set_file_unit) */
     int file_batch;          /* hard events per batch (a segment's most); 0: the default,
-                                GAPS_FILE_BATCH_DEFAULT */
+                                twice the pool within GAPS_FILE_BATCH_MIN..._DEFAULT */
 } gaps_config;
 
 /* Hard events of a batch from a file, by default, and the rows its arrays hold per event
  * (a batch whose events have more rows in all is cut short: hooks->hard_events). */
 #define GAPS_FILE_BATCH_DEFAULT (1 << 20)
+#define GAPS_FILE_BATCH_MIN (1 << 14)
 #define GAPS_FILE_BATCH_ROWS_PER_EVENT 8
 
 /* What the caller sees while a run goes; every member may be NULL. */

@@ -997,7 +997,16 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
             return snprintf(msg, len, "a process whose hard events come from a file needs the "
                             "hard_events hook, and takes no pieces and no resume point"), -1;
         }
-        int64_t cap = cfg->file_batch > 0 ? cfg->file_batch : GAPS_FILE_BATCH_DEFAULT;
+        /* by default twice the pool (a segment then refills each slot about twice before the
+         * pool drains), at least GAPS_FILE_BATCH_MIN, at most GAPS_FILE_BATCH_DEFAULT: the
+         * GPU's pool of 2^20 slots gets 2^20 events a batch (about 0.4 GB on each side), a
+         * CPU's few hundred slots 2^14 (7 MB) */
+        const int64_t pool = cfg->slots > 0 ? cfg->slots
+                             : (int64_t)gaps_runtime_default_slots_per_partition()
+                                   * gaps_runtime_partitions();
+        int64_t cap = 2 * pool < GAPS_FILE_BATCH_MIN ? GAPS_FILE_BATCH_MIN : 2 * pool;
+        if (cap > GAPS_FILE_BATCH_DEFAULT) cap = GAPS_FILE_BATCH_DEFAULT;
+        if (cfg->file_batch > 0) cap = cfg->file_batch;
         if (cap > cfg->events) cap = cfg->events;
         const int64_t rows = cap * GAPS_FILE_BATCH_ROWS_PER_EVENT > cfg->max_partons
                              ? cap * GAPS_FILE_BATCH_ROWS_PER_EVENT : cfg->max_partons;
