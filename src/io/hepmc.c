@@ -41,6 +41,7 @@
 #include <math.h>
 #include "io/c_locale.h"
 #include "io/fmt_double.h"
+#include "io/record_particles.h"
 
 #ifndef GAPS_VERSION
 #define GAPS_VERSION "0.0"
@@ -136,28 +137,6 @@ static char *put_particle(char *s, int id, int parent, int pdg, const double p[4
     return s + sprintf(s, " %d\n", status);
 }
 
-/* A quark or a gluon (PDG 1..6, -1..-6, 21). */
-static int is_parton(int flav)
-{
-    return flav == GAPS_GLUON || (flav != 0 && flav >= -6 && flav <= 6);
-}
-
-/* The invariant mass of p (0 where rounding makes p^2 negative). */
-/* The electric charge of a colourless particle of the record (a lepton), in units of e: what
- * gives a charged decayed boson its sign (0 for neutrinos and anything else). */
-static int lepton_charge(int flav)
-{
-    const int af = flav < 0 ? -flav : flav;
-    if (af != 11 && af != 13 && af != 15) return 0;
-    return flav > 0 ? -1 : 1;
-}
-
-static double mass_of(const double p[4])
-{
-    const double m2 = p[0] * p[0] - p[1] * p[1] - p[2] * p[2] - p[3] * p[3];
-    return sqrt(m2 > 0.0 ? m2 : 0.0);
-}
-
 static void write_event(FILE *f, const gaps_process *proc, const gaps_records *r, int i,
                         const gaps_hepmc_xsec *xs, const double *w, const double *xs_w,
                         int n_weights)
@@ -182,9 +161,9 @@ static void write_event(FILE *f, const gaps_process *proc, const gaps_records *r
     int decayed_charge = 0;
     if (decayed_pdg != 0)
         for (int k = n_in; k < n; ++k)
-            if (!is_parton(r->flav[base + k])) {
+            if (!gaps_record_is_parton(r->flav[base + k])) {
                 for (int c = 0; c < 4; ++c) decayed[c] += r->p[(base + k) * 4 + c];
-                decayed_charge += lepton_charge(r->flav[base + k]);
+                decayed_charge += gaps_record_lepton_charge(r->flav[base + k]);
             }
     if (decayed_charge < 0) decayed_pdg = -decayed_pdg;
     const int id_decayed = first_parton + n_in;   /* its id when decayed_pdg != 0 */
@@ -272,21 +251,21 @@ static void write_event(FILE *f, const gaps_process *proc, const gaps_records *r
         /* the decayed boson (status 62) comes out of the hard vertex; its decay vertex (-4) is
          * implicit: its products name it as their parent */
         if (decayed_pdg != 0)
-            s = put_particle(s, id_decayed, -3, decayed_pdg, decayed, mass_of(decayed),
+            s = put_particle(s, id_decayed, -3, decayed_pdg, decayed, gaps_record_mass(decayed),
                              ST_RESONANCE);
     }
     for (int k = n_in; k < n; ++k) {
         const double *p = r->p + (base + k) * 4;
         /* partons are massless; a colourless particle (a Z, a lepton) carries its mass */
         const int flav = r->flav[base + k];
-        const int parent = decayed_pdg != 0 && !is_parton(flav) ? id_decayed : parent_out;
-        s = put_particle(s, ROW_ID(k), parent, flav, p, is_parton(flav) ? 0.0 : mass_of(p),
+        const int parent = decayed_pdg != 0 && !gaps_record_is_parton(flav) ? id_decayed : parent_out;
+        s = put_particle(s, ROW_ID(k), parent, flav, p, gaps_record_is_parton(flav) ? 0.0 : gaps_record_mass(p),
                          ST_FINAL);
     }
     /* the beam remnants (final), each from its beam's vertex */
     for (int b = 0; b < n_remnants; ++b)
         s = put_particle(s, id_remnant + b, ID_BEAM_A + b, PDG_REMNANT, remnant[b],
-                         mass_of(remnant[b]), ST_FINAL);
+                         gaps_record_mass(remnant[b]), ST_FINAL);
 #undef ROW_ID
     fwrite(buf, 1, (size_t)(s - buf), f);
 }

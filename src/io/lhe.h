@@ -44,6 +44,8 @@
 #define GAPS_LHE_NAME_MAX 128         /* bytes of a weight id, group, generator or PDF name,
                                          with the terminating NUL */
 #define GAPS_LHE_LINE_MAX (1 << 20)   /* bytes of one line */
+#define GAPS_LHE_TAG_OFFSET 500       /* a gaps-written file's colour tags: the record's + 500
+                                         (the accord's custom, tags above MAXNUP) */
 
 /* The reader's outcomes (gaps_lhe_open's *status, gaps_lhe_read_event's value). */
 enum gaps_lhe_status {

@@ -29,39 +29,19 @@
 
 #include "io/c_locale.h"
 #include "io/fmt_double.h"
+#include "io/lhe.h"
+#include "io/record_particles.h"
 
 #ifndef GAPS_VERSION
 #define GAPS_VERSION "0.0"
 #endif
 
-/* The colour tag of the file for a tag of the record. */
-#define LHE_TAG_OFFSET 500
 
 /* LPRUP of the one process line, IDPRUP of every event. */
 #define LHE_PROCESS_ID 1
 
-static int is_parton(int flav)
-{
-    const int af = flav < 0 ? -flav : flav;
-    return (af >= 1 && af <= 6) || af == 21;
-}
-
-/* The electric charge of a colourless particle of the record in units of e (the charged
- * leptons; 0 for neutrinos and anything else): the sign of a decayed W. */
-static int lepton_charge(int flav)
-{
-    const int af = flav < 0 ? -flav : flav;
-    if (af != 11 && af != 13 && af != 15) return 0;
-    return flav > 0 ? -1 : 1;
-}
-
-static double mass_of(const double p[4])
-{
-    const double m2 = p[0] * p[0] - p[1] * p[1] - p[2] * p[2] - p[3] * p[3];
-    return sqrt(m2 > 0.0 ? m2 : 0.0);
-}
-
-static int file_tag(int tag) { return tag > 0 ? tag + LHE_TAG_OFFSET : 0; }
+/* The colour tag of the file for a tag of the record. */
+static int file_tag(int tag) { return tag > 0 ? tag + GAPS_LHE_TAG_OFFSET : 0; }
 
 /* One particle line: IDUP ISTUP MOTHUP(1) MOTHUP(2) ICOLUP(1) ICOLUP(2) PUP(1..5) VTIMUP
  * SPINUP, p = (E, px, py, pz) as the record has it, written px py pz E. */
@@ -69,7 +49,7 @@ static char *put_line(char *s, int id, int status, int m1, int m2, int c1, int c
                       const double p[4])
 {
     s += sprintf(s, " %d %d %d %d %d %d", id, status, m1, m2, file_tag(c1), file_tag(c2));
-    const double v[5] = { p[1], p[2], p[3], p[0], mass_of(p) };
+    const double v[5] = { p[1], p[2], p[3], p[0], gaps_record_mass(p) };
     for (int k = 0; k < 5; ++k) {
         *s++ = ' ';
         s = gaps_fmt_g17(s, v[k]);
@@ -156,9 +136,9 @@ int gaps_lhe_write_event(FILE *f, const gaps_process *proc, const gaps_hard_even
     int charge = 0, products = 0;
     if (decayed_pdg != 0)
         for (int r = n_in; r < n; ++r)
-            if (!is_parton(ev->flav[r])) {
+            if (!gaps_record_is_parton(ev->flav[r])) {
                 for (int c = 0; c < 4; ++c) decayed[c] += ev->p[r][c];
-                charge += lepton_charge(ev->flav[r]);
+                charge += gaps_record_lepton_charge(ev->flav[r]);
                 ++products;
             }
     if (products == 0) decayed_pdg = 0;
@@ -185,7 +165,7 @@ int gaps_lhe_write_event(FILE *f, const gaps_process *proc, const gaps_hard_even
     }
     const int boson_line = n_in + 1;
     for (int r = n_in; r < n; ++r) {
-        const int product = decayed_pdg != 0 && !is_parton(ev->flav[r]);
+        const int product = decayed_pdg != 0 && !gaps_record_is_parton(ev->flav[r]);
         s = put_line(s, ev->flav[r], 1, product ? boson_line : mother_out,
                      product ? boson_line : mother_out2, ev->col[r], ev->acol[r], ev->p[r]);
     }

@@ -59,11 +59,12 @@ static int read_next(gaps_lhe_feed *f)
 }
 
 /* LHE colour tag t of event ev as the record's tag (1, 2, ...): a gaps-written file's own
- * (500 + tag), else by first appearance in the rows' order (map: the LHE tags seen). */
+ * (GAPS_LHE_TAG_OFFSET + tag), else by first appearance in the rows' order (map: the LHE tags
+ * seen). */
 static int record_tag(int t, int gaps_written, int *map, int *n_map)
 {
     if (t == 0) return 0;
-    if (gaps_written) return t - 500;
+    if (gaps_written) return t - GAPS_LHE_TAG_OFFSET;
     for (int k = 0; k < *n_map; ++k)
         if (map[k] == t) return k + 1;
     map[(*n_map)++] = t;
