@@ -313,6 +313,20 @@ def functional(work, gaps, madgraph):
     check(rows == whole_rows, "the parts' per-event rows are not the whole run's")
     print("ok: colour tags, gzip on standard input, FIFO, parts merged")
 
+    # a gaps-written file carries its run's seed: without --seed the shower continues each
+    # event's own stream (the run's events); another --seed, another shower of the same events
+    hf = os.path.join(work, "seeded.lhe")
+    a, b, c = (os.path.join(work, f"seeded-{k}.csv") for k in "abc")
+    r = run(gaps, "--process", "pp-z", "--seed", "77", "--events", "1000", "--quiet",
+            "--output", "none", "--observables-out", a, "--lhe-out", hf, *extra)
+    r2 = run(gaps, "--lhe", hf, "--quiet", "--output", "none", "--observables-out", b, *extra)
+    r3 = run(gaps, "--lhe", hf, "--seed", "3", "--quiet", "--output", "none",
+             "--observables-out", c, *extra)
+    check(r.returncode == r2.returncode == r3.returncode == 0
+          and open(a).read() == open(b).read() and open(a).read() != open(c).read(),
+          "the file's seed: --lhe without --seed does not give the writing run's events, or "
+          f"--seed 3 gives them too ({r.stderr.strip()} {r2.stderr.strip()} {r3.stderr.strip()})")
+
     # named weights (LHEF 3.0 <rwgt>): carried unchanged to the HepMC3 events, their names in
     # the run info, each with its running cross section
     rf = os.path.join(work, "rwgt.lhe")

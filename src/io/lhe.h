@@ -110,6 +110,8 @@ typedef struct gaps_lhe_init {
     int gaps_written;             /* 1 if the header has the element */
     char gaps_process[32];        /* the built-in process that made the events */
     double gaps_w_unit;           /* the weight unit of that run's sums, pb */
+    int gaps_has_seed;            /* 1 if it names the run's seed */
+    unsigned gaps_seed;           /* that run's --seed */
     int gzip;                     /* 1 if the input was gzip-compressed */
     long init_line;               /* line of <init> */
 } gaps_lhe_init;

@@ -827,6 +827,17 @@ static int read_gaps_header(gaps_lhe_reader *r, const tag *t)
     if ((rc = tag_attr_real(r, t, "weight_unit", &in->gaps_w_unit)) < 0) return rc;
     if (!(in->gaps_w_unit > 0.0))
         return BAD_AT(r, t->line, "<gaps>: weight_unit must be positive");
+    char buf[32];
+    if ((rc = tag_attr(r, t, "seed", buf, sizeof buf)) < 0) return rc;
+    if (rc == 1) {
+        double seed;
+        if (parse_real(buf, strlen(buf), &seed) != 0 || !(seed >= 0.0 && seed <= 4294967295.0)
+            || seed != floor(seed))
+            return BAD_AT(r, t->line, "<gaps>: seed=\"%s\" is not an integer from 0 to "
+                          "2^32 - 1", buf);
+        in->gaps_has_seed = 1;
+        in->gaps_seed = (unsigned)seed;
+    }
     in->gaps_written = 1;
     return 0;
 }

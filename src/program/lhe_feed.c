@@ -322,6 +322,9 @@ gaps_lhe_feed *gaps_lhe_feed_open(const char *path, const gaps_lhe_feed_options 
     }
     if (writer >= 0 && !opt->param_given[GAPS_P_analysis])
         cfg->analysis = gaps_process_analysis(writer, cfg->compat);
+    /* and its seed, unless --seed says: the shower then continues each event's own random
+     * stream, and the run's events are those of the run that wrote the file */
+    if (in->gaps_has_seed && !opt->param_given[GAPS_P_seed]) cfg->seed = in->gaps_seed;
     /* the weight unit of the sums: a gaps-written file's own run's (its YODA sums are then
      * that run's bits), else the power of two at or above the file's largest weight bound
      * (XMAXUP, or |XSECUP| where a generator leaves XMAXUP 0) */
