@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "io/lhe.h"
 #include "io/c_locale.h"
+#include "io/parse_decimal.h"
 #include "program/one_line.h"
 #include "program/shown_path.h"
 
@@ -348,39 +349,11 @@ static int next_content_line(gaps_lhe_reader *r)
 /* ------------------------------------------------------------------------------------ */
 /* numbers */
 
-/* A decimal number as C and Fortran print them: [+-] digits [. digits] [(e|E|d|D) [+-]
- * digits], with a digit in the mantissa; no inf, nan, hexadecimal.  0, -1 not a number,
- * -2 not finite (beyond the double range). */
+/* A decimal number as C and Fortran print them (io/parse_decimal.h): 0, -1 not a number,
+ * -2 not finite. */
 static int parse_real(const char *s, size_t n, double *out)
 {
-    char buf[72];
-    if (n == 0 || n >= sizeof buf) return -1;
-    size_t i = 0, digits = 0;
-    if (s[i] == '+' || s[i] == '-') ++i;
-    while (i < n && s[i] >= '0' && s[i] <= '9') ++i, ++digits;
-    if (i < n && s[i] == '.') {
-        ++i;
-        while (i < n && s[i] >= '0' && s[i] <= '9') ++i, ++digits;
-    }
-    if (digits == 0) return -1;
-    size_t e = n;
-    if (i < n && (s[i] == 'e' || s[i] == 'E' || s[i] == 'd' || s[i] == 'D')) {
-        e = i++;
-        if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
-        if (i == n) return -1;
-        while (i < n && s[i] >= '0' && s[i] <= '9') ++i;
-    }
-    if (i != n) return -1;
-    memcpy(buf, s, n);
-    buf[n] = '\0';
-    if (e < n) buf[e] = 'e';   /* Fortran's 1.0D+00 */
-    errno = 0;
-    char *end;
-    const double v = strtod(buf, &end);
-    if (*end != '\0') return -1;
-    if (!isfinite(v)) return -2;
-    *out = v;
-    return 0;
+    return gaps_parse_decimal(s, n, out);
 }
 
 /* [+-] digits within the range of int.  0, -1 not an integer, -2 out of range. */
@@ -401,11 +374,22 @@ static int parse_int(const char *s, size_t n, int *out)
     return 0;
 }
 
-/* A line of numbers: types[k] is 'i' (int) or 'd' (double) for field k, names[k] its name
- * in the accord; out[k] where it goes.  0, or an error naming the field. */
-static int parse_numbers(gaps_lhe_reader *r, const char *what, const char *types,
-                         const char *const *names, void *const *out)
+/* What a message calls the line: `what`, or "what number" if number > 0 (made only for a
+ * message: a particle line is read some sixty million times a minute). */
+static const char *line_label(const char *what, int number, char *buf, size_t size)
 {
+    if (number <= 0) return what;
+    snprintf(buf, size, "%s %d", what, number);
+    return buf;
+}
+
+/* A line of numbers: types[k] is 'i' (int) or 'd' (double) for field k, names[k] its name
+ * in the accord; out[k] where it goes.  0, or an error naming the line (line_label) and the
+ * field. */
+static int parse_numbers(gaps_lhe_reader *r, const char *line_name, int number,
+                         const char *types, const char *const *names, void *const *out)
+{
+    char label[64];
     const size_t want = strlen(types);
     const char *p = r->line;
     char ex[48];
@@ -415,29 +399,35 @@ static int parse_numbers(gaps_lhe_reader *r, const char *what, const char *types
         while (*p && !is_space(*p)) ++p;
         const size_t n = (size_t)(p - t);
         if (n == 0)
-            return BAD(r, "%s has %zu numbers, %zu expected (%s, ...)", what, k, want, names[0]);
+            return BAD(r, "%s has %zu numbers, %zu expected (%s, ...)",
+                       line_label(line_name, number, label, sizeof label), k, want, names[0]);
         int rc;
         if (types[k] == 'i') {
             rc = parse_int(t, n, out[k]);
             if (rc == -2)
-                return BAD(r, "%s: %s = '%s' is out of range", what, names[k],
+                return BAD(r, "%s: %s = '%s' is out of range",
+                           line_label(line_name, number, label, sizeof label), names[k],
                            excerpt(t, n, ex, sizeof ex));
             if (rc != 0)
-                return BAD(r, "%s: %s = '%s' is not an integer", what, names[k],
+                return BAD(r, "%s: %s = '%s' is not an integer",
+                           line_label(line_name, number, label, sizeof label), names[k],
                            excerpt(t, n, ex, sizeof ex));
         } else {
             rc = parse_real(t, n, out[k]);
             if (rc == -2)
-                return BAD(r, "%s: %s = '%s' is not finite", what, names[k],
+                return BAD(r, "%s: %s = '%s' is not finite",
+                           line_label(line_name, number, label, sizeof label), names[k],
                            excerpt(t, n, ex, sizeof ex));
             if (rc != 0)
-                return BAD(r, "%s: %s = '%s' is not a number", what, names[k],
+                return BAD(r, "%s: %s = '%s' is not a number",
+                           line_label(line_name, number, label, sizeof label), names[k],
                            excerpt(t, n, ex, sizeof ex));
         }
     }
     while (is_space(*p)) ++p;
     if (*p)
-        return BAD(r, "%s: text after its %zu numbers: '%s'", what, want,
+        return BAD(r, "%s: text after its %zu numbers: '%s'",
+                   line_label(line_name, number, label, sizeof label), want,
                    excerpt(p, strlen(p), ex, sizeof ex));
     r->pos = r->len;
     return 0;
@@ -983,7 +973,7 @@ static int read_init(gaps_lhe_reader *r, const tag *open)
     void *const out[] = {&in->beam_id[0], &in->beam_id[1], &in->beam_energy[0],
                          &in->beam_energy[1], &in->pdf_group[0], &in->pdf_group[1],
                          &in->pdf_set[0], &in->pdf_set[1], &in->weighting, &in->n_processes};
-    if ((rc = parse_numbers(r, "the first line of <init>", "iiddiiiiii", names, out)) < 0)
+    if ((rc = parse_numbers(r, "the first line of <init>", 0, "iiddiiiiii", names, out)) < 0)
         return rc;
     for (int b = 0; b < 2; ++b) {
         if (!gaps_lhe_beam_name(in->beam_id[b]))
@@ -1013,7 +1003,7 @@ static int read_init(gaps_lhe_reader *r, const tag *open)
         void *const pout[] = {&p->xsec, &p->xerr, &p->xmax, &p->id};
         char what[48];
         snprintf(what, sizeof what, "process line %d of <init>", k + 1);
-        if ((rc = parse_numbers(r, what, "dddi", pnames, pout)) < 0) return rc;
+        if ((rc = parse_numbers(r, what, 0, "dddi", pnames, pout)) < 0) return rc;
         if (p->xerr < 0.0) return BAD(r, "%s: XERRUP = %.10g is negative", what, p->xerr);
         for (int j = 0; j < k; ++j)
             if (in->process[j].id == p->id)
@@ -1583,7 +1573,7 @@ static int read_event(gaps_lhe_reader *r, gaps_lhe_event *ev, const tag *open)
                                         "AQCDUP"};
     void *const out[] = {&ev->n, &ev->process_id, &ev->weight, &ev->scale, &ev->alpha_qed,
                          &ev->alpha_qcd};
-    if ((rc = parse_numbers(r, "the event's first line", "iidddd", names, out)) < 0) return rc;
+    if ((rc = parse_numbers(r, "the event's first line", 0, "iidddd", names, out)) < 0) return rc;
     if (ev->n < 1)
         return BAD(r, "NUP = %d: an event has at least one particle", ev->n);
     if (ev->n > GAPS_LHE_MAX_PARTICLES)
@@ -1602,9 +1592,8 @@ static int read_event(gaps_lhe_reader *r, gaps_lhe_event *ev, const tag *open)
         void *const pout[] = {&p->id, &p->status, &p->mother[0], &p->mother[1], &p->colour[0],
                               &p->colour[1], &p->p[0], &p->p[1], &p->p[2], &p->p[3],
                               &p->mass, &p->lifetime, &p->spin};
-        char what[32];
-        snprintf(what, sizeof what, "particle %d", i + 1);
-        if ((rc = parse_numbers(r, what, "iiiiiiddddddd", pnames, pout)) < 0) return rc;
+        if ((rc = parse_numbers(r, "particle", i + 1, "iiiiiiddddddd", pnames, pout)) < 0)
+            return rc;
         p->line = r->lineno;
     }
     /* what follows the particles */
