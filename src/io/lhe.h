@@ -174,6 +174,55 @@ const char *gaps_lhe_shown_name(const gaps_lhe_reader *r);
  * gaps_lhe_status) with its message in msg. */
 int gaps_lhe_read_event(gaps_lhe_reader *r, gaps_lhe_event *ev, char *msg, size_t len);
 
+/* Reading in parallel (program/lhe_feed.c).  The text after an event is cut into pieces
+ * that each begin with a line that opens an <event>, never inside a comment, CDATA section
+ * or processing instruction, and each piece's events are read by a reader of its own, on
+ * any thread, with the checks of the serial reader.  A piece's reader cannot know the file's
+ * line and event numbers; so whenever a piece's events are not exactly what the serial
+ * reader would read (an error of any kind, a file's end inside it, an <eventgroup> state
+ * other than the cutter's), the caller puts the text from that piece on back into the reader
+ * (gaps_lhe_put_back) and reads on serially, which finds the same events and the same
+ * error, with its line. */
+typedef struct gaps_lhe_piece {
+    char *text;               /* len bytes and a NUL; the caller frees it */
+    size_t len, cap;
+    int in_group;             /* inside an <eventgroup> at its start (the cutter's reading) */
+    int end_group;            /* and at its end */
+    int last;                 /* the input ends with it */
+    int serial;               /* the cutter met a read error, or found no event for 64 MB:
+                                 read this piece and the rest serially */
+} gaps_lhe_piece;
+
+/* Whether the reader can be cut from here: after an event, at the end of its line. */
+int gaps_lhe_can_cut(gaps_lhe_reader *r);
+
+/* Lines read so far; the line of the last <eventgroup> opened; the event group state of the
+ * text the cutter holds. */
+long gaps_lhe_lines(const gaps_lhe_reader *r);
+long gaps_lhe_group_line(const gaps_lhe_reader *r);
+int gaps_lhe_carry_group(const gaps_lhe_reader *r);
+
+/* The next piece of the input into *pc (its text reused), of at least target bytes where
+ * the input has them: 0, or -1 out of memory.  A read error is not returned: the piece is
+ * marked serial and the serial reader meets it where it would have. */
+int gaps_lhe_cut(gaps_lhe_reader *r, gaps_lhe_piece *pc, size_t target);
+
+/* A reader of pieces for r's file (its init and weight names), NULL if out of memory; closed
+ * with gaps_lhe_close.  gaps_lhe_piece_begin points it at a piece (which must stay while it
+ * is read); gaps_lhe_read_event then reads its events and returns GAPS_LHE_END at the end of
+ * a piece that is not the last; gaps_lhe_piece_end tells the state it ended in. */
+gaps_lhe_reader *gaps_lhe_piece_reader(const gaps_lhe_reader *r);
+void gaps_lhe_piece_begin(gaps_lhe_reader *p, const gaps_lhe_piece *pc);
+void gaps_lhe_piece_end(const gaps_lhe_reader *p, int *in_group, int *ended, long *lines,
+                        long *group_line);
+
+/* Read on serially from text (the pieces not read, in order) as the reader would have: the
+ * text's first line is line lines_before + 1, events_before events were read before it, the
+ * event group state in_group (the group opened at line group_line).  0, or -1 out of
+ * memory. */
+int gaps_lhe_put_back(gaps_lhe_reader *r, const char *text, size_t len, long lines_before,
+                      long events_before, int in_group, long group_line);
+
 /* Close the input and free the reader (NULL: nothing). */
 void gaps_lhe_close(gaps_lhe_reader *r);
 

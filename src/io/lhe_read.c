@@ -49,13 +49,32 @@ struct gaps_lhe_reader {
     size_t raw_pos, raw_end;
     int raw_eof;
     unsigned char out[BUFFER];
-    size_t out_pos, out_end;
+    const unsigned char *view;    /* the text being read: out, or text handed in */
+    size_t out_pos, out_end;      /* view[out_pos, out_end) is not read yet */
     int out_eof;
+    /* text handed in (gaps_lhe_piece_begin, gaps_lhe_put_back): read before the input; a
+     * piece reader has no input besides it */
+    char *text;
+    size_t text_len, text_pos;
+    int text_owned;               /* text is ours to free (put back) */
+    int text_only;                /* a piece reader */
+    int piece_last;               /* its piece ends the input */
+    int pending;                  /* an error the cutter met reading the input, raised when
+                                     the text put back before it has been read */
+    char pending_what[720];
+    /* the cutter (gaps_lhe_cut): text read but not yet handed out, from a line's start */
+    char *carry;
+    size_t carry_len, carry_cap;
+    size_t scan;                  /* carry[0, scan) lexed, in state lex, group lex_group */
+    int lex, lex_group, carry_group;
+    int source_done;              /* the input gave its last byte (or failed: pending) */
     /* lines */
     char *line;                   /* GAPS_LHE_LINE_MAX + 1 bytes */
     size_t len, pos;              /* the line's length, the cursor in it */
     long lineno;                  /* the number of the line in `line` */
     int cut;                      /* that line ended with the input, without a newline */
+    long piece_group_line;        /* a piece reader: the line of an <eventgroup> opened in
+                                     its piece, or -1 */
     /* blocks */
     gaps_lhe_init init;
     int declared;                 /* weight names came before the events */
@@ -67,6 +86,7 @@ struct gaps_lhe_reader {
     unsigned char seen[GAPS_LHE_MAX_WEIGHTS];   /* this event's weights, by name */
     int error;                    /* the first error's status, repeated afterwards */
     char message[1024];
+    char what[720];               /* the message without its "FILE:LINE: " */
 };
 
 /* ------------------------------------------------------------------------------------ */
@@ -81,6 +101,7 @@ static int fail_at(gaps_lhe_reader *r, int status, long line, const char *fmt, .
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
+    snprintf(r->what, sizeof r->what, "%s", what);
     if (line < 0)   /* before the first line: the file could not be opened */
         snprintf(r->message, sizeof r->message, "%s: %s", r->shown, what);
     else
@@ -211,6 +232,7 @@ static int inflate_more(gaps_lhe_reader *r)
                                    "a truncated file");
         }
         if (made > 0) {
+            r->view = r->out;
             r->out_pos = 0;
             r->out_end = made;
             return 1;
@@ -221,6 +243,20 @@ static int inflate_more(gaps_lhe_reader *r)
 /* The next piece of text into out: 1, 0 at the end, or an error. */
 static int fill(gaps_lhe_reader *r)
 {
+    if (r->text_pos < r->text_len) {   /* text handed in: all of it at once */
+        r->view = (const unsigned char *)r->text + r->text_pos;
+        r->out_pos = 0;
+        r->out_end = r->text_len - r->text_pos;
+        r->text_pos = r->text_len;
+        return 1;
+    }
+    if (r->pending) {   /* what the cutter met after the text put back */
+        const int status = r->pending;
+        r->pending = 0;
+        return fail_at(r, status, r->lineno + 1, "%s", r->pending_what);
+    }
+    r->view = r->out;
+    if (r->text_only) r->out_eof = 1;
     if (r->out_eof) return 0;
     r->out_pos = r->out_end = 0;
     if (r->gzip) return inflate_more(r);
@@ -273,7 +309,7 @@ static int sniff(gaps_lhe_reader *r)
 static int next_line(gaps_lhe_reader *r)
 {
     size_t len = 0;
-    int any = 0;
+    int any = 0, newline = 0;
     for (;;) {
         if (r->out_pos == r->out_end) {
             const int rc = fill(r);
@@ -284,7 +320,7 @@ static int next_line(gaps_lhe_reader *r)
             }
         }
         any = 1;
-        const unsigned char *start = r->out + r->out_pos;
+        const unsigned char *start = r->view + r->out_pos;
         const size_t avail = r->out_end - r->out_pos;
         const unsigned char *nl = memchr(start, '\n', avail);
         const size_t take = nl ? (size_t)(nl - start) : avail;
@@ -294,9 +330,12 @@ static int next_line(gaps_lhe_reader *r)
         memcpy(r->line + len, start, take);
         len += take;
         r->out_pos += take + (nl != NULL);
-        if (nl) break;
+        if (nl) {
+            newline = 1;
+            break;
+        }
     }
-    r->cut = r->out_pos == r->out_end && r->out_eof;
+    r->cut = !newline;
     r->lineno++;
     if (len > 0 && r->line[len - 1] == '\r') --len;
     if (memchr(r->line, '\0', len))
@@ -1068,6 +1107,7 @@ static gaps_lhe_reader *open_reader(const char *path, int *status, char *msg, si
     r->line = line;
     r->line[0] = '\0';
     r->fd = -1;
+    r->view = r->out;
     if (strcmp(path, "-") == 0) {
         snprintf(r->shown, sizeof r->shown, "standard input");
     } else {
@@ -1176,6 +1216,8 @@ void gaps_lhe_close(gaps_lhe_reader *r)
     if (!r) return;
     if (r->z_ready) inflateEnd(&r->z);
     if (r->own_fd && r->fd >= 0) close(r->fd);
+    if (r->text_owned) free(r->text);
+    free(r->carry);
     free(r->line);
     free(r);
 }
@@ -1655,6 +1697,7 @@ static int next_event(gaps_lhe_reader *r, gaps_lhe_event *ev, char *msg, size_t 
     char ex[48];
     while (!r->error && !r->ended) {
         if ((rc = skip_space(r)) < 0) break;
+        if (rc == 0 && r->text_only && !r->piece_last) return GAPS_LHE_END;   /* a piece's end */
         if (rc == 0) {
             if (r->in_group)
                 ends_inside(r, "<eventgroup>", r->group_line);
@@ -1679,7 +1722,7 @@ static int next_event(gaps_lhe_reader *r, gaps_lhe_event *ev, char *msg, size_t 
             if (r->in_group)
                 BAD(r, "<eventgroup> inside the <eventgroup> of line %ld", r->group_line);
             r->in_group = !t.empty;
-            r->group_line = t.line;
+            r->group_line = r->piece_group_line = t.line;
         } else if (strcmp(t.name, "eventgroup") == 0) {
             if (!r->in_group) BAD(r, "</eventgroup> without its <eventgroup>");
             r->in_group = 0;
@@ -1718,6 +1761,281 @@ int gaps_lhe_read_event(gaps_lhe_reader *r, gaps_lhe_event *ev, char *msg, size_
     const int rc = next_event(r, ev, msg, len);
     gaps_c_locale_leave(saved);
     return rc;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* pieces, for parsing in parallel (lhe.h, "Reading in parallel") */
+
+enum { LEX_NONE, LEX_COMMENT, LEX_CDATA, LEX_PI };
+enum { PIECE_MAX = 64 << 20, READ_STEP = 1 << 20 };
+
+long gaps_lhe_lines(const gaps_lhe_reader *r)
+{
+    return r->lineno;
+}
+
+long gaps_lhe_group_line(const gaps_lhe_reader *r)
+{
+    return r->group_line;
+}
+
+int gaps_lhe_carry_group(const gaps_lhe_reader *r)
+{
+    return r->carry_group;
+}
+
+int gaps_lhe_can_cut(gaps_lhe_reader *r)
+{
+    if (r->error || r->ended || r->text_only || r->text_pos != r->text_len || r->carry_len
+        || !rest_is_blank(r))
+        return 0;
+    r->carry_group = r->lex_group = r->in_group;
+    return 1;
+}
+
+/* Room for `more` bytes after the carry's text: 0, or -1 out of memory. */
+static int carry_room(gaps_lhe_reader *r, size_t more)
+{
+    if (r->carry_cap - r->carry_len >= more) return 0;
+    size_t cap = r->carry_cap ? r->carry_cap : READ_STEP;
+    while (cap - r->carry_len < more) cap *= 2;
+    char *grown = realloc(r->carry, cap);
+    if (!grown) return -1;
+    r->carry = grown;
+    r->carry_cap = cap;
+    return 0;
+}
+
+/* More text onto the carry: 1, 0 at the end of the input, or an error (which the caller
+ * keeps pending: the serial reader raises it where it would have met it). */
+static int carry_more(gaps_lhe_reader *r)
+{
+    if (r->out_pos < r->out_end) {   /* what the reader had buffered */
+        const size_t n = r->out_end - r->out_pos;
+        if (carry_room(r, n) != 0)
+            return fail_at(r, GAPS_LHE_FAILED, r->lineno + 1, "out of memory for the text");
+        memcpy(r->carry + r->carry_len, r->view + r->out_pos, n);
+        r->carry_len += n;
+        r->out_pos = r->out_end;
+        return 1;
+    }
+    if (r->out_eof) return 0;
+    if (carry_room(r, READ_STEP) != 0)
+        return fail_at(r, GAPS_LHE_FAILED, r->lineno + 1, "out of memory for the text");
+    if (r->gzip) {
+        const int rc = inflate_more(r);
+        return rc <= 0 ? rc : carry_more(r);
+    }
+    /* plain text: read straight into the carry */
+    const ssize_t n = read_some(r, r->carry + r->carry_len, READ_STEP);
+    if (n < 0) return read_failed(r);
+    if (n == 0) return r->out_eof = 1, 0;
+    r->carry_len += (size_t)n;
+    return 1;
+}
+
+/* The first s in c[0, n), or NULL. */
+static const char *find_text(const char *c, size_t n, const char *s)
+{
+    const size_t k = strlen(s);
+    while (n >= k) {
+        const char *q = memchr(c, s[0], n - k + 1);
+        if (!q) return NULL;
+        if (!memcmp(q, s, k)) return q;
+        n -= (size_t)(q + 1 - c);
+        c = q + 1;
+    }
+    return NULL;
+}
+
+static int tag_named(const char *c, const char *end, const char *name)
+{
+    const size_t n = strlen(name);
+    if ((size_t)(end - c) <= n || memcmp(c, name, n) != 0) return 0;
+    const char d = c[n];
+    return d == ' ' || d == '\t' || d == '\r' || d == '\n' || d == '>' || d == '/';
+}
+
+/* Lex the carry from r->scan on, as the serial reader sees the text between events:
+ * comments, CDATA sections and processing instructions (where no cut may fall), event groups
+ * (whose state the next piece starts in), and lines that open an <event>.  The first such
+ * line at or after `target` bytes: its offset (> 0); 0 if none in the text so far (scan
+ * stops short of a token that the text's end may cut). */
+static size_t find_cut(gaps_lhe_reader *r, size_t target, int at_end)
+{
+    if (r->carry_len == 0) return 0;
+    const char *c0 = r->carry, *end = r->carry + r->carry_len;
+    const char *stop = at_end ? end : r->carry_len > 16 ? end - 16 : c0;
+    const char *c = c0 + r->scan;
+    static const char *const close[] = {"", "-->", "]]>", "?>"};
+    while (c < stop) {
+        if (r->lex != LEX_NONE) {
+            const char *q = find_text(c, (size_t)(end - c), close[r->lex]);
+            if (!q) {
+                if ((size_t)(end - c) > 2) c = end - 2;
+                break;
+            }
+            c = q + strlen(close[r->lex]);
+            r->lex = LEX_NONE;
+            continue;
+        }
+        const char *lt = memchr(c, '<', (size_t)(stop - c));
+        if (!lt) {
+            c = stop;
+            break;
+        }
+        c = lt;
+        if ((size_t)(end - c) >= 4 && !memcmp(c, "<!--", 4)) r->lex = LEX_COMMENT, c += 4;
+        else if ((size_t)(end - c) >= 9 && !memcmp(c, "<![CDATA[", 9)) r->lex = LEX_CDATA, c += 9;
+        else if ((size_t)(end - c) >= 2 && c[1] == '?') r->lex = LEX_PI, c += 2;
+        else if (tag_named(c, end, "<eventgroup")) {
+            const char *gt = memchr(c, '>', (size_t)(end - c));
+            if (!gt) break;   /* its end is not read yet */
+            r->lex_group = gt[-1] != '/';
+            c = gt + 1;
+        } else if (tag_named(c, end, "</eventgroup")) {
+            r->lex_group = 0;
+            c += 12;
+        } else if (tag_named(c, end, "<event")) {
+            const char *b = c;
+            while (b > c0 && (b[-1] == ' ' || b[-1] == '\t')) --b;
+            const size_t at = (size_t)(b - c0);
+            if (at >= target && at > 0 && b[-1] == '\n') {
+                r->scan = at;
+                return at;
+            }
+            c += 6;
+        } else {
+            c += 1;
+        }
+    }
+    r->scan = (size_t)(c - c0);
+    return 0;
+}
+
+int gaps_lhe_cut(gaps_lhe_reader *r, gaps_lhe_piece *pc, size_t target)
+{
+    pc->len = 0;
+    pc->in_group = r->carry_group;
+    pc->last = pc->serial = 0;
+    if (target < 1) target = 1;
+    size_t cut = 0;
+    for (;;) {
+        if ((cut = find_cut(r, target, r->source_done)) > 0) break;
+        if (r->source_done) {   /* the rest is the last piece */
+            cut = r->carry_len;
+            pc->last = 1;
+            pc->serial = r->pending != 0;
+            break;
+        }
+        if (r->carry_len > PIECE_MAX) {   /* no event in sight: the rest is read serially */
+            cut = r->carry_len;
+            pc->serial = 1;
+            break;
+        }
+        const int rc = carry_more(r);
+        if (rc < 0) {
+            /* raised by the serial reader when it gets there (gaps_lhe_put_back) */
+            r->pending = r->error;
+            snprintf(r->pending_what, sizeof r->pending_what, "%s", r->what);
+            r->error = 0;
+            r->source_done = 1;
+        } else if (rc == 0) {
+            r->source_done = 1;
+        }
+    }
+    /* hand out carry[0, cut); the rest starts the next piece, lexed afresh */
+    if (pc->cap < cut + 1) {
+        char *grown = realloc(pc->text, cut + 1);
+        if (!grown) return -1;
+        pc->text = grown;
+        pc->cap = cut + 1;
+    }
+    memcpy(pc->text, r->carry, cut);
+    pc->text[cut] = '\0';
+    pc->len = cut;
+    pc->end_group = r->lex_group;
+    memmove(r->carry, r->carry + cut, r->carry_len - cut);
+    r->carry_len -= cut;
+    r->scan = 0;
+    r->lex = LEX_NONE;
+    r->carry_group = r->lex_group;
+    return 0;
+}
+
+gaps_lhe_reader *gaps_lhe_piece_reader(const gaps_lhe_reader *r)
+{
+    gaps_lhe_reader *p = calloc(1, sizeof *p);
+    char *line = malloc(GAPS_LHE_LINE_MAX + 1);
+    if (!p || !line) {
+        free(p);
+        free(line);
+        return NULL;
+    }
+    p->line = line;
+    p->fd = -1;
+    p->text_only = 1;
+    memcpy(p->shown, r->shown, sizeof p->shown);
+    p->init = r->init;
+    p->declared = r->declared;
+    return p;
+}
+
+void gaps_lhe_piece_begin(gaps_lhe_reader *p, const gaps_lhe_piece *pc)
+{
+    p->text = pc->text;
+    p->text_len = pc->len;
+    p->text_pos = 0;
+    p->view = p->out;
+    p->out_pos = p->out_end = 0;
+    p->out_eof = 0;
+    p->piece_last = pc->last;
+    p->lineno = 0;
+    p->line[0] = '\0';
+    p->len = p->pos = 0;
+    p->cut = 0;
+    p->events = 1;   /* never the file's first event: that one is read before the pieces */
+    p->in_group = pc->in_group;
+    p->piece_group_line = -1;
+    p->ended = 0;
+    p->error = 0;
+}
+
+void gaps_lhe_piece_end(const gaps_lhe_reader *p, int *in_group, int *ended, long *lines,
+                        long *group_line)
+{
+    *in_group = p->in_group;
+    *ended = p->ended;
+    *lines = p->lineno;
+    *group_line = p->piece_group_line;
+}
+
+int gaps_lhe_put_back(gaps_lhe_reader *r, const char *text, size_t len, long lines_before,
+                      long events_before, int in_group, long group_line)
+{
+    /* the text given, then what the cutter holds, then the input */
+    const size_t n = len + r->carry_len;
+    char *all = malloc(n + 1);
+    if (!all) return -1;
+    memcpy(all, text, len);
+    memcpy(all + len, r->carry, r->carry_len);
+    if (r->text_owned) free(r->text);
+    r->text = all;
+    r->text_len = n;
+    r->text_pos = 0;
+    r->text_owned = 1;
+    r->carry_len = 0;
+    r->scan = 0;
+    r->lex = LEX_NONE;
+    r->out_pos = r->out_end = 0;
+    r->lineno = lines_before;
+    r->line[0] = '\0';
+    r->len = r->pos = 0;
+    r->cut = 0;
+    r->events = events_before;
+    r->in_group = in_group;
+    r->group_line = group_line;
+    return 0;
 }
 
 /* ------------------------------------------------------------------------------------ */

@@ -2,11 +2,64 @@
 #include "program/lhe_feed.h"
 #include "io/lhe.h"
 #include "gaps/process.h"
+#include "gaps/pdf.h"
+#include "io/c_locale.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A piece of the file (io/lhe.h, "Reading in parallel") and its events, read by a worker:
+ * the events in the batch's form, with what the feed checks when it hands them over. */
+typedef struct parsed {
+    gaps_hard_batch b;            /* count events, row0[count] rows (capacities grow) */
+    int64_t *number;              /* a gaps-written event's number in the run that wrote it */
+    double *weights;              /* count x the named weights */
+    int event_capacity;
+} parsed;
+
+enum slot_state { SLOT_FREE, SLOT_CUT, SLOT_READING, SLOT_READ, SLOT_SERIAL };
+
+typedef struct slot {
+    int64_t seq;                  /* the piece's place in the file: 0, 1, ... */
+    enum slot_state state;
+    gaps_lhe_piece piece;
+    parsed out;
+    int ok;                       /* SLOT_READ: its events are the serial reader's */
+    long lines;                   /* lines of its text */
+    long group_line;              /* its text's line of an <eventgroup> opened in it, or -1 */
+    int taken;                    /* events of out already handed over */
+} slot;
+
+/* The pipeline: a cutter thread reads the input and cuts pieces into a ring of slots, worker
+ * threads read the pieces' events, and the run's thread (gaps_lhe_feed_fill) hands them over
+ * in the file's order.  One mutex guards the slots' states and the counters. */
+typedef struct worker_arg {
+    struct gaps_lhe_feed *f;
+    int index;
+} worker_arg;
+
+typedef struct pipeline {
+    pthread_t cutter, *workers;
+    worker_arg *args;
+    int n_alloc;                  /* workers' readers and events allocated */
+    int n_workers;                /* worker threads running */
+    int cutter_started;
+    int n_slots;
+    slot *slots;
+    gaps_lhe_reader **readers;    /* a piece reader per worker */
+    gaps_lhe_event **ev;          /* an event per worker (about 55 kB each) */
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    int64_t next_cut, next_read, next_take;
+    int stop, cut_done, failed;   /* failed: out of memory in a thread */
+    size_t piece_bytes;
+    long lines;                   /* lines of the file before slot next_take's text */
+    long events;                  /* events of the file before it */
+    long group_line;              /* the file's line of the last <eventgroup> before it */
+} pipeline;
 
 struct gaps_lhe_feed {
     gaps_lhe_reader *reader;
@@ -30,6 +83,16 @@ struct gaps_lhe_feed {
     const char **name_ptr;
     double *batch_weights;
     int64_t batch_first, batch_count, batch_capacity;
+    /* reading in parallel: NULL when the file is read in the run's thread */
+    pipeline *pl;
+    int threads;                  /* workers asked for (gaps_lhe_feed_options) */
+    size_t piece_bytes;
+    int64_t base;                 /* a gaps-written file: its first event's number */
+    /* for the summary: reading threads, pieces read in parallel, the event from which the
+     * file was read serially (-1: none) */
+    int threads_used;
+    long pieces;
+    int64_t serial_from;
 };
 
 static int fail(gaps_lhe_feed *f, int status, const char *what)
@@ -71,18 +134,21 @@ static int record_tag(int t, int gaps_written, int *map, int *n_map)
     return *n_map;
 }
 
-/* Event f->ev, event number `number`, as entry i of batch b (rows from b->row0[i] on): 0, 1
- * if the batch's rows are full (nothing written), or -1 with the reason in f->msg. */
-static int put_event(gaps_lhe_feed *f, gaps_hard_batch *b, int i, int64_t number)
+/* Event ev as entry i of batch b (rows from b->row0[i] on), its named weights to weights;
+ * number >= 0: its event number in this run, which a gaps-written event must have (a worker
+ * does not know it: the feed checks the numbers when it hands the events over).  0, 1 if the
+ * batch's rows are full (nothing written), or -1 with the reason in m.  Reads only what the
+ * feed set up when it opened the file: any thread may call it. */
+static int convert_event(const gaps_lhe_feed *f, const gaps_lhe_event *ev, gaps_hard_batch *b,
+                         int i, double *weights, int64_t number, char *m, size_t mlen)
 {
-    const gaps_lhe_event *ev = f->ev;
     const char *file = gaps_lhe_shown_name(f->reader);
-    char why[512], m[1024];
+    char why[512];
     long line;
     if (gaps_lhe_showerable(f->init, ev, GAPS_LHE_MAX_PARTICLES, why, sizeof why, &line)
         != GAPS_LHE_SHOWERABLE) {
-        snprintf(m, sizeof m, "%s:%ld: %s", file, line, why);
-        return fail(f, 2, m);
+        snprintf(m, mlen, "%s:%ld: %s", file, line, why);
+        return -1;
     }
     /* the rows the shower takes: incoming partons, then the final state, in file order; an
      * intermediate colourless resonance (status 2: its decay products are final) and
@@ -95,26 +161,26 @@ static int put_event(gaps_lhe_feed *f, gaps_hard_batch *b, int i, int64_t number
                 n_in += pass == 0;
             }
     if (n > f->max_rows) {
-        snprintf(m, sizeof m, "%s:%ld: the event hands the shower %d particles; with "
+        snprintf(m, mlen, "%s:%ld: the event hands the shower %d particles; with "
                  "--max-partons %d the record holds %d and one emission: raise --max-partons "
                  "(at most %d)", file, ev->line, n, f->max_rows + 1, f->max_rows,
                  GAPS_MAX_PARTONS);
-        return fail(f, 2, m);
+        return -1;
     }
     if (f->gaps_written != ev->has_gaps) {
-        snprintf(m, sizeof m, "%s:%ld: %s", file, ev->line,
+        snprintf(m, mlen, "%s:%ld: %s", file, ev->line,
                  f->gaps_written ? "the event has no <gaps .../> element, though the file's "
                                    "header says gaps wrote it"
                                  : "the event has a <gaps .../> element, but the header has no "
                                    "<gaps .../>: a file joined from two sources?");
-        return fail(f, 2, m);
+        return -1;
     }
-    if (ev->has_gaps && ev->gaps_event != number) {
-        snprintf(m, sizeof m, "%s:%ld: the event is number %lld of the run that wrote it, but "
+    if (number >= 0 && ev->has_gaps && ev->gaps_event != number) {
+        snprintf(m, mlen, "%s:%ld: the event is number %lld of the run that wrote it, but "
                  "event %lld of this run: the file's events are not consecutive (joined out of "
                  "order, or events removed?)", file, ev->gaps_line, ev->gaps_event,
                  (long long)number);
-        return fail(f, 2, m);
+        return -1;
     }
     const int r0 = b->row0[i];
     if (r0 + n > b->row_capacity) return 1;
@@ -132,9 +198,9 @@ static int put_event(gaps_lhe_feed *f, gaps_hard_batch *b, int i, int64_t number
         if (b->col[at] > top) top = b->col[at];
         if (b->acol[at] > top) top = b->acol[at];
         if (b->col[at] < 0 || b->acol[at] < 0) {
-            snprintf(m, sizeof m, "%s:%ld: colour tag below 501 in a file gaps wrote (its tags "
+            snprintf(m, mlen, "%s:%ld: colour tag below 501 in a file gaps wrote (its tags "
                      "are 500 + the record's)", file, p->line);
-            return fail(f, 2, m);
+            return -1;
         }
         /* the momentum fraction of an incoming parton: E over its beam's energy (massless,
          * along the axis: gaps_lhe_showerable checked both), or the writer's own */
@@ -160,10 +226,20 @@ static int put_event(gaps_lhe_feed *f, gaps_hard_batch *b, int i, int64_t number
         t = e * e - pz * pz;
     }
     b->t_start[i] = ev->has_gaps ? ev->gaps_t : t;
-    const int nw = f->weights.n;
-    for (int k = 0; k < nw; ++k) f->batch_weights[(size_t)i * nw + k] = ev->weights[k];
+    for (int k = 0; k < f->weights.n; ++k) weights[k] = ev->weights[k];
     return 0;
 }
+
+/* The serial reader's event f->ev, event number `number`, as entry i of batch b: as
+ * convert_event, the reason of -1 in f->msg. */
+static int put_event(gaps_lhe_feed *f, gaps_hard_batch *b, int i, int64_t number)
+{
+    char m[1024];
+    double *w = f->batch_weights ? f->batch_weights + (size_t)i * f->weights.n : NULL;
+    const int rc = convert_event(f, f->ev, b, i, w, number, m, sizeof m);
+    return rc < 0 ? fail(f, 2, m) : rc;
+}
+
 
 static const double *weights_of(void *ctx, int64_t event)
 {
@@ -205,6 +281,417 @@ const gaps_event_stream_weights *gaps_lhe_feed_weights(gaps_lhe_feed *f)
     return f && f->init->n_weights > 0 ? &f->weights : NULL;
 }
 
+/* ------------------------------------------------------------------------------------ */
+/* reading in parallel */
+
+/* Room in o for `events` events of `rows` rows in all: 0, or -1 out of memory. */
+static int parsed_reserve(parsed *o, int events, int rows, int n_weights)
+{
+    gaps_hard_batch *b = &o->b;
+    if (events > o->event_capacity) {
+        int cap = o->event_capacity ? o->event_capacity : 1024;
+        while (cap < events) cap *= 2;
+        void *a[] = {realloc(b->row0, (size_t)(cap + 1) * sizeof *b->row0),
+                     realloc(b->n_in, (size_t)cap * sizeof *b->n_in),
+                     realloc(b->next_tag, (size_t)cap * sizeof *b->next_tag),
+                     realloc(b->draw, (size_t)cap * sizeof *b->draw),
+                     realloc(b->weight, (size_t)cap * sizeof *b->weight),
+                     realloc(b->t_start, (size_t)cap * sizeof *b->t_start),
+                     realloc(b->x, (size_t)cap * 2 * sizeof *b->x),
+                     realloc(o->number, (size_t)cap * sizeof *o->number),
+                     n_weights > 0 ? realloc(o->weights, (size_t)cap * (size_t)n_weights
+                                                         * sizeof *o->weights) : NULL};
+        /* each pointer that was moved is kept, so that nothing leaks when one failed */
+        if (a[0]) b->row0 = a[0];
+        if (a[1]) b->n_in = a[1];
+        if (a[2]) b->next_tag = a[2];
+        if (a[3]) b->draw = a[3];
+        if (a[4]) b->weight = a[4];
+        if (a[5]) b->t_start = a[5];
+        if (a[6]) b->x = a[6];
+        if (a[7]) o->number = a[7];
+        if (a[8]) o->weights = a[8];
+        for (int k = 0; k < 8; ++k)
+            if (!a[k]) return -1;
+        if (n_weights > 0 && !a[8]) return -1;
+        o->event_capacity = b->capacity = cap;
+    }
+    if (rows > b->row_capacity) {
+        int cap = b->row_capacity ? b->row_capacity : 4096;
+        while (cap < rows) cap *= 2;
+        void *a[] = {realloc(b->p, (size_t)cap * 4 * sizeof *b->p),
+                     realloc(b->flav, (size_t)cap * sizeof *b->flav),
+                     realloc(b->col, (size_t)cap * sizeof *b->col),
+                     realloc(b->acol, (size_t)cap * sizeof *b->acol)};
+        if (a[0]) b->p = a[0];
+        if (a[1]) b->flav = a[1];
+        if (a[2]) b->col = a[2];
+        if (a[3]) b->acol = a[3];
+        if (!a[0] || !a[1] || !a[2] || !a[3]) return -1;
+        b->row_capacity = cap;
+    }
+    return 0;
+}
+
+static void parsed_free(parsed *o)
+{
+    gaps_hard_batch *b = &o->b;
+    void *a[] = {b->row0, b->n_in, b->next_tag, b->draw, b->weight, b->t_start, b->x, b->p,
+                 b->flav, b->col, b->acol, o->number, o->weights};
+    for (size_t k = 0; k < sizeof a / sizeof *a; ++k) free(a[k]);
+    memset(o, 0, sizeof *o);
+}
+
+/* A worker reads the events of slot s's piece: s->ok says whether they are exactly the serial
+ * reader's (no error of any kind, and the piece ended as the cutter read it). */
+static void read_piece(const gaps_lhe_feed *f, gaps_lhe_reader *pr, gaps_lhe_event *ev, slot *s)
+{
+    parsed *o = &s->out;
+    const int nw = f->weights.n;
+    char msg[1024];
+    s->ok = 0;
+    s->lines = 0;
+    o->b.count = 0;
+    if (parsed_reserve(o, 1, 0, nw) != 0) return;
+    o->b.row0[0] = 0;
+    gaps_lhe_piece_begin(pr, &s->piece);
+    for (;;) {
+        const int rc = gaps_lhe_read_event(pr, ev, msg, sizeof msg);
+        if (rc == GAPS_LHE_END) break;
+        if (rc != GAPS_LHE_EVENT) return;
+        const int i = o->b.count;
+        if (parsed_reserve(o, i + 2, o->b.row0[i] + ev->n, nw) != 0) return;
+        if (convert_event(f, ev, &o->b, i, nw > 0 ? o->weights + (size_t)i * nw : NULL, -1, msg,
+                          sizeof msg) != 0)
+            return;
+        o->number[i] = ev->has_gaps ? ev->gaps_event : -1;
+        o->b.count = i + 1;
+    }
+    int group, ended;
+    gaps_lhe_piece_end(pr, &group, &ended, &s->lines, &s->group_line);
+    if (!s->piece.last && (ended || group != s->piece.end_group)) return;
+    s->ok = 1;
+}
+
+static void *cutter_main(void *arg)
+{
+    gaps_lhe_feed *f = arg;
+    pipeline *pl = f->pl;
+    for (;;) {
+        pthread_mutex_lock(&pl->lock);
+        slot *s = &pl->slots[pl->next_cut % pl->n_slots];
+        while (s->state != SLOT_FREE && !pl->stop) pthread_cond_wait(&pl->changed, &pl->lock);
+        const int stop = pl->stop;
+        pthread_mutex_unlock(&pl->lock);
+        if (stop) break;
+        const int rc = gaps_lhe_cut(f->reader, &s->piece, pl->piece_bytes);
+        pthread_mutex_lock(&pl->lock);
+        if (rc != 0) {   /* out of memory: nothing was cut; the serial reader reads on */
+            s->piece.len = 0;
+            s->piece.serial = 1;
+            s->piece.in_group = s->piece.end_group = gaps_lhe_carry_group(f->reader);
+        }
+        s->seq = pl->next_cut++;
+        s->taken = 0;
+        s->state = s->piece.serial ? SLOT_SERIAL : SLOT_CUT;
+        const int done = s->piece.serial || s->piece.last;
+        pl->cut_done = done;
+        pthread_cond_broadcast(&pl->changed);
+        pthread_mutex_unlock(&pl->lock);
+        if (done) break;
+    }
+    return NULL;
+}
+
+static void *worker_main(void *arg)
+{
+    const worker_arg *wa = arg;
+    gaps_lhe_feed *f = wa->f;
+    pipeline *pl = f->pl;
+    for (;;) {
+        pthread_mutex_lock(&pl->lock);
+        slot *s;
+        for (;;) {
+            s = &pl->slots[pl->next_read % pl->n_slots];
+            if (pl->stop || (s->seq == pl->next_read && s->state == SLOT_CUT)) break;
+            pthread_cond_wait(&pl->changed, &pl->lock);
+        }
+        if (pl->stop) {
+            pthread_mutex_unlock(&pl->lock);
+            break;
+        }
+        s->state = SLOT_READING;
+        pl->next_read++;
+        pthread_mutex_unlock(&pl->lock);
+        read_piece(f, pl->readers[wa->index], pl->ev[wa->index], s);
+        pthread_mutex_lock(&pl->lock);
+        s->state = SLOT_READ;
+        pthread_cond_broadcast(&pl->changed);
+        pthread_mutex_unlock(&pl->lock);
+    }
+    return NULL;
+}
+
+/* Stop the threads and wait for them. */
+static void pipeline_stop(pipeline *pl)
+{
+    pthread_mutex_lock(&pl->lock);
+    pl->stop = 1;
+    pthread_cond_broadcast(&pl->changed);
+    pthread_mutex_unlock(&pl->lock);
+    if (pl->cutter_started) pthread_join(pl->cutter, NULL);
+    for (int w = 0; w < pl->n_workers; ++w) pthread_join(pl->workers[w], NULL);
+    pl->cutter_started = pl->n_workers = 0;
+}
+
+static void pipeline_free(pipeline *pl)
+{
+    if (!pl) return;
+    pipeline_stop(pl);
+    pthread_mutex_destroy(&pl->lock);
+    pthread_cond_destroy(&pl->changed);
+    for (int k = 0; pl->slots && k < pl->n_slots; ++k) {
+        free(pl->slots[k].piece.text);
+        parsed_free(&pl->slots[k].out);
+    }
+    for (int w = 0; w < pl->n_alloc; ++w) {
+        if (pl->readers) gaps_lhe_close(pl->readers[w]);
+        if (pl->ev) free(pl->ev[w]);
+    }
+    free(pl->slots);
+    free(pl->readers);
+    free(pl->ev);
+    free(pl->workers);
+    free(pl->args);
+    free(pl);
+}
+
+/* Start reading in parallel from where the serial reader stands (after an event), if the
+ * feed was asked for threads and the reader can be cut there.  0 (also when the file is read
+ * on serially: no thread could be made), or -1 out of memory. */
+static int pipeline_start(gaps_lhe_feed *f)
+{
+    if (f->threads <= 0 || f->ended || !gaps_lhe_can_cut(f->reader)) return 0;
+    pipeline *pl = calloc(1, sizeof *pl);
+    if (!pl) return -1;
+    if (pthread_mutex_init(&pl->lock, NULL) != 0) {
+        free(pl);
+        return -1;
+    }
+    if (pthread_cond_init(&pl->changed, NULL) != 0) {
+        pthread_mutex_destroy(&pl->lock);
+        free(pl);
+        return -1;
+    }
+    const int n = f->threads;
+    pl->n_slots = 2 * n + 2;
+    pl->piece_bytes = f->piece_bytes;
+    pl->lines = gaps_lhe_lines(f->reader);
+    pl->group_line = gaps_lhe_group_line(f->reader);
+    pl->events = f->read;
+    pl->slots = calloc((size_t)pl->n_slots, sizeof *pl->slots);
+    pl->readers = calloc((size_t)n, sizeof *pl->readers);
+    pl->ev = calloc((size_t)n, sizeof *pl->ev);
+    pl->workers = calloc((size_t)n, sizeof *pl->workers);
+    pl->args = calloc((size_t)n, sizeof *pl->args);
+    if (!pl->slots || !pl->readers || !pl->ev || !pl->workers || !pl->args) {
+        pipeline_free(pl);
+        return -1;
+    }
+    pl->n_alloc = n;
+    for (int k = 0; k < pl->n_slots; ++k) pl->slots[k].seq = -1;
+    for (int w = 0; w < n; ++w) {
+        pl->readers[w] = gaps_lhe_piece_reader(f->reader);
+        pl->ev[w] = malloc(sizeof *pl->ev[w]);
+        if (!pl->readers[w] || !pl->ev[w]) {
+            pipeline_free(pl);
+            return -1;
+        }
+    }
+    f->pl = pl;
+    /* the workers first, then the cutter: until the cutter runs, the serial reader is intact,
+     * so a thread that cannot be made only means reading on serially */
+    for (int w = 0; w < n; ++w) {
+        pl->args[w].f = f;
+        pl->args[w].index = w;
+        if (pthread_create(&pl->workers[w], NULL, worker_main, &pl->args[w]) != 0) break;
+        pl->n_workers = w + 1;
+    }
+    if (pl->n_workers > 0 && pthread_create(&pl->cutter, NULL, cutter_main, f) == 0) {
+        pl->cutter_started = 1;
+        f->threads_used = pl->n_workers;
+        return 0;
+    }
+    f->pl = NULL;
+    pipeline_free(pl);
+    return 0;
+}
+
+/* The events of the slots from next_take on go back to the serial reader, which reads on
+ * from there: after a piece whose events are not exactly the serial reader's (it will meet
+ * the same error, with its line and event numbers).  0, or -1 out of memory. */
+static int fall_back(gaps_lhe_feed *f)
+{
+    pipeline *pl = f->pl;
+    pipeline_stop(pl);
+    size_t total = 0;
+    for (int64_t q = pl->next_take; q < pl->next_cut; ++q)
+        total += pl->slots[q % pl->n_slots].piece.len;
+    char *text = malloc(total + 1);
+    if (!text) return -1;
+    size_t at = 0;
+    for (int64_t q = pl->next_take; q < pl->next_cut; ++q) {
+        const gaps_lhe_piece *pc = &pl->slots[q % pl->n_slots].piece;
+        memcpy(text + at, pc->text, pc->len);
+        at += pc->len;
+    }
+    const int group = pl->next_take < pl->next_cut
+                      ? pl->slots[pl->next_take % pl->n_slots].piece.in_group
+                      : gaps_lhe_carry_group(f->reader);
+    const int rc = gaps_lhe_put_back(f->reader, text, total, pl->lines, pl->events, group,
+                                     pl->group_line);
+    f->serial_from = pl->events;
+    free(text);
+    f->pl = NULL;
+    pipeline_free(pl);
+    return rc;
+}
+
+/* Whether a slot's gaps-written events carry the numbers of their places in the file (the
+ * serial reader checks each as it hands it over). */
+static int numbers_ok(const gaps_lhe_feed *f, const slot *s, int64_t first_index)
+{
+    if (!f->gaps_written) return 1;
+    for (int j = 0; j < s->out.b.count; ++j)
+        if (s->out.number[j] != f->base + first_index + j) return 0;
+    return 1;
+}
+
+/* The slot whose events come next, read, with events left to hand over: 1; 0 at the end of
+ * the file; 2 after a fall back (read on serially); -1 out of memory (f->msg). */
+static int next_slot(gaps_lhe_feed *f, slot **out)
+{
+    pipeline *pl = f->pl;
+    for (;;) {
+        slot *s = &pl->slots[pl->next_take % pl->n_slots];
+        pthread_mutex_lock(&pl->lock);
+        while (!(s->seq == pl->next_take && (s->state == SLOT_READ || s->state == SLOT_SERIAL)))
+            pthread_cond_wait(&pl->changed, &pl->lock);
+        pthread_mutex_unlock(&pl->lock);
+        if (s->taken == 0 && (s->state == SLOT_SERIAL || !s->ok
+                              || !numbers_ok(f, s, pl->events))) {
+            if (fall_back(f) != 0) return fail(f, 1, "out of memory reading the event file");
+            return 2;
+        }
+        if (s->taken < s->out.b.count) {
+            *out = s;
+            return 1;
+        }
+        /* all handed over: the slot is free for the cutter */
+        const int last = s->piece.last;
+        if (s->group_line >= 0) pl->group_line = pl->lines + s->group_line;
+        f->pieces++;
+        pl->lines += s->lines;
+        pl->events += s->out.b.count;
+        pthread_mutex_lock(&pl->lock);
+        s->state = SLOT_FREE;
+        pl->next_take++;
+        pthread_cond_broadcast(&pl->changed);
+        pthread_mutex_unlock(&pl->lock);
+        if (last) {
+            f->ended = 1;
+            return 0;
+        }
+    }
+}
+
+/* Hand over up to `want` events from the slots into b from entry b->count on, or with b NULL
+ * discard them (--first-event).  The number handed over; it stops early at the file's end,
+ * when b's rows are full, or after a fall back (f->pl is then NULL); -1 on an error. */
+static int64_t take(gaps_lhe_feed *f, gaps_hard_batch *b, int64_t want)
+{
+    int64_t got = 0;
+    const int nw = f->weights.n;
+    while (got < want && f->pl) {
+        slot *s;
+        const int rc = next_slot(f, &s);
+        if (rc < 0) return -1;
+        if (rc != 1) break;
+        const gaps_hard_batch *o = &s->out.b;
+        const int k = s->taken;
+        int n = o->count - k;
+        if (n > want - got) n = (int)(want - got);
+        if (b) {
+            /* as many as the batch's rows hold */
+            const int c = b->count, r0 = b->row0[c];
+            int fit = 0;
+            while (fit < n && r0 + (o->row0[k + fit + 1] - o->row0[k]) <= b->row_capacity) ++fit;
+            n = fit;
+            const int rows = o->row0[k + n] - o->row0[k];
+            for (int j = 1; j <= n; ++j) b->row0[c + j] = r0 + (o->row0[k + j] - o->row0[k]);
+            memcpy(b->n_in + c, o->n_in + k, (size_t)n * sizeof *b->n_in);
+            memcpy(b->next_tag + c, o->next_tag + k, (size_t)n * sizeof *b->next_tag);
+            memcpy(b->draw + c, o->draw + k, (size_t)n * sizeof *b->draw);
+            memcpy(b->weight + c, o->weight + k, (size_t)n * sizeof *b->weight);
+            memcpy(b->t_start + c, o->t_start + k, (size_t)n * sizeof *b->t_start);
+            memcpy(b->x + 2 * c, o->x + 2 * k, (size_t)n * 2 * sizeof *b->x);
+            memcpy(b->p + 4 * (size_t)r0, o->p + 4 * (size_t)o->row0[k],
+                   (size_t)rows * 4 * sizeof *b->p);
+            memcpy(b->flav + r0, o->flav + o->row0[k], (size_t)rows * sizeof *b->flav);
+            memcpy(b->col + r0, o->col + o->row0[k], (size_t)rows * sizeof *b->col);
+            memcpy(b->acol + r0, o->acol + o->row0[k], (size_t)rows * sizeof *b->acol);
+            if (nw > 0)
+                memcpy(f->batch_weights + (size_t)c * nw, s->out.weights + (size_t)k * nw,
+                       (size_t)n * nw * sizeof *f->batch_weights);
+            b->count = c + n;
+            f->next += n;
+        }
+        s->taken = k + n;
+        f->read += n;
+        got += n;
+        if (n == 0) break;   /* the batch's rows are full */
+    }
+    return got;
+}
+
+/* Discard up to n events (--first-event): the number discarded (fewer at the file's end), or
+ * -1 on an error. */
+static int64_t discard(gaps_lhe_feed *f, int64_t n)
+{
+    int64_t done = 0;
+    while (done < n) {
+        if (f->have_ev) {
+            f->have_ev = 0;
+            done++;
+            continue;
+        }
+        if (f->pl) {
+            const int64_t got = take(f, NULL, n - done);
+            if (got < 0) return -1;
+            done += got;
+            if (f->pl && done < n) break;   /* the end of the file */
+            continue;
+        }
+        const int rc = read_next(f);
+        if (rc < 0) return -1;
+        if (rc == 0) break;
+        f->have_ev = 0;
+        done++;
+    }
+    return done;
+}
+
+/* Whether the file has another event: 1, 0, or -1 on an error. */
+static int more_events(gaps_lhe_feed *f)
+{
+    while (f->pl && !f->have_ev) {
+        slot *s;
+        const int rc = next_slot(f, &s);
+        if (rc != 2) return rc;
+    }
+    return read_next(f);
+}
+
 int gaps_lhe_feed_fill(void *ctx, gaps_hard_batch *b, int64_t first, int64_t want, int *ended)
 {
     gaps_lhe_feed *f = ctx;
@@ -230,6 +717,11 @@ int gaps_lhe_feed_fill(void *ctx, gaps_hard_batch *b, int64_t first, int64_t wan
     f->batch_first = first;
     f->batch_count = 0;
     while (b->count < want) {
+        if (f->pl && !f->have_ev) {
+            if (take(f, b, want - b->count) < 0) return -1;
+            if (!f->pl) continue;          /* fell back: serially from here */
+            break;   /* the batch is full, or its rows are, or the file ended */
+        }
         const int rc = read_next(f);
         if (rc < 0) return -1;
         if (rc == 0) break;
@@ -249,11 +741,57 @@ int gaps_lhe_feed_fill(void *ctx, gaps_hard_batch *b, int64_t first, int64_t wan
     return 0;
 }
 
+/* The file's PDF set (PDFSUP, an LHAPDF ID; or the name of its PDF weights' group) against
+ * the run's, which the initial-state shower evolves with: the same set, or a warning in
+ * f->warning (with strict an error: 0 or -1 with msg).  A set the program cannot load is
+ * left to the run, which says why. */
+static int pdf_check(gaps_lhe_feed *f, const gaps_config *cfg, int strict, char *msg,
+                     size_t len)
+{
+    const gaps_lhe_init *in = f->init;
+    if (f->ee) return 0;
+    const int by_id = in->pdf_set[0] > 0 || in->pdf_set[1] > 0;
+    if (!by_id && !in->pdf_name[0]) return 0;
+    const char *spec = cfg->pdf[0] ? cfg->pdf : gaps_process_table[cfg->process].default_pdf;
+    char *path = malloc(GAPS_PDF_SEARCH_PATH_MAX);
+    gaps_pdf pdf;
+    memset(&pdf, 0, sizeof pdf);
+    char why[512];
+    int loaded = 0;
+    if (path && gaps_pdf_search_path(cfg->pdf_path, path, GAPS_PDF_SEARCH_PATH_MAX) == 0) {
+        const gaps_c_locale saved = gaps_c_locale_enter();
+        loaded = gaps_pdf_load(&pdf, spec ? spec : "", path, why, sizeof why) == 0;
+        gaps_c_locale_leave(saved);
+    }
+    free(path);
+    if (!loaded) return 0;
+    const long id = pdf.set_index >= 0 ? pdf.set_index + pdf.member : -1;
+    char run_set[GAPS_PDF_SPEC_MAX + 64];
+    if (id >= 0) snprintf(run_set, sizeof run_set, "%s (LHAPDF ID %ld)", spec, id);
+    else snprintf(run_set, sizeof run_set, "%s (no SetIndex in its .info)", spec);
+    const int same = by_id ? id >= 0 && in->pdf_set[0] == id && in->pdf_set[1] == id
+                           : pdf.member == 0 && strcmp(pdf.name, in->pdf_name) == 0;
+    gaps_pdf_free(&pdf);
+    if (same) return 0;
+    if (by_id)
+        snprintf(f->warning, sizeof f->warning, "the file's hard events were made with the PDF "
+                 "set of LHAPDF ID %d (beam 1) and %d (beam 2); the initial-state shower "
+                 "evolves with %s", in->pdf_set[0], in->pdf_set[1], run_set);
+    else
+        snprintf(f->warning, sizeof f->warning, "the file's PDF weights are those of the set "
+                 "%s; the initial-state shower evolves with %s", in->pdf_name, run_set);
+    if (!strict) return 0;
+    snprintf(msg, len, "%s:%ld: %s: give the file's set with --pdf, or leave out "
+             "--lhe-strict-pdf", gaps_lhe_shown_name(f->reader), in->init_line, f->warning);
+    return -1;
+}
+
 gaps_lhe_feed *gaps_lhe_feed_open(const char *path, const gaps_lhe_feed_options *opt,
                                   gaps_config *cfg, int *status, char *msg, size_t len)
 {
     gaps_lhe_feed *f = calloc(1, sizeof *f);
     if (f) f->ev = malloc(sizeof *f->ev);
+    if (f) f->serial_from = -1;
     if (!f || !f->ev) {
         if (f) free(f);
         *status = 1;
@@ -339,42 +877,50 @@ gaps_lhe_feed *gaps_lhe_feed_open(const char *path, const gaps_lhe_feed_options 
         unit = top > 0.0 && isfinite(top) ? ldexp(1.0, (int)ceil(log2(top))) : 1.0;
     }
     cfg->file_w_unit = unit;
-    /* skip --first-event events; the run's event numbers are the file's positions, or for a
-     * gaps-written file the numbers of the run that wrote it */
-    int64_t base = 0;
-    for (int64_t k = 0; k <= opt->skip; ++k) {
-        const int rc = read_next(f);
-        if (rc < 0) {
-            *status = f->status;
-            snprintf(msg, len, "%s", f->msg);
-            gaps_lhe_feed_close(f);
-            return NULL;
-        }
-        if (rc == 0) {
-            snprintf(msg, len, "%s holds %lld events, fewer than --first-event %lld + 1",
-                     file, (long long)f->read, (long long)opt->skip);
-            gaps_lhe_feed_close(f);
-            return NULL;
-        }
-        if (k == 0 && f->ev->has_gaps) base = f->ev->gaps_event;
-        if (k < opt->skip) f->have_ev = 0;
-    }
-    f->next = base + opt->skip;
-    /* the named weights (their number is known once the first event is read) */
-    if (weights_setup(f, 1) != 0) {
+    /* the first event: a gaps-written file's number of it, and the number of the named
+     * weights */
+    f->max_rows = cfg->max_partons - 1;
+    f->threads = opt->threads;
+    f->piece_bytes = opt->piece_bytes;
+    int rc = read_next(f);
+    if (rc > 0 && f->ev->has_gaps) f->base = f->ev->gaps_event;
+    if (rc > 0 && weights_setup(f, 1) != 0) {
         *status = 1;
         snprintf(msg, len, "out of memory for the events' named weights");
         gaps_lhe_feed_close(f);
         return NULL;
     }
+    /* then, in parallel where the feed may, --first-event events skipped; the run's event
+     * numbers are the file's positions, or for a gaps-written file the numbers of the run
+     * that wrote it */
+    if (rc > 0 && pipeline_start(f) != 0) {
+        *status = 1;
+        snprintf(msg, len, "out of memory for the event file's reading threads");
+        gaps_lhe_feed_close(f);
+        return NULL;
+    }
+    if (rc > 0 && discard(f, opt->skip) < 0) rc = -1;
+    if (rc > 0) rc = more_events(f);
+    if (rc < 0) {
+        *status = f->status;
+        snprintf(msg, len, "%s", f->msg);
+        gaps_lhe_feed_close(f);
+        return NULL;
+    }
+    if (rc == 0) {
+        snprintf(msg, len, "%s holds %lld events, fewer than --first-event %lld + 1",
+                 file, (long long)f->read, (long long)opt->skip);
+        gaps_lhe_feed_close(f);
+        return NULL;
+    }
+    f->next = f->base + opt->skip;
     cfg->first_event = f->next;
     if (!opt->events_given) cfg->events = GAPS_MAX_EVENT_NUMBER - cfg->first_event;
     f->last = cfg->first_event + cfg->events;
-    f->max_rows = cfg->max_partons - 1;
-    if (in->pdf_set[0] > 0 && in->pdf_set[0] == in->pdf_set[1])
-        snprintf(f->warning, sizeof f->warning, "the file's events were made with LHAPDF set "
-                 "%d; the shower uses %s", in->pdf_set[0],
-                 cfg->pdf[0] ? cfg->pdf : gaps_process_table[cfg->process].default_pdf);
+    if (pdf_check(f, cfg, opt->strict_pdf, msg, len) != 0) {
+        gaps_lhe_feed_close(f);
+        return NULL;
+    }
     *status = 0;
     return f;
 }
@@ -390,6 +936,14 @@ int64_t gaps_lhe_feed_events(const gaps_lhe_feed *f)
     return f ? f->read : 0;
 }
 
+void gaps_lhe_feed_reading(const gaps_lhe_feed *f, int *threads, long *pieces,
+                           int64_t *serial_from)
+{
+    *threads = f->threads_used;
+    *pieces = f->pieces;
+    *serial_from = f->serial_from;
+}
+
 const char *gaps_lhe_feed_warning(const gaps_lhe_feed *f)
 {
     return f ? f->warning : "";
@@ -398,6 +952,7 @@ const char *gaps_lhe_feed_warning(const gaps_lhe_feed *f)
 void gaps_lhe_feed_close(gaps_lhe_feed *f)
 {
     if (!f) return;
+    pipeline_free(f->pl);
     gaps_lhe_close(f->reader);
     free(f->names);
     free(f->name_ptr);

@@ -28,6 +28,12 @@ typedef struct gaps_lhe_feed_options {
     int events_given;     /* --events was given: the file must hold that many after the
                              skipped ones; else every event of the file is showered */
     int64_t skip;         /* --first-event: events of the file skipped before the run's */
+    int threads;          /* --lhe-threads: threads that read the events while one reads
+                             the input and the run's thread showers (0: the run's thread
+                             reads everything) */
+    size_t piece_bytes;   /* --lhe-piece: bytes of text a thread reads at a time */
+    int strict_pdf;       /* --lhe-strict-pdf: a file whose PDF set is not the run's is
+                             refused (else a warning) */
 } gaps_lhe_feed_options;
 
 /* Open path ("-": standard input), read its init block, check it and complete *cfg (process,
@@ -49,6 +55,13 @@ const char *gaps_lhe_feed_error(const gaps_lhe_feed *f, int *status);
  * file named a PDF set other than the run's (a warning; "" if none). */
 int64_t gaps_lhe_feed_events(const gaps_lhe_feed *f);
 const char *gaps_lhe_feed_warning(const gaps_lhe_feed *f);
+
+/* How the file was read: by *threads threads besides the input's (0: all in the run's
+ * thread), *pieces pieces of it in parallel, and serially from its event *serial_from on
+ * (-1: never; else the first piece that might have been read otherwise than the serial
+ * reader reads it, or where the cutter met a read error or no event for 64 MB). */
+void gaps_lhe_feed_reading(const gaps_lhe_feed *f, int *threads, long *pieces,
+                           int64_t *serial_from);
 
 /* The file's named weights besides XWGTUP (LHEF 3.0 <rwgt>/<weights>: its scale and PDF
  * variations), for the HepMC3 events: their names (the file's ids, white space made '_'; "w"

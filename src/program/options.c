@@ -61,7 +61,7 @@ enum field {
     F_PARAM_END = F_PARAM_BASE + GAPS_N_PARAMS - 1,
     F_OUTPUT, F_JSON, F_OBSERVABLES, F_CYCLES_OUT, F_HEPMC, F_LHE_OUT, F_QUIET, F_PROGRESS,
     F_STATE_OUT, F_CHECKPOINT, F_CHECKPOINT_EVERY, F_RESUME,
-    F_POOL, F_THREADS, F_LOOPS, F_CYCLES_PER_LAUNCH, F_SPLIT_EVERY, F_REFILL,
+    F_POOL, F_THREADS, F_LHE_THREADS, F_LHE_PIECE, F_LHE_STRICT_PDF, F_LOOPS, F_CYCLES_PER_LAUNCH, F_SPLIT_EVERY, F_REFILL,
     F_ALLOW_HOST, F_ENERGY, F_CARD, F_HELP, F_VERSION,
     /* gaps merge */
     F_M_OUTPUT, F_M_JSON, F_M_STATE_OUT, F_M_QUIET, F_M_HELP,
@@ -81,6 +81,7 @@ static const opt_def gaps_table[] = {
     { "events", 'n', K_INT, F_EVENTS, 1, GAPS_MAX_EVENT_NUMBER },
     { "first-event", 0, K_INT, F_FIRST_EVENT, 0, GAPS_MAX_EVENT_NUMBER - 1 },
     { "lhe", 0, K_FILE, F_LHE, 1, 0 },
+    { "lhe-strict-pdf", 0, K_FLAG, F_LHE_STRICT_PDF, 1, 0 },
     /* the physics parameters (gaps/parameters.h) */
 #define GAPS_OPTION_ROW_(key, option, short_name, ...)                                          \
     { option, short_name, K_PARAM, (enum field)(F_PARAM_BASE + GAPS_P_##key), GAPS_P_##key, 0 },
@@ -101,6 +102,8 @@ static const opt_def gaps_table[] = {
     { "resume", 0, K_FILE, F_RESUME, 0, 0 },
     { "pool", 0, K_INT, F_POOL, 1, GAPS_MAX_SLOTS },
     { "threads", 't', K_INT, F_THREADS, 1, GAPS_MAX_THREADS },
+    { "lhe-threads", 0, K_INT, F_LHE_THREADS, 0, GAPS_MAX_LHE_THREADS },
+    { "lhe-piece", 0, K_INT, F_LHE_PIECE, 1, GAPS_MAX_LHE_PIECE },
     { "loops", 0, K_LOOPS, F_LOOPS, 0, 0 },
     { "cycles-per-launch", 0, K_INT, F_CYCLES_PER_LAUNCH, 1, GAPS_MAX_CYCLES_PER_LAUNCH },
     { "split-every", 0, K_INT, F_SPLIT_EVERY, 1, GAPS_MAX_CYCLES_PER_LAUNCH },
@@ -664,6 +667,8 @@ static void store(gaps_options *o, const opt_def *d, const value *v)
     case F_RESUME: o->resume = v->s; break;
     case F_POOL: c->slots = (int)v->i; break;
     case F_THREADS: c->threads = (int)v->i; break;
+    case F_LHE_THREADS: o->lhe_threads = (int)v->i; break;
+    case F_LHE_PIECE: o->lhe_piece = v->i; break;
     case F_LOOPS: c->loop_mode = (int)v->i; break;
     case F_CYCLES_PER_LAUNCH: c->cycles_per_launch = (int)v->i; break;
     case F_SPLIT_EVERY: c->split_every = (int)v->i; break;
@@ -673,6 +678,7 @@ static void store(gaps_options *o, const opt_def *d, const value *v)
     case F_REFILL: if (v->on) c->refill = (int)d->lo; break;
     case F_ALLOW_HOST: if (v->on) c->allow_host = (int)d->lo; break;
     case F_ENERGY: if (v->on) o->energy = (int)d->lo; break;
+    case F_LHE_STRICT_PDF: if (v->on) o->lhe_strict_pdf = (int)d->lo; break;
     default: break;
     }
 }
@@ -945,6 +951,10 @@ static int check_together(const gaps_options *o, char *msg, size_t len)
                     "--first-event %lld plus --events %lld is more than %lld (event numbers "
                     "must stay below 2^62)", (long long)c->first_event, (long long)c->events,
                     (long long)GAPS_MAX_EVENT_NUMBER);
+    if ((o->lhe_threads >= 0 || o->lhe_piece > 0 || o->lhe_strict_pdf) && !o->lhe)
+        return fail(msg, len, NULL, "%s needs --lhe FILE",
+                    o->lhe_threads >= 0 ? "--lhe-threads"
+                    : o->lhe_piece > 0 ? "--lhe-piece" : "--lhe-strict-pdf");
     if (o->checkpoint_every && !o->checkpoint)
         return fail(msg, len, NULL, "--checkpoint-every needs --checkpoint FILE");
     if (o->lhe && o->lhe_out)
@@ -980,6 +990,7 @@ static void options_defaults(gaps_options *o)
     gaps_config_defaults(&o->cfg);
     o->output = "gaps.yoda";
     o->progress = -1;
+    o->lhe_threads = -1;
 }
 
 int gaps_options_parse(int argc, char **argv, gaps_options *o, char *msg, size_t len)
@@ -1156,7 +1167,9 @@ void gaps_options_usage(FILE *f)
         "      --lhe FILE           shower the hard events of a Les Houches Event file (p p\n"
         "                           or e+ e- beams; plain or gzip, a FIFO, '-' standard\n"
         "                           input): sqrt(s) from the file; without --events, all\n"
-        "                           its events (doc/lhe.md)\n",
+        "                           its events (doc/lhe.md)\n"
+        "      --lhe-strict-pdf     --lhe: refuse a file whose PDF set (its LHAPDF ID) is not\n"
+        "                           --pdf's (default: a warning in the summary and JSON)\n",
         names, analyses, (long long)GAPS_MAX_EVENT_NUMBER, (long long)d.events);
     /* the physics parameters, from their list (gaps/parameters.h) */
     for (int id = 0; id < GAPS_N_PARAMS; ++id) {
@@ -1229,9 +1242,16 @@ void gaps_options_usage(FILE *f)
     snprintf(def, sizeof def, "(default %s)", split);
     usage_option(f, 0, "split-every", "M", text, def);
     fprintf(f,
+        "      --lhe-threads N      --lhe: threads that read the file's events, 0..%d, while\n"
+        "                           one more reads the input and the run showers (0: the\n"
+        "                           run's own thread reads; the events are the same)\n"
+        "                           (default: the CPUs less one, at most 16)\n"
+        "      --lhe-piece BYTES    --lhe: text each thread reads at a time, 1..%lld (2^26)\n"
+        "                           (default 1048576)\n"
         "      --no-refill          run the pool in batches instead of refilling free slots\n"
         "      --allow-host         offload build: run on the host if no GPU is usable\n"
-        "      --energy             measure the GPU's energy during the run\n");
+        "      --energy             measure the GPU's energy during the run\n",
+        GAPS_MAX_LHE_THREADS, (long long)GAPS_MAX_LHE_PIECE);
     fprintf(f,
         "Other:\n"
         "  -c, --card FILE          read options from a run card: one 'key = value' a line,\n"

@@ -35,6 +35,9 @@
 #include "gaps/generator.h"   /* gaps_config, gaps_config_defaults(), GAPS_MAX_EVENT_NUMBER */
 
 #define GAPS_CARD_MAX_LINE 4096
+#define GAPS_MAX_LHE_THREADS 256            /* --lhe-threads */
+#define GAPS_MAX_LHE_PIECE (1 << 26)        /* --lhe-piece, bytes */
+#define GAPS_LHE_PIECE_DEFAULT (1 << 20)
 #define GAPS_CARD_MAX_BYTES (1 << 20)
 
 typedef struct gaps_options {
@@ -51,6 +54,10 @@ typedef struct gaps_options {
     const char *lhe;              /* --lhe FILE: hard events from a Les Houches Event file
                                      ("-" standard input); NULL = the process draws them */
     int events_given;             /* --events given (checked against --lhe's file) */
+    int lhe_threads;              /* --lhe-threads N; -1: not given (the CPUs less one, at
+                                     most 16) */
+    int64_t lhe_piece;            /* --lhe-piece BYTES; 0: not given */
+    int lhe_strict_pdf;           /* --lhe-strict-pdf: the file's PDF set must be the run's */
     unsigned char param_given[GAPS_N_PARAMS];   /* each physics parameter given on the command
                                                    line or in the card (--lhe: the file's
                                                    beams choose the process, whose defaults

@@ -117,7 +117,34 @@ static void execution_notes(const gaps_config *cfg, const gaps_run *run, char *p
                  "(OMP_THREAD_LIMIT, or the system)", cfg->threads, run->threads);
 }
 
-void gaps_report_json(FILE *f, const gaps_config *cfg, const gaps_run *run, int64_t generated)
+/* s as a JSON string, quotes included. */
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; ++s) {
+        const unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c < 0x20) fprintf(f, "\\u%04x", c);
+        else fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+/* --lhe: how the file was read, and a PDF set other than the run's */
+static void write_json_file(FILE *f, const gaps_report_file *file)
+{
+    fprintf(f, "  \"lhe\": {\"reading_threads\": %d, \"pieces\": %ld, \"read_serially_from\": ",
+            file->threads, file->pieces);
+    if (file->serial_from >= 0) fprintf(f, "%" PRId64, file->serial_from);
+    else fputs("null", f);
+    fputs(", \"pdf_warning\": ", f);
+    if (file->pdf_warning && file->pdf_warning[0]) json_string(f, file->pdf_warning);
+    else fputs("null", f);
+    fputs("},\n", f);
+}
+
+void gaps_report_json(FILE *f, const gaps_config *cfg, const gaps_run *run, int64_t generated,
+                      const gaps_report_file *file)
 {
     fprintf(f, "{\n");
     write_json_physics(f, run->state);
@@ -156,6 +183,7 @@ void gaps_report_json(FILE *f, const gaps_config *cfg, const gaps_run *run, int6
     if (gaps_process_table[cfg->process].from_file)
         fprintf(f, ", \"read\": %.9g", run->time_read);
     fputs("},\n", f);
+    if (file) write_json_file(f, file);
     if (cfg->measure_energy)
         fprintf(f, "  \"energy_j\": %.9g,\n  \"energy_source\": \"%s\",\n",
                 run->energy_j, run->energy_source);
@@ -217,7 +245,7 @@ static void print_summary_parameters(FILE *out, const gaps_state *st)
 }
 
 void gaps_report_summary(FILE *out, const gaps_config *cfg, const gaps_run *run,
-                         int64_t generated)
+                         int64_t generated, const gaps_report_file *file)
 {
     fprintf(out, "gaps %s  backend %s  on %s\n", GAPS_VERSION, run->backend, run->device);
     print_summary_parameters(out, run->state);
@@ -260,6 +288,18 @@ void gaps_report_summary(FILE *out, const gaps_config *cfg, const gaps_run *run,
         fprintf(out, "  imprecise weights %" PRId64 " events (nonzero, below 2^-16 weight units "
                      "of %.6g pb)%s\n", run->imprecise_weights, run->state->w_unit,
                 run->lost_precision ? ": the cross section lost its precision" : "");
+    if (file) {
+        if (file->threads > 0)
+            fprintf(out, "  file              read by %d thread%s in %ld piece%s", file->threads,
+                    file->threads == 1 ? "" : "s", file->pieces, file->pieces == 1 ? "" : "s");
+        else
+            fprintf(out, "  file              read by the run's thread");
+        if (file->serial_from >= 0)
+            fprintf(out, ", from its event %" PRId64 " on serially", file->serial_from);
+        fputc('\n', out);
+        if (file->pdf_warning && file->pdf_warning[0])
+            fprintf(out, "  warning           %s\n", file->pdf_warning);
+    }
     if (gaps_process_table[cfg->process].from_file)
         fprintf(out, "  time  read file      %9.4f s   (the hard events, parsed and copied to "
                      "the loops)\n", run->time_read);

@@ -17,12 +17,21 @@
 #include "gaps/generator.h"
 #include "gaps/state.h"
 
+/* What a run with --lhe says of its file (lhe_feed.h); NULL for other runs. */
+typedef struct gaps_report_file {
+    int threads;                  /* threads that read its events (0: the run's own) */
+    long pieces;                  /* pieces of it they read */
+    int64_t serial_from;          /* read serially from this event of the file on; -1 never */
+    const char *pdf_warning;      /* its PDF set is not the run's: why ("" if it is) */
+} gaps_report_file;
+
 /* A run's JSON summary: one object. */
-void gaps_report_json(FILE *f, const gaps_config *cfg, const gaps_run *run, int64_t generated);
+void gaps_report_json(FILE *f, const gaps_config *cfg, const gaps_run *run, int64_t generated,
+                      const gaps_report_file *file);
 /* A run's text summary: version and device, parameters, pool, events, cross section, counts,
  * times, energy, MPI ranks. */
 void gaps_report_summary(FILE *out, const gaps_config *cfg, const gaps_run *run,
-                         int64_t generated);
+                         int64_t generated, const gaps_report_file *file);
 /* --cycles-out: events completed per veto cycle, as CSV. */
 void gaps_report_cycle_log(FILE *f, const gaps_run *run);
 

@@ -318,7 +318,15 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
             return refuse(msg, len, EXIT_USAGE, "--lhe runs in one process so far, not %d MPI "
                           "ranks (split the file's events with --first-event and --events)",
                           gaps_ranks_count());
-        const gaps_lhe_feed_options fo = { o->param_given, o->events_given, cfg->first_event };
+        int lhe_threads = o->lhe_threads;
+        if (lhe_threads < 0) {   /* one CPU for the run's thread and the input's */
+            const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+            lhe_threads = cpus > 17 ? 16 : cpus > 2 ? (int)cpus - 1 : 1;
+        }
+        const gaps_lhe_feed_options fo = {
+            o->param_given, o->events_given, cfg->first_event, lhe_threads,
+            o->lhe_piece > 0 ? (size_t)o->lhe_piece : GAPS_LHE_PIECE_DEFAULT,
+            o->lhe_strict_pdf };
         int st = 0;
         pg->lhe = gaps_lhe_feed_open(o->lhe, &fo, cfg, &st, msg, len);
         if (!pg->lhe) return st == 1 ? EXIT_RUN_FAILED : EXIT_USAGE;
@@ -620,6 +628,14 @@ static int run_and_write(program *pg)
         gaps_run_free(&run);
         return EXIT_RUN_FAILED;
     }
+    /* --lhe: how the file was read, its PDF set (the summary and the JSON) */
+    gaps_report_file file_info, *file_report = NULL;
+    if (pg->lhe) {
+        gaps_lhe_feed_reading(pg->lhe, &file_info.threads, &file_info.pieces,
+                              &file_info.serial_from);
+        file_info.pdf_warning = gaps_lhe_feed_warning(pg->lhe);
+        file_report = &file_info;
+    }
     int status = 0, bad = 0, stream_bad = 0;
     if (pg->streaming) bad |= stream_bad = gaps_event_stream_finish(&pg->stream) != 0;
     /* --lhe-out: the hard events again, on the host (lhe_out.h); part of the wall time */
@@ -634,7 +650,7 @@ static int run_and_write(program *pg)
     if ((f = gaps_outfile_stream(&pg->out[OUT_YODA])))
         bad |= gaps_yoda_write(f, run.state, run.backend) != 0;
     if ((f = gaps_outfile_stream(&pg->out[OUT_JSON])))
-        gaps_report_json(f, cfg, &run, generated_here(cfg, &run, pg));
+        gaps_report_json(f, cfg, &run, generated_here(cfg, &run, pg), file_report);
     if ((f = gaps_outfile_stream(&pg->out[OUT_CYCLES]))) gaps_report_cycle_log(f, &run);
     if ((f = gaps_outfile_stream(&pg->out[OUT_STATE])))
         bad |= gaps_state_write(f, run.state, NULL) != 0;
@@ -665,7 +681,8 @@ static int run_and_write(program *pg)
          * link the user made to it stays) */
         gaps_owned_remove(&pg->ck_owner);
         if (!o->quiet) {
-            gaps_report_summary(pg->report, cfg, &run, generated_here(cfg, &run, pg));
+            gaps_report_summary(pg->report, cfg, &run, generated_here(cfg, &run, pg),
+                                file_report);
             if (fflush(pg->report) != 0 || ferror(pg->report)) {
                 fprintf(stderr, "gaps: writing the summary failed: %s (the outputs are "
                                 "written)\n", strerror(errno));
