@@ -632,7 +632,8 @@ static int run_and_write(program *pg)
      * same) */
     run.time_wall = gaps_now() - pg->t_program;
     if ((f = gaps_outfile_stream(&pg->out[OUT_YODA])))
-        bad |= gaps_yoda_write(f, run.state, run.backend) != 0;
+        bad |= gaps_yoda_write_varied(f, run.state, run.backend, run.n_vary, run.vary,
+                                      run.vary_hist) != 0;
     if ((f = gaps_outfile_stream(&pg->out[OUT_JSON])))
         gaps_report_json(f, cfg, &run, generated_here(cfg, &run, pg));
     if ((f = gaps_outfile_stream(&pg->out[OUT_CYCLES]))) gaps_report_cycle_log(f, &run);
