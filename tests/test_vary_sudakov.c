@@ -4,7 +4,7 @@
  * With the running coupling (two loops, the default) the first emission of the q qbar pair of
  * e+ e- -> q qbar at 91.2 GeV has the density
  *
- *     rho_k(t) = 2 alpha_s(k^2 t)/(2 pi t) int dz (1 - y) P(z, y) theta(y < 1),
+ *     rho_k(t) = 2 alpha_s(max(k^2 t, t_C))/(2 pi t) int dz (1 - y) P(z, y) theta(y < 1),
  *     y = t/(s z(1-z)),  P = C_F [2/(1 - z(1-y)) - (1+z)]
  *
  * (two dipoles of mass^2 s), and the probability that it lies below t is
@@ -84,7 +84,9 @@ static void sudakov_grid(double k2, int nt, int nz, double *S)
     double *g = malloc((nt + 1) * sizeof *g);
     for (int j = 0; j <= nt; ++j) {
         const double t = exp(l0 + j * h);
-        g[j] = 2.0 * gaps_alphas_value(&as_run, k2 * t) / (2.0 * GAPS_PI) * z_integral(t, nz);
+        /* the varied coupling's argument is kept at or above the cutoff (veto.c) */
+        const double arg = k2 == 1.0 ? t : fmax(k2 * t, T_CUT);
+        g[j] = 2.0 * gaps_alphas_value(&as_run, arg) / (2.0 * GAPS_PI) * z_integral(t, nz);
     }
     /* cumulative from the top, Simpson on pairs of intervals (trapezoid for an odd rest) */
     S[nt] = 0.0;

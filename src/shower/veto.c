@@ -194,17 +194,26 @@ static void store(gaps_pool *pool, int e, int p, const double v[4])
     pool->E[gaps_at(pool, p, e)] = v[0]; pool->px[gaps_at(pool, p, e)] = v[1]; pool->py[gaps_at(pool, p, e)] = v[2]; pool->pz[gaps_at(pool, p, e)] = v[3];
 }
 
-/* The argument of the shower's coupling at the emission scale t: t, or k^2 t with
- * --shower-mur-factor k (no product at all by default: the events keep their bits). */
+/* The argument of the shower's coupling at the emission scale t: t, or with
+ * --shower-mur-factor k, k^2 t kept at or above the cutoff t_C (doc/physics.md 17.1: the
+ * shower never takes alpha_s below its own lowest scale, where alpha_s(t_C/4) = 0.95 would be
+ * far from perturbative; no product at all by default: the events keep their bits). */
+GAPS_ALWAYS_INLINE double scaled_as_arg(const gaps_physics *phys, double mu2, double t)
+{
+    const double a = mu2 * t;
+    return a > phys->t_cut ? a : phys->t_cut;
+}
+
 GAPS_ALWAYS_INLINE double shower_as_arg(const gaps_physics *phys, double t)
 {
-    return phys->mur_scaled ? phys->mur2 * t : t;
+    return phys->mur_scaled ? scaled_as_arg(phys, phys->mur2, t) : t;
 }
 
 /* --vary (gaps/vary.h, doc/physics.md 17): the variation weights of one trial of slot e at
- * scale t.  r = P/O is the trial's acceptance ratio with the nominal coupling a in it, isr 1
- * for an incoming emitter (the initial-state factors of vary_mu2), accepted the veto's
- * decision.  Each variation's density is P' = P a'/a with a' the coupling at its argument,
+ * scale t (the emission's k_T^2).  r = P/O is the trial's acceptance ratio with the nominal
+ * coupling a in it, isr 1 for an incoming emitter (the initial-state factors of vary_mu2),
+ * accepted the veto's decision.  Each variation's density is P' = P a'/a with a' the coupling
+ * at its argument max(mu2 t, t_C) (scaled_as_arg),
  * and its weight takes P'/P = a'/a for an accepted trial and (O - P')/(O - P) =
  * (1 - r a'/a)/(1 - r) for a rejected one.  A rejected trial has r < 1 (Ra < 1 accepts any
  * r >= 1).  The coupling is computed once per distinct argument (two for --vary shower); a
@@ -228,8 +237,9 @@ GAPS_OUT_OF_LINE void vary_trial(gaps_pool *pool, const gaps_physics *phys, int 
         if (mu2 == mu2_seen[0]) f = f_seen[0];
         else if (mu2 == mu2_seen[1]) f = f_seen[1];
         else {
-            const double av = ee_only ? gaps_alphas_value_own(&phys->as, mu2 * t)
-                                      : gaps_alphas_value(&phys->as, mu2 * t);
+            const double arg = scaled_as_arg(phys, mu2, t);
+            const double av = ee_only ? gaps_alphas_value_own(&phys->as, arg)
+                                      : gaps_alphas_value(&phys->as, arg);
             const double rv = r * (av / a);
             if (accepted) {
                 f = av / a;
@@ -438,7 +448,7 @@ GAPS_OUT_OF_LINE void accept_or_reject_hadronic(gaps_pool *pool, const gaps_phys
             a = gaps_alphas_value(&phys->as, shower_as_arg(phys, t));
             r = ratio * gaps_isr_coupling_ratio_of(isr, heavy, phys->a_max, t, a);
         }
-        vary_trial(pool, phys, e, incoming, accepted, r, a, shower_as_arg(phys, t), 0);
+        vary_trial(pool, phys, e, incoming, accepted, r, a, t, 0);
     }
     if (!accepted) return;
     pool->trial_kernel[e] = kernel;
@@ -654,7 +664,7 @@ GAPS_ALWAYS_INLINE void accept_or_reject(gaps_pool *pool, const gaps_physics *ph
                         : gaps_alphas_value(&phys->as, t_as);
             r = ratio * (a / phys->a_max);
         }
-        vary_trial(pool, phys, e, 0, accepted, r, a, t_as, ee_only);
+        vary_trial(pool, phys, e, 0, accepted, r, a, t, ee_only);
     }
     if (!accepted) {
         pool->trial_kernel[e] = GAPS_KERNEL_NONE;
