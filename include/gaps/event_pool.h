@@ -15,6 +15,7 @@
 #include "gaps/alphas.h"
 #include "gaps/constants.h"
 #include "gaps/process.h"
+#include "gaps/vary.h"
 #include "gaps/decl.h"
 
 GAPS_C_BEGIN
@@ -53,6 +54,9 @@ enum gaps_counter {
     GAPS_COUNT_SPLIT_EMIT_ODD,   /* the same two for the trial launches of odd parity, which */
     GAPS_COUNT_SPLIT_MOVE_ODD,   /* fill one pair while they clear the other (src/shower/veto.c) */
     GAPS_COUNT_SHOWERING,     /* entries of showering_list */
+    GAPS_COUNT_VARY_OVER,     /* --vary: events with a trial of P' > O (GAPS_VARY_FLAG_OVER) */
+    GAPS_COUNT_VARY_LARGE,    /* --vary: events with a large variation weight
+                                 (GAPS_VARY_FLAG_LARGE) */
     GAPS_COUNT_BY_N,          /* GAPS_MAX_PARTONS + 1 counters from here: entries of the done
                                  list with n = 0, 1, ... partons (the rows of done_by_n) */
     GAPS_N_COUNTERS = GAPS_COUNT_BY_N + GAPS_MAX_PARTONS + 1
@@ -104,7 +108,18 @@ typedef struct gaps_physics {
     gaps_alphas as;
     gaps_isr isr;     /* hadronic processes only */
     double t_cut;     /* shower cutoff t_C, GeV^2 */
-    double a_max;     /* coupling overestimate alpha_s(t_C) */
+    double a_max;     /* coupling overestimate alpha_s(t_C) (with --shower-mur-factor or
+                         --vary: alpha_s at the smallest argument factor times t_C) */
+    /* --shower-mur-factor k: the shower's alpha_s at k^2 t instead of t (mur_scaled = 1,
+     * mur2 = k^2); 0 by default, and then no product is formed: the events keep their bits */
+    int mur_scaled;
+    double mur2;
+    /* --vary (gaps/vary.h): n_vary weights, variation v taking alpha_s at vary_mu2[v][0] t in
+     * final-state emissions and at vary_mu2[v][1] t in initial-state ones (the nominal
+     * argument factor included: 1, or mur2); 0 by default, and then the veto takes no branch of
+     * them (a run-uniform test) */
+    int n_vary;
+    double vary_mu2[GAPS_VARY_MAX][2];
     int ablate;       /* --ablate: enum gaps_ablate_bit bits (gaps/ablate.h), 0 by default */
     uint32_t seed;
     int64_t end_event; /* refills hand out event numbers below this one (the end of the run,
@@ -171,6 +186,12 @@ typedef struct gaps_pool {
 #define GAPS_POOL_DECLARE_(type, name, rows, what) type *name;
     GAPS_POOL_ARRAYS(GAPS_POOL_DECLARE_, 0)
 #undef GAPS_POOL_DECLARE_
+    /* --vary (gaps/vary.h): n_vary rows of variation weight factors (row v, slot e at
+     * [v * nslots + e]) and one row of enum gaps_vary_flag bits; NULL and 0 without --vary,
+     * so that a nominal run moves no byte more (gaps_pool_alloc_vary) */
+    int n_vary;
+    double *vary_w;
+    int *vary_flags;
     /* GAPS_N_COUNTERS counters of this pool */
     unsigned long long *counters;
     /* the next event number to hand out, shared by all pools of a run (may overshoot) */
@@ -190,6 +211,9 @@ GAPS_DEVICE_END
  * next_event is NULL.  Returns 0 or -1. */
 int gaps_pool_create(gaps_pool *pool, int nslots, int maxp, unsigned long long *next_event);
 void gaps_pool_destroy(gaps_pool *pool);
+/* Host: the variation rows of a pool made by gaps_pool_create (n_vary of them; 0: none).
+ * Returns 0 or -1; gaps_pool_destroy frees them. */
+int gaps_pool_alloc_vary(gaps_pool *pool, int n_vary);
 
 GAPS_DEVICE_BEGIN
 /* End the shower of slot e: mark it finished and put it on the done list (and in the row of

@@ -15,6 +15,7 @@
 #include "gaps/hard_batch.h"
 #include "gaps/histogram.h"
 #include "gaps/state.h"
+#include "gaps/vary.h"
 #include "gaps/decl.h"
 
 GAPS_C_BEGIN
@@ -94,6 +95,12 @@ typedef struct gaps_config {
                                 (gaps_process_set_file_unit) */
     int file_batch;          /* hard events per batch (a segment's most); 0: the default,
                                 twice the pool within GAPS_FILE_BATCH_MIN..._DEFAULT */
+    /* --shower-mur-factor k: the shower's alpha_s at (k p_T)^2 instead of p_T^2 (1: the
+     * default).  Not a parameter of GAPS_PARAMETERS yet (the state does not record it): a run
+     * with k != 1 writes no state and no checkpoint (the program refuses them) */
+    double shower_mur_factor;
+    /* --vary: enum gaps_vary_bit bits (gaps/vary.h); 0: no variation weights */
+    int vary;
 } gaps_config;
 
 /* Hard events of a batch from a file, by default, and the rows its arrays hold per event
@@ -180,6 +187,17 @@ typedef struct gaps_run {
     int cycle_log_stride;    /* veto cycles per entry: gaps_config_cycles_per_launch() */
     double energy_j;         /* energy of the device over the run (J), < 0 if unknown */
     char energy_source[96];  /* what the energy was read from, or why it is unknown */
+    /* --vary: the variations, each with its cross section from its weights and its
+     * histograms (heap, n_vary entries; NULL without --vary), and the events whose weights the
+     * safeguards of gaps/vary.h counted */
+    int n_vary;
+    gaps_variation vary[GAPS_VARY_MAX];
+    double vary_sigma[GAPS_VARY_MAX], vary_sigma_err[GAPS_VARY_MAX];
+    gaps_hist_result *vary_hist;
+    uint64_t *vary_words;    /* the exact sums of the variations' histograms [v][bin][word] */
+    int64_t vary_over_events, vary_large_events;
+    double vary_a_max_ratio; /* the coupling overestimate with --vary over the one without (the
+                                extra trials the bound P' <= O costs) */
     int slots, threads;
     char backend[16];
     char device[192];

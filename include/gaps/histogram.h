@@ -122,6 +122,10 @@ typedef struct gaps_histograms {
     double lo[GAPS_HIST_MAX_HISTS + 1], hi[GAPS_HIST_MAX_HISTS + 1];
     double inv_w_unit;                    /* 1 / weight unit, pb^-1 */
     uint64_t *acc;                        /* [copy][bin][GAPS_ACC_WORDS], device memory */
+    /* --vary (gaps/vary.h): the same histograms once per variation weight, n_vary of them,
+     * [copy][variation][bin][GAPS_ACC_WORDS], device memory; 0 and NULL without --vary */
+    int n_vary;
+    uint64_t *vary_acc;
 } gaps_histograms;
 
 /* Host: the layout of the histograms of an analysis (enum gaps_analysis_id) for ncopies copies
@@ -139,6 +143,11 @@ enum { GAPS_FILL_BAD_WEIGHT = 1 };
  * GAPS_WEIGHT_MAX_UNITS w_unit: then only the event counter's entry count is incremented (the
  * event counts in N) and no sum changes. */
 int gaps_histograms_fill_event(const gaps_histograms *h, int copy, const double *row);
+
+/* The same into the histograms of variation v (0 <= v < h->n_vary), the row's weight being the
+ * variation's. */
+int gaps_histograms_fill_variation(const gaps_histograms *h, int copy, int v,
+                                   const double *row);
 
 /* The fixed-point value of v (v in units of w_unit, or w_unit^2, ...): floor(v * 2^40 + 0.5)
  * evaluated in double precision, as format 1 did it (it then converted to a 64-bit integer),

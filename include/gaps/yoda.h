@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include "gaps/histogram.h"
 #include "gaps/state.h"
+#include "gaps/vary.h"
 #include "gaps/decl.h"
 
 GAPS_C_BEGIN
@@ -14,6 +15,12 @@ GAPS_C_BEGIN
  * with the run's settings as annotations (and a "Backend:" line when backend is not NULL).
  * Returns 0, or -1 on a write or allocation error. */
 int gaps_yoda_write(FILE *f, const gaps_state *state, const char *backend);
+
+/* The same, then every histogram and /_XSEC once more for each of n_vary variation weights
+ * (--vary, gaps/vary.h), as /ANALYSIS/HIST[NAME] and /_XSEC[NAME] (the Rivet convention for
+ * named weights), normalised by the same N, and a /_EVTCOUNT[NAME] after /_EVTCOUNT. */
+int gaps_yoda_write_varied(FILE *f, const gaps_state *state, const char *backend, int n_vary,
+                           const gaps_variation *vary, const gaps_hist_result *vary_hist);
 
 GAPS_C_END
 

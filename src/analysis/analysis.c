@@ -137,6 +137,17 @@ static void finish(gaps_pool *pool, const gaps_physics *phys, const gaps_histogr
     double row[GAPS_OBS_MAX_COLUMNS];
     gaps_analysis_row(row, phys->proc.analysis, event, w, n_in, n, p, flav);
     if (gaps_histograms_fill_event(hist, gaps_worker_id(), row) != 0) flags |= GAPS_FLAG_WEIGHT;
+    int vary_flags = 0;
+    if (hist->n_vary) {   /* --vary: the histograms once more per variation weight */
+        vary_flags = pool->vary_flags[e];
+        for (int v = 0; v < hist->n_vary; ++v) {
+            const double f = pool->vary_w[gaps_at(pool, v, e)];
+            if (!(fabs(f) <= GAPS_VARY_LARGE_RATIO)) vary_flags |= GAPS_VARY_FLAG_LARGE;
+            row[GAPS_OBS_WEIGHT] = w * f;
+            gaps_histograms_fill_variation(hist, gaps_worker_id(), v, row);
+        }
+        row[GAPS_OBS_WEIGHT] = w;
+    }
     if (out && out->rows) {
         const int nc = row_columns(phys->proc.analysis);
         for (int c = 0; c < nc; ++c) out->rows[(long)i * GAPS_OBS_MAX_COLUMNS + c] = row[c];
@@ -156,6 +167,14 @@ static void finish(gaps_pool *pool, const gaps_physics *phys, const gaps_histogr
     if (flags & GAPS_FLAG_WEIGHT) {
         GAPS_ATOMIC_UPDATE
         cnt[GAPS_COUNT_BAD_WEIGHT] += 1u;
+    }
+    if (vary_flags & GAPS_VARY_FLAG_OVER) {
+        GAPS_ATOMIC_UPDATE
+        cnt[GAPS_COUNT_VARY_OVER] += 1u;
+    }
+    if (vary_flags & GAPS_VARY_FLAG_LARGE) {
+        GAPS_ATOMIC_UPDATE
+        cnt[GAPS_COUNT_VARY_LARGE] += 1u;
     }
     pool->status[e] = GAPS_SLOT_EMPTY;
 }

@@ -107,7 +107,7 @@ void gaps_fixed_add(uint64_t *acc, const uint64_t c[2])
  * below 2^126 quanta (w^2 is the largest). */
 /* u is the value on the axis of the bins (x itself, or log10 x for logarithmic bins), x the
  * value whose moments are summed. */
-static void hist_fill(const gaps_histograms *h, int copy, int id, double u, double x,
+static void hist_fill(const gaps_histograms *h, uint64_t *acc, int id, double u, double x,
                       double w_rel)
 {
     if (!(u == u)) return;   /* NaN: no bin can hold it */
@@ -120,7 +120,7 @@ static void hist_fill(const gaps_histograms *h, int copy, int id, double u, doub
         if (bin > nb) bin = nb;   /* rounding just below hi */
     }
     const double xc = fmin(fmax(x, -2048.0), 2048.0);
-    uint64_t *a = h->acc + ((long)copy * h->nbins_total + h->offset[id] + bin) * GAPS_ACC_WORDS;
+    uint64_t *a = acc + ((long)h->offset[id] + bin) * GAPS_ACC_WORDS;
     uint64_t c[2];
     gaps_fixed_from_double(w_rel, c);
     gaps_fixed_add(a + GAPS_ACC_SUMW, c);
@@ -150,7 +150,7 @@ GAPS_ANALYSES(GAPS_FILL_RULES_)
 #undef GAPS_HIST_RULE_
 
 /* One value v of a histogram, transformed as its rule says. */
-static void fill_value(const gaps_histograms *h, int copy, int id, int transform, double v,
+static void fill_value(const gaps_histograms *h, uint64_t *copy, int id, int transform, double v,
                        double w_rel)
 {
     switch (transform) {
@@ -170,7 +170,7 @@ static void fill_value(const gaps_histograms *h, int copy, int id, int transform
 
 /* The histograms of one analysis: with its table and trip count known at the call, the
  * compiler can unroll the loop. */
-static inline void fill_rules(const gaps_histograms *h, int copy, const double *row,
+static inline void fill_rules(const gaps_histograms *h, uint64_t *copy, const double *row,
                               double w, const struct hist_fill_rule *rules, int n_hists)
 {
     const int n = (int)row[GAPS_OBS_NPARTONS];
@@ -186,14 +186,14 @@ static inline void fill_rules(const gaps_histograms *h, int copy, const double *
     }
 }
 
-int gaps_histograms_fill_event(const gaps_histograms *h, int copy, const double *row)
+/* One event into the copy of the accumulators that starts at `copy`. */
+static int fill_event_at(const gaps_histograms *h, uint64_t *copy, const double *row)
 {
     const double w = row[GAPS_OBS_WEIGHT] * h->inv_w_unit;
     const int events = h->n_hists;   /* the event counter follows the histograms */
     if (!(fabs(w) <= GAPS_WEIGHT_MAX_UNITS)) {
         /* not finite, or too large for the exact sums: counted as an event, added nowhere */
-        uint64_t *a = h->acc + ((long)copy * h->nbins_total + h->offset[events] + 1)
-                               * GAPS_ACC_WORDS;
+        uint64_t *a = copy + ((long)h->offset[events] + 1) * GAPS_ACC_WORDS;
         GAPS_WORKER_ATOMIC_UPDATE
         a[GAPS_ACC_COUNT] += 1u;
         return GAPS_FILL_BAD_WEIGHT;
@@ -215,6 +215,17 @@ int gaps_histograms_fill_event(const gaps_histograms *h, int copy, const double 
     if (w != 0.0 && fabs(w) < GAPS_WEIGHT_PRECISE_UNITS)
         hist_fill(h, copy, events, 1.5, 1.5, fabs(w));
     return 0;
+}
+
+int gaps_histograms_fill_event(const gaps_histograms *h, int copy, const double *row)
+{
+    return fill_event_at(h, h->acc + (long)copy * h->nbins_total * GAPS_ACC_WORDS, row);
+}
+
+int gaps_histograms_fill_variation(const gaps_histograms *h, int copy, int v, const double *row)
+{
+    return fill_event_at(h, h->vary_acc + ((long)copy * h->n_vary + v) * h->nbins_total
+                                              * GAPS_ACC_WORDS, row);
 }
 
 /* sum[0..3] += the sign-extended 192-bit a[0..2]: a 256-bit sum of 192-bit terms, exact for

@@ -40,8 +40,19 @@ int gaps_pool_create(gaps_pool *pool, int nslots, int maxp, unsigned long long *
     return ok ? 0 : -1;
 }
 
+int gaps_pool_alloc_vary(gaps_pool *pool, int n_vary)
+{
+    pool->n_vary = n_vary;
+    if (n_vary <= 0) return 0;
+    pool->vary_w = gaps_device_alloc((size_t)n_vary * (size_t)pool->nslots * sizeof(double));
+    pool->vary_flags = gaps_device_alloc((size_t)pool->nslots * sizeof(int));
+    return pool->vary_w && pool->vary_flags ? 0 : -1;
+}
+
 void gaps_pool_destroy(gaps_pool *pool)
 {
+    gaps_device_free(pool->vary_w);
+    gaps_device_free(pool->vary_flags);
 #define GAPS_POOL_FREE_(type, name, rows, what) gaps_device_free(pool->name);
     GAPS_POOL_ARRAYS(GAPS_POOL_FREE_, pool->maxp)
 #undef GAPS_POOL_FREE_

@@ -37,6 +37,21 @@ void gaps_config_defaults(gaps_config *cfg)
     cfg->loop_mode = GAPS_LOOPS_AUTO;
     cfg->cycles_per_launch = 0;   /* the backend's default (gaps_config_cycles_per_launch) */
     cfg->split_every = 0;   /* the backend's default for the process (gaps_config_split_every) */
+    cfg->shower_mur_factor = 1.0;
+    cfg->vary = 0;
+}
+
+/* The smallest factor of the argument of the shower's coupling that a run evaluates: the
+ * nominal k^2 of --shower-mur-factor and that of every --vary weight.  The overestimates are
+ * made for alpha_s at this factor times t (alpha_s falls with its argument), so that the
+ * trials bound the nominal density and every varied one (doc/physics.md 17.3); 1 by default. */
+static double shower_mu2_bound(const gaps_physics *phys)
+{
+    double m = phys->mur_scaled ? phys->mur2 : 1.0;
+    for (int v = 0; v < phys->n_vary; ++v)
+        for (int leg = 0; leg < 2; ++leg)
+            if (phys->vary_mu2[v][leg] < m) m = phys->vary_mu2[v][leg];
+    return m;
 }
 
 static int config_hadronic(const gaps_config *cfg)
@@ -293,6 +308,33 @@ static int config_check(const gaps_config *cfg, char *msg, size_t len)
                         GAPS_MAX_THREADS), -1;
     if (cfg->checkpoint_every < 0)
         return snprintf(msg, len, "--checkpoint-every must be positive"), -1;
+    /* --shower-mur-factor and --vary (gaps/vary.h) */
+    if (!(cfg->shower_mur_factor >= GAPS_SHOWER_MUR_FACTOR_MIN
+          && cfg->shower_mur_factor <= GAPS_SHOWER_MUR_FACTOR_MAX))
+        return snprintf(msg, len, "--shower-mur-factor must be from %g to %g",
+                        GAPS_SHOWER_MUR_FACTOR_MIN, GAPS_SHOWER_MUR_FACTOR_MAX), -1;
+    if (cfg->vary & ~GAPS_VARY_SHOWER)
+        return snprintf(msg, len, "--vary: only shower is implemented"), -1;
+    if (cfg->shower_mur_factor != 1.0 || cfg->vary) {
+        const char *what = cfg->vary ? "--vary" : "--shower-mur-factor";
+        /* GAPS 2.1's constant coupling and its f > g rejections, and the ablations' own
+         * couplings, are not the coupling the weights vary */
+        if (cfg->compat != GAPS_COMPAT_NONE || cfg->ablate)
+            return snprintf(msg, len, "%s is only for --compat none without --ablate", what), -1;
+        if (cfg->vary && config_from_file(cfg))
+            return snprintf(msg, len, "--vary is not yet implemented for --lhe (the file's own "
+                            "named weights would have to be combined with the shower's)"), -1;
+        gaps_physics *phys = malloc(sizeof *phys);
+        if (!phys) return snprintf(msg, len, "out of memory"), -1;
+        const int rc = gaps_physics_setup(phys, cfg, NULL, msg, len);
+        const double mu2 = rc == 0 ? shower_mu2_bound(phys) : 1.0;
+        free(phys);
+        if (rc != 0) return -1;
+        if (!gaps_alphas_is_defined(&as, mu2 * cfg->t_cut))
+            return snprintf(msg, len, "%s: alpha_s is not defined at %g t_cut = %g GeV^2 (below "
+                            "the Landau pole): give a larger --tcut", what, mu2,
+                            mu2 * cfg->t_cut), -1;
+    }
     return 0;
 }
 
@@ -378,7 +420,24 @@ int gaps_physics_setup(gaps_physics *phys, const gaps_config *cfg, const gaps_pd
         return -1;
     if (pdf) gaps_process_prepare(&phys->proc, pdf);
     phys->t_cut = cfg->t_cut;
-    phys->a_max = gaps_alphas_value(&phys->as, cfg->t_cut);
+    /* --shower-mur-factor k: the coupling at k^2 t; --vary: each weight's factors on top of it
+     * (gaps/vary.h), FSR at [0], ISR at [1] */
+    if (cfg->shower_mur_factor != 1.0) {
+        phys->mur_scaled = 1;
+        phys->mur2 = cfg->shower_mur_factor * cfg->shower_mur_factor;
+    }
+    {
+        gaps_variation vars[GAPS_VARY_MAX];
+        const double nominal = phys->mur_scaled ? phys->mur2 : 1.0;
+        phys->n_vary = gaps_vary_list(cfg->vary, phys->proc.hadronic, vars);
+        for (int v = 0; v < phys->n_vary; ++v) {
+            phys->vary_mu2[v][0] = nominal * vars[v].mur_fsr * vars[v].mur_fsr;
+            phys->vary_mu2[v][1] = nominal * vars[v].mur_isr * vars[v].mur_isr;
+        }
+    }
+    /* the overestimate alpha_s(t_C), at the smallest argument factor of the run: 1 by
+     * default */
+    phys->a_max = gaps_alphas_value(&phys->as, shower_mu2_bound(phys) * cfg->t_cut);
     phys->seed = cfg->seed;
     phys->end_event = cfg->first_event + cfg->events;
     return 0;
@@ -474,8 +533,8 @@ static int run_physics_setup(const gaps_config *cfg, gaps_physics *phys, run_pdf
     }
     /* the bounds of the initial-state shower come from the host copy of the set */
     double *table = NULL;
-    int ok = gaps_isr_init(&phys->isr, &host, &phys->as, cfg->compat, cfg->t_cut,
-                                cfg->ecm * cfg->ecm, &table) == 0
+    int ok = gaps_isr_init_scaled(&phys->isr, &host, &phys->as, shower_mu2_bound(phys),
+                                  cfg->compat, cfg->t_cut, cfg->ecm * cfg->ecm, &table) == 0
              && (rp->bound = gaps_device_copy(table, gaps_isr_table_bytes(&phys->isr))) != NULL
              && gaps_pdf_to_device(&host, &rp->view) == 0;
     free(table);
@@ -1058,6 +1117,34 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     const size_t reduce_bytes = (size_t)gaps_histograms_reduce_words(&hist) * sizeof(uint64_t);
     uint64_t *words_host = malloc(reduce_bytes);
     uint64_t *words_dev = gaps_device_alloc(reduce_bytes);
+    /* --vary: the histograms once more per variation, summed like the nominal ones (a view
+     * of their words as one copy of n_vary times the bins: gaps_histograms_launch_reduce
+     * then adds the workers' copies of all of them at once) */
+    gaps_histograms vary_view;
+    memset(&vary_view, 0, sizeof vary_view);
+    uint64_t *vary_words_host = NULL, *vary_words_dev = NULL;
+    size_t vary_reduce_bytes = 0;
+    int vary_ok = 1;
+    run->n_vary = gaps_vary_list(cfg->vary, phys.proc.hadronic, run->vary);
+    if (phys.n_vary > 0) {
+        hist.n_vary = phys.n_vary;
+        hist.vary_acc = gaps_device_alloc(hist_bytes * (size_t)phys.n_vary);
+        vary_view = hist;
+        vary_view.acc = hist.vary_acc;
+        vary_view.nbins_total = hist.nbins_total * phys.n_vary;
+        vary_view.n_vary = 0;
+        vary_view.vary_acc = NULL;
+        vary_reduce_bytes = (size_t)gaps_histograms_reduce_words(&vary_view) * sizeof(uint64_t);
+        vary_words_host = malloc(vary_reduce_bytes);
+        vary_words_dev = gaps_device_alloc(vary_reduce_bytes);
+        run->vary_words = calloc((size_t)vary_view.nbins_total * GAPS_ACC_WORDS,
+                                 sizeof *run->vary_words);
+        run->vary_hist = malloc((size_t)phys.n_vary * sizeof *run->vary_hist);
+        vary_ok = hist.vary_acc && vary_words_host && vary_words_dev && run->vary_words
+                  && run->vary_hist;
+        const double nominal = phys.mur_scaled ? phys.mur2 : 1.0;
+        run->vary_a_max_ratio = phys.a_max / gaps_alphas_value(&phys.as, nominal * cfg->t_cut);
+    }
     gaps_physics *phys_dev = gaps_device_copy(&phys, sizeof phys);
     gaps_histograms *hist_dev = hist.acc ? gaps_device_copy(&hist, sizeof hist) : NULL;
     /* Pools share one event counter, except with pieces: then each walks its own piece.  With
@@ -1066,10 +1153,11 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     unsigned long long *shared_next =
         nparts > 1 && !pieces ? gaps_device_alloc(sizeof *shared_next) : NULL;
     int ok = base && run->state && run->hist && parts && hist_dev && phys_dev && words_host
-             && words_dev && (shared_next || nparts == 1 || pieces);
+             && words_dev && (shared_next || nparts == 1 || pieces) && vary_ok;
     for (int k = 0; ok && k < nparts; ++k) {
         const int n = (int)(slots / nparts + (k < slots % nparts));
         ok = gaps_pool_create(&parts[k].pool, n, cfg->max_partons, shared_next) == 0
+             && gaps_pool_alloc_vary(&parts[k].pool, phys.n_vary) == 0
              && (parts[k].pool_dev = gaps_device_copy(&parts[k].pool, sizeof(gaps_pool))) != NULL
              && partition_alloc_output(&parts[k], cfg) == 0;
         if (ok && pieces) {
@@ -1194,6 +1282,20 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
             ok = 0;
             break;
         }
+        if (phys.n_vary > 0) {   /* the variations' sums, as the nominal ones */
+            gaps_histograms_launch_reduce(&vary_view, vary_words_dev);
+            gaps_device_to_host(vary_words_host, vary_words_dev, vary_reduce_bytes);
+            /* the run's own sums, not added to anything resumed (--vary takes no resume) */
+            memset(run->vary_words, 0, (size_t)vary_view.nbins_total * GAPS_ACC_WORDS
+                                           * sizeof *run->vary_words);
+            if (vary_words_host[vary_reduce_bytes / sizeof(uint64_t) - 1] != 0
+                || gaps_histograms_accumulate(run->vary_words, vary_words_host,
+                                              vary_view.nbins_total) != 0) {
+                snprintf(msg, len, "the exact histogram sums of the variations overflowed");
+                ok = 0;
+                break;
+            }
+        }
         const int stopped = stop_requested(&sh) && done_end < run_end;
         if (hooks && hooks->checkpoint && cfg->checkpoint_every > 0) {
             const gaps_resume_point rp = gaps_resume_point_make(
@@ -1226,10 +1328,19 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
             run->time_analysis += parts[k].time_analysis / nparts;
             run->launches += parts[k].launches;
             run->overestimates += (int64_t)parts[k].c[GAPS_COUNT_OVERESTIMATE];
+            run->vary_over_events += (int64_t)parts[k].c[GAPS_COUNT_VARY_OVER];
+            run->vary_large_events += (int64_t)parts[k].c[GAPS_COUNT_VARY_LARGE];
             if (parts[k].iterations * per_pass > cycles) cycles = parts[k].iterations * per_pass;
         }
         run->veto_cycles += cycles;
         run->cycle_log_stride = per_pass;
+        for (int v = 0; v < phys.n_vary; ++v) {   /* --vary: each weight's results */
+            gaps_histograms_result(&hist, run->vary_words
+                                              + (size_t)v * hist.nbins_total * GAPS_ACC_WORDS,
+                                   &run->vary_hist[v]);
+            gaps_histograms_sigma(&run->vary_hist[v], &run->vary_sigma[v],
+                                  &run->vary_sigma_err[v]);
+        }
         if (cfg->keep_cycle_log) {
             combine_cycle_logs(parts, nparts, run);
             if (!run->completed_per_cycle) {
@@ -1253,6 +1364,9 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     batch_free(&batch_dev, 1);
     gaps_device_free(hist_dev);
     gaps_device_free(hist.acc);
+    gaps_device_free(hist.vary_acc);
+    free(vary_words_host);
+    gaps_device_free(vary_words_dev);
     run_pdf_free(&pdf);
     if (!ok) gaps_run_free(run);
     else run->time_wall = now() - t_entry;
@@ -1282,6 +1396,10 @@ void gaps_run_free(gaps_run *run)
     free(run->hist);
     free(run->completed_per_cycle);
     free(run->cycle_log_seconds);
+    free(run->vary_hist);
+    free(run->vary_words);
+    run->vary_hist = NULL;
+    run->vary_words = NULL;
     run->state = NULL;
     run->hist = NULL;
     run->completed_per_cycle = NULL;

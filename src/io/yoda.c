@@ -43,7 +43,10 @@ static double bin_edge(const gaps_hist_def *d, int i)
     return fabs(x) < 1e-12 ? 0.0 : x;
 }
 
-static void write_histo(FILE *f, const gaps_hist_def *d, const gaps_bin_sums *bins, double k)
+/* suffix: "" for the nominal histograms, "[NAME]" for those of variation weight NAME (the
+ * Rivet convention for named weights: /ANALYSIS/HIST[NAME]) */
+static void write_histo(FILE *f, const gaps_hist_def *d, const gaps_bin_sums *bins, double k,
+                        const char *suffix)
 {
     gaps_bin_sums total = { 0, 0, 0, 0, 0 };
     for (int b = 0; b < d->nbins + 2; ++b) {
@@ -54,8 +57,8 @@ static void write_histo(FILE *f, const gaps_hist_def *d, const gaps_bin_sums *bi
         total.entries += bins[b].entries;
     }
     const double mean = total.sumw != 0.0 ? total.sumwx / total.sumw : 0.0;
-    fprintf(f, "BEGIN YODA_HISTO1D_V2 %s\n", d->path);
-    fprintf(f, "Path: %s\n", d->path);
+    fprintf(f, "BEGIN YODA_HISTO1D_V2 %s%s\n", d->path, suffix);
+    fprintf(f, "Path: %s%s\n", d->path, suffix);
     fprintf(f, "ScaledBy: " NUM "\n", k);
     fprintf(f, "Title: %s\n", d->title);
     fprintf(f, "Type: Histo1D\n");
@@ -115,27 +118,47 @@ static void write_run_annotations(FILE *f, const gaps_state *st, const char *bac
     fputc('\n', f);
 }
 
-static int yoda_write(FILE *f, const gaps_state *state, const char *backend)
+/* The histograms and /_XSEC of one set of sums (the nominal weights: suffix "") */
+static void write_weight_set(FILE *f, const gaps_state *state, const gaps_hist_result *r,
+                             double k, const char *suffix)
+{
+    double sigma, error;
+    gaps_histograms_sigma(r, &sigma, &error);
+    const gaps_analysis_info *info = &gaps_analysis_table[state->analysis];
+    for (int id = 0; id < info->n_hists; ++id)
+        write_histo(f, &info->hist[id], r->bin[id], k, suffix);
+    fprintf(f, "BEGIN YODA_SCATTER1D_V2 /_XSEC%s\nPath: /_XSEC%s\nTitle: \nType: Scatter1D\n"
+               "---\n", suffix, suffix);
+    fprintf(f, "# xval\t xerr-\t xerr+\n" NUM "\t" NUM "\t" NUM "\n", sigma, error, error);
+    fprintf(f, "END YODA_SCATTER1D_V2\n\n");
+}
+
+static int yoda_write(FILE *f, const gaps_state *state, const char *backend, int n_vary,
+                      const gaps_variation *vary, const gaps_hist_result *vary_hist)
 {
     gaps_hist_result *r = malloc(sizeof *r);
     if (!r) return -1;
     gaps_state_result(state, r);
-    double sigma, error;
-    gaps_histograms_sigma(r, &sigma, &error);
-    /* Filled once per event with the weight, divided by N: integrates to sigma in pb. */
+    /* Filled once per event with the weight, divided by N: integrates to sigma in pb.  The
+     * variations' histograms are divided by the same N (the same events, other weights). */
     const double k = r->n_events > 0 ? 1.0 / (double)r->n_events : 0.0;
-    const gaps_analysis_info *info = &gaps_analysis_table[state->analysis];
-    for (int id = 0; id < info->n_hists; ++id) write_histo(f, &info->hist[id], r->bin[id], k);
-
-    fprintf(f, "BEGIN YODA_SCATTER1D_V2 /_XSEC\nPath: /_XSEC\nTitle: \nType: Scatter1D\n---\n");
-    fprintf(f, "# xval\t xerr-\t xerr+\n" NUM "\t" NUM "\t" NUM "\n", sigma, error, error);
-    fprintf(f, "END YODA_SCATTER1D_V2\n\n");
+    write_weight_set(f, state, r, k, "");
+    for (int v = 0; v < n_vary; ++v) {
+        char suffix[GAPS_VARY_NAME_MAX + 2];
+        snprintf(suffix, sizeof suffix, "[%s]", vary[v].name);
+        write_weight_set(f, state, &vary_hist[v], k, suffix);
+    }
 
     fprintf(f, "BEGIN YODA_COUNTER_V2 /_EVTCOUNT\nPath: /_EVTCOUNT\nTitle: \nType: Counter\n");
     write_run_annotations(f, state, backend);
     fprintf(f, "---\n# sumW\t sumW2\t numEntries\n" NUM "\t" NUM "\t%.10e\n", r->sum_w,
             r->sum_w2, (double)r->n_events);
     fprintf(f, "END YODA_COUNTER_V2\n");
+    for (int v = 0; v < n_vary; ++v)
+        fprintf(f, "\nBEGIN YODA_COUNTER_V2 /_EVTCOUNT[%s]\nPath: /_EVTCOUNT[%s]\nTitle: \n"
+                   "Type: Counter\n---\n# sumW\t sumW2\t numEntries\n" NUM "\t" NUM "\t%.10e\n"
+                   "END YODA_COUNTER_V2\n", vary[v].name, vary[v].name, vary_hist[v].sum_w,
+                vary_hist[v].sum_w2, (double)vary_hist[v].n_events);
     free(r);
     return ferror(f) ? -1 : 0;
 }
@@ -144,7 +167,16 @@ static int yoda_write(FILE *f, const gaps_state *state, const char *backend)
 int gaps_yoda_write(FILE *f, const gaps_state *state, const char *backend)
 {
     const gaps_c_locale saved = gaps_c_locale_enter();
-    const int r = yoda_write(f, state, backend);
+    const int r = yoda_write(f, state, backend, 0, NULL, NULL);
+    gaps_c_locale_leave(saved);
+    return r;
+}
+
+int gaps_yoda_write_varied(FILE *f, const gaps_state *state, const char *backend, int n_vary,
+                           const gaps_variation *vary, const gaps_hist_result *vary_hist)
+{
+    const gaps_c_locale saved = gaps_c_locale_enter();
+    const int r = yoda_write(f, state, backend, n_vary, vary, vary_hist);
     gaps_c_locale_leave(saved);
     return r;
 }

@@ -45,6 +45,7 @@ enum kind {
     K_REAL,     /* finite decimal number; range by lo (enum real_range) */
     K_FILE,     /* file name; "-" allowed where lo is 1 */
     K_LOOPS,    /* steps | fused */
+    K_VARY,     /* the names of --vary (gaps/vary.h) */
     K_PARAM,    /* a physics parameter of gaps/parameters.h; lo = its id */
     K_CARD,     /* --card: command line only */
     K_HELP,
@@ -61,8 +62,9 @@ enum field {
     F_PARAM_END = F_PARAM_BASE + GAPS_N_PARAMS - 1,
     F_OUTPUT, F_JSON, F_OBSERVABLES, F_CYCLES_OUT, F_HEPMC, F_LHE_OUT, F_QUIET, F_PROGRESS,
     F_STATE_OUT, F_CHECKPOINT, F_CHECKPOINT_EVERY, F_RESUME,
-    F_POOL, F_THREADS, F_LHE_THREADS, F_LHE_PIECE, F_LHE_STRICT_PDF, F_LOOPS, F_CYCLES_PER_LAUNCH, F_SPLIT_EVERY, F_REFILL,
-    F_ALLOW_HOST, F_ENERGY, F_CARD, F_HELP, F_VERSION,
+    F_POOL, F_THREADS, F_LHE_THREADS, F_LHE_PIECE, F_LHE_STRICT_PDF, F_LOOPS,
+    F_CYCLES_PER_LAUNCH, F_SPLIT_EVERY, F_REFILL, F_ALLOW_HOST, F_ENERGY, F_CARD, F_HELP,
+    F_VERSION, F_VARY, F_SHOWER_MUR,
     /* gaps merge */
     F_M_OUTPUT, F_M_JSON, F_M_STATE_OUT, F_M_QUIET, F_M_HELP,
     F_COUNT
@@ -82,6 +84,10 @@ static const opt_def gaps_table[] = {
     { "first-event", 0, K_INT, F_FIRST_EVENT, 0, GAPS_MAX_EVENT_NUMBER - 1 },
     { "lhe", 0, K_FILE, F_LHE, 1, 0 },
     { "lhe-strict-pdf", 0, K_FLAG, F_LHE_STRICT_PDF, 1, 0 },
+    /* not in GAPS_PARAMETERS (yet): the state does not record them, so the runs that use them
+     * write no state (check_together) */
+    { "vary", 0, K_VARY, F_VARY, 0, 0 },
+    { "shower-mur-factor", 0, K_REAL, F_SHOWER_MUR, R_POSITIVE, 0 },
     /* the physics parameters (gaps/parameters.h) */
 #define GAPS_OPTION_ROW_(key, option, short_name, ...)                                          \
     { option, short_name, K_PARAM, (enum field)(F_PARAM_BASE + GAPS_P_##key), GAPS_P_##key, 0 },
@@ -364,6 +370,7 @@ static void expected(const opt_def *d, char *buf, size_t len)
                                      : "expected a decimal number between 0 and 1 (exclusive)");
         break;
     case K_LOOPS: snprintf(buf, len, "expected 'steps', 'trials' or 'fused'"); break;
+    case K_VARY: snprintf(buf, len, "expected shower"); break;
     case K_PARAM: expected_param(&gaps_params[d->lo], buf, len); break;
     case K_FLAG: snprintf(buf, len, "expected true, false, yes, no, 1 or 0"); break;
     default: snprintf(buf, len, "expected a file name"); break;
@@ -578,6 +585,12 @@ static int parse_value(const opt_def *d, const char *text, int in_card, value *v
         }
         break;
     }
+    case K_VARY: {
+        int bits;
+        if (gaps_vary_parse(text, &bits, why, wlen) != 0) return -1;
+        v->i = bits;
+        return 0;
+    }
     case K_LOOPS:
         if (!strcmp(text, "steps")) { v->i = GAPS_LOOPS_STEPS; return 0; }
         if (!strcmp(text, "fused")) { v->i = GAPS_LOOPS_FUSED; return 0; }
@@ -672,6 +685,8 @@ static void store(gaps_options *o, const opt_def *d, const value *v)
     case F_LOOPS: c->loop_mode = (int)v->i; break;
     case F_CYCLES_PER_LAUNCH: c->cycles_per_launch = (int)v->i; break;
     case F_SPLIT_EVERY: c->split_every = (int)v->i; break;
+    case F_VARY: c->vary = (int)v->i; break;
+    case F_SHOWER_MUR: c->shower_mur_factor = v->d; break;
     /* flags: "false" in a card leaves the default */
     case F_QUIET: if (v->on) o->quiet = (int)d->lo; break;
     case F_PROGRESS: if (v->on) o->progress = (int)d->lo; break;
@@ -964,6 +979,11 @@ static int check_together(const gaps_options *o, char *msg, size_t len)
         return fail(msg, len, NULL, "--lhe with --nlo 1: the file's events carry their own "
                                     "order (an NLO generator's S and H events are showered "
                                     "as they are); leave --nlo out");
+    if ((c->vary || c->shower_mur_factor != 1.0) && (o->state_out || o->checkpoint || o->resume))
+        return fail(msg, len, NULL, "%s does not take --state-out, --checkpoint or --resume "
+                                    "yet: the state file does not record it (nor the "
+                                    "variations' sums), so a merge or a resume would not be "
+                                    "exact", c->vary ? "--vary" : "--shower-mur-factor");
     if (o->lhe && (o->checkpoint || o->resume))
         return fail(msg, len, NULL, "--lhe does not take --checkpoint or --resume yet: split "
                                     "a long file with --first-event and --events and merge "
@@ -1220,6 +1240,15 @@ void gaps_options_usage(FILE *f)
     snprintf(had, sizeof had, "%d", gaps_runtime_default_split_every(1));
     by_process_default(lep, had, split, sizeof split);
     fprintf(f,
+        "Uncertainty bands (doc/physics.md section 17; not with --state-out, --checkpoint,\n"
+        "--resume, --compat gaps21 or --ablate):\n"
+        "      --vary LIST          variation weights: shower (the shower's mu_R x 1/2 and\n"
+        "                           x 2 in FSR, ISR and both: MUR_FSR=0.5, ...); scales,\n"
+        "                           pdf and alphas are not yet implemented\n"
+        "      --shower-mur-factor K\n"
+        "                           the shower's alpha_s at (K p_T)^2, %g..%g (default 1)\n",
+        GAPS_SHOWER_MUR_FACTOR_MIN, GAPS_SHOWER_MUR_FACTOR_MAX);
+    fprintf(f,
         "Execution (the defaults are this build's):\n"
         "      --pool N             event slots in the pool, 1..%lld (2^28)\n"
         "                           (default: 128 per CPU thread, 2^20 on a GPU)\n"
@@ -1377,7 +1406,7 @@ static const char *const fingerprint_names[GAPS_OPTIONS_FINGERPRINT] = {
     "--events", "--first-event", "--output", "--json", "--observables-out", "--hepmc",
     "--lhe-out", "--cycles-out", "--state-out", "--checkpoint", "--checkpoint-every", "--resume", "--loops",
     "--cycles-per-launch", "--split-every", "--no-refill", "--allow-host", "--energy",
-    "--quiet", "--progress",
+    "--quiet", "--progress", "--vary", "--shower-mur-factor",
 #define GAPS_FP_NAME_(key, option, ...) "--" option,
     GAPS_PARAMETERS(GAPS_FP_NAME_)
 #undef GAPS_FP_NAME_
@@ -1403,7 +1432,7 @@ void gaps_options_fingerprint(const gaps_options *o, uint64_t fp[GAPS_OPTIONS_FI
         fp_str(o->cycles_out), fp_str(o->state_out), fp_str(o->checkpoint), fp_int(o->checkpoint_every),
         fp_str(o->resume), fp_int(c->loop_mode), fp_int(c->cycles_per_launch),
         fp_int(c->split_every), fp_int(c->refill), fp_int(c->allow_host), fp_int(o->energy),
-        fp_int(o->quiet), fp_int(o->progress)
+        fp_int(o->quiet), fp_int(o->progress), fp_int(c->vary), fp_double(c->shower_mur_factor)
     };
     memcpy(fp, v, sizeof v);
     for (int id = 0; id < GAPS_N_PARAMS; ++id) {

@@ -89,7 +89,7 @@ void gaps_options_free(gaps_options *o);
  * parameters of gaps/parameters.h all take part.  fp[i] is a hash of
  * the value of option gaps_options_fingerprint_name(i) ("--seed", ...), so the first index
  * that differs names the option. */
-#define GAPS_OPTIONS_FINGERPRINT (20 + GAPS_N_PARAMS)   /* 20 options, then the parameters */
+#define GAPS_OPTIONS_FINGERPRINT (22 + GAPS_N_PARAMS)   /* 22 options, then the parameters */
 void gaps_options_fingerprint(const gaps_options *o, uint64_t fp[GAPS_OPTIONS_FINGERPRINT]);
 const char *gaps_options_fingerprint_name(int i);
 

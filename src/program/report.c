@@ -171,6 +171,24 @@ void gaps_report_json(FILE *f, const gaps_config *cfg, const gaps_run *run, int6
             gaps_config_split_every(cfg), cfg->refill ? "true" : "false");
     /* shower trials whose acceptance exceeded 1: rare outside --compat gaps21 (this process's) */
     fprintf(f, "  \"overestimate_violations\": %" PRId64 ",\n", run->overestimates);
+    /* --shower-mur-factor and --vary: only where given, so that other runs keep their keys */
+    if (cfg->shower_mur_factor != 1.0)
+        fprintf(f, "  \"shower_mur_factor\": %.17g,\n", cfg->shower_mur_factor);
+    if (run->n_vary > 0) {
+        fprintf(f, "  \"variations\": {");
+        for (int v = 0; v < run->n_vary; ++v)
+            fprintf(f, "%s\n    \"%s\": {\"sigma_pb\": %.17g, \"sigma_err_pb\": %.17g, "
+                       "\"mur_fsr\": %.17g, \"mur_isr\": %.17g}", v ? "," : "",
+                    run->vary[v].name, run->vary_sigma[v], run->vary_sigma_err[v],
+                    run->vary[v].mur_fsr, run->vary[v].mur_isr);
+        fprintf(f, "\n  },\n");
+        /* the safeguards of doc/physics.md 17.3: events whose weights they touched */
+        fprintf(f, "  \"variation_checks\": {\"overestimate_factor\": %.17g, "
+                   "\"events_p_varied_above_overestimate\": %" PRId64 ", "
+                   "\"events_weight_ratio_above_%g\": %" PRId64 "},\n",
+                run->vary_a_max_ratio, run->vary_over_events, GAPS_VARY_LARGE_RATIO,
+                run->vary_large_events);
+    }
     fprintf(f, "  \"launches\": %ld,\n  \"veto_cycles\": %ld,\n", run->launches,
             run->veto_cycles);
     /* total: the event loop; startup: from the program's start to the first event; wall:
@@ -281,6 +299,15 @@ void gaps_report_summary(FILE *out, const gaps_config *cfg, const gaps_run *run,
     if (run->overestimates > 0)
         fprintf(out, "  f > g trials      %" PRId64 " (an overestimate below the true density%s)\n",
                 run->overestimates, cfg->compat ? ": rejected, as GAPS 2.1 does" : "");
+    if (cfg->shower_mur_factor != 1.0)
+        fprintf(out, "  shower mu_R       %g p_T (--shower-mur-factor)\n", cfg->shower_mur_factor);
+    for (int v = 0; v < run->n_vary; ++v)
+        fprintf(out, "  %-17s %.10g +- %.3g pb\n", run->vary[v].name, run->vary_sigma[v],
+                run->vary_sigma_err[v]);
+    if (run->n_vary > 0 && (run->vary_over_events > 0 || run->vary_large_events > 0))
+        fprintf(out, "  variation weights %" PRId64 " events with P' > O, %" PRId64 " beyond "
+                     "%g times the nominal weight\n", run->vary_over_events,
+                run->vary_large_events, GAPS_VARY_LARGE_RATIO);
     if (run->bad_weights > 0)
         fprintf(out, "  bad weights       %" PRId64 " events (not finite or beyond 2^43 weight "
                      "units: counted, not added)\n", run->bad_weights);

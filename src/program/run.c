@@ -311,6 +311,12 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
     cfg->measure_energy = o->energy;
     pg->checkpoint = o->checkpoint ? o->checkpoint : o->resume;
 
+    /* --vary: the variations' sums are the process's own (gaps_run.vary_words), which the
+     * ranks' state exchange does not carry yet */
+    if (cfg->vary && gaps_ranks_count() > 1)
+        return refuse(msg, len, EXIT_USAGE, "--vary runs in one process so far, not %d MPI "
+                      "ranks (the ranks' exchange of states does not carry the variations' "
+                      "sums yet)", gaps_ranks_count());
     /* --lhe: the file's init block completes the configuration (process, sqrt(s), weight
      * unit, event numbers) before anything is checked */
     if (o->lhe) {
@@ -648,7 +654,8 @@ static int run_and_write(program *pg)
      * same) */
     run.time_wall = gaps_now() - pg->t_program;
     if ((f = gaps_outfile_stream(&pg->out[OUT_YODA])))
-        bad |= gaps_yoda_write(f, run.state, run.backend) != 0;
+        bad |= gaps_yoda_write_varied(f, run.state, run.backend, run.n_vary, run.vary,
+                                      run.vary_hist) != 0;
     if ((f = gaps_outfile_stream(&pg->out[OUT_JSON])))
         gaps_report_json(f, cfg, &run, generated_here(cfg, &run, pg), file_report);
     if ((f = gaps_outfile_stream(&pg->out[OUT_CYCLES]))) gaps_report_cycle_log(f, &run);

@@ -387,15 +387,22 @@ GAPS_ALWAYS_INLINE double gaps_isr_trial_scale(const gaps_isr *isr, double t, do
     return isr->as_lambda2 * gaps_exp(gaps_log(t / isr->as_lambda2) * p);
 }
 
-/* alpha_s(t) over the coupling the trial was drawn with (<= 1); heavy as for
+/* The coupling a of a trial at scale t (alpha_s(t), or alpha_s(k^2 t) with
+ * --shower-mur-factor) over the coupling the trial was drawn with (<= 1); heavy as for
  * gaps_isr_coupling_max. */
-GAPS_ALWAYS_INLINE double gaps_isr_coupling_ratio(const gaps_isr *isr, const gaps_alphas *as,
-                                                  int heavy, double a_max, double t)
+GAPS_ALWAYS_INLINE double gaps_isr_coupling_ratio_of(const gaps_isr *isr, int heavy,
+                                                     double a_max, double t, double a)
 {
-    const double a = gaps_alphas_value(as, t);
     if (heavy) return a / isr->a_heavy[heavy];
     if (isr->as_k > 0.0) return a * gaps_log(t / isr->as_lambda2) / isr->as_k;
     return a / a_max;
+}
+
+/* The same with the coupling a = alpha_s(t) computed here. */
+GAPS_ALWAYS_INLINE double gaps_isr_coupling_ratio(const gaps_isr *isr, const gaps_alphas *as,
+                                                  int heavy, double a_max, double t)
+{
+    return gaps_isr_coupling_ratio_of(isr, heavy, a_max, t, gaps_alphas_value(as, t));
 }
 
 /* The factor of the trial rate besides alpha_max/(2 pi) and the shape's integral: the

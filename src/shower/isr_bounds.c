@@ -46,22 +46,24 @@ static int pid_of_row(int r) { return r == 5 ? 0 : r - 5; }   /* gaps_pdf_xfxq2_
 #define AS_GRID 4000
 #define AS_MARGIN 1.0001
 
-static double coupling_k(const gaps_alphas *as, double lambda2, double t_lo, double t_hi)
+static double coupling_k(const gaps_alphas *as, double mu2, double lambda2, double t_lo,
+                         double t_hi)
 {
     const double l_lo = log(t_lo), l_hi = log(t_hi);
     double k = 0.0;
     for (int i = 0; i <= AS_GRID + 4; ++i) {
         double t;
         if (i <= AS_GRID) t = exp(l_lo + (l_hi - l_lo) * i / AS_GRID);
-        else if (i <= AS_GRID + 2) t = as->t_ref[1 + (i - AS_GRID - 1)];   /* thresholds */
-        else t = as->t_ref[1 + (i - AS_GRID - 3)] * (1.0 - 1e-12);          /* and below */
+        else if (i <= AS_GRID + 2) t = as->t_ref[1 + (i - AS_GRID - 1)] / mu2;   /* thresholds */
+        else t = as->t_ref[1 + (i - AS_GRID - 3)] / mu2 * (1.0 - 1e-12);         /* and below */
         if (!(t >= t_lo && t <= t_hi)) continue;
-        k = fmax(k, gaps_alphas_value(as, t) * log(t / lambda2));
+        k = fmax(k, gaps_alphas_value(as, mu2 * t) * log(t / lambda2));
     }
     return AS_MARGIN * k;
 }
 
-static void coupling_bound(gaps_isr *isr, const gaps_alphas *as, double t_lo, double t_hi)
+static void coupling_bound(gaps_isr *isr, const gaps_alphas *as, double mu2, double t_lo,
+                           double t_hi)
 {
     isr->as_lambda2 = 0.0;
     isr->as_k = 0.0;
@@ -69,7 +71,7 @@ static void coupling_bound(gaps_isr *isr, const gaps_alphas *as, double t_lo, do
     double best = INFINITY;
     for (int j = 1; j <= 400; ++j) {   /* Lambda^2 from t_lo down to 1e-8 t_lo */
         const double lambda2 = t_lo * pow(10.0, -j / 50.0);
-        const double k = coupling_k(as, lambda2, t_lo, t_hi);
+        const double k = coupling_k(as, mu2, lambda2, t_lo, t_hi);
         const double total = k * log(log(t_hi / lambda2) / log(t_lo / lambda2));
         if (isfinite(total) && total < best) {
             best = total;
@@ -82,10 +84,16 @@ static void coupling_bound(gaps_isr *isr, const gaps_alphas *as, double t_lo, do
 int gaps_isr_init(gaps_isr *isr, const gaps_pdf *pdf, const gaps_alphas *as, int compat,
                   double t_cut, double t_max, double **table)
 {
+    return gaps_isr_init_scaled(isr, pdf, as, 1.0, compat, t_cut, t_max, table);
+}
+
+int gaps_isr_init_scaled(gaps_isr *isr, const gaps_pdf *pdf, const gaps_alphas *as, double mu2,
+                         int compat, double t_cut, double t_max, double **table)
+{
     isr->compat = compat;
     /* compat keeps GAPS 2.1's constant alpha_max: its f > g rejections depend on it */
     if (compat == GAPS_COMPAT_GAPS21) isr->as_lambda2 = isr->as_k = 0.0;
-    else coupling_bound(isr, as, t_cut, t_max);   /* t_C: the final-final dipoles' end */
+    else coupling_bound(isr, as, mu2, t_cut, t_max);   /* t_C: the final-final dipoles' end */
     isr->t_min = fmax(t_cut, pdf->q2min);
     for (int f = 0; f < 6; ++f) isr->m2[f] = 0.0;
     /* the heavy quarks' thresholds of the set: below them the set has no c or b (GAPS 2.1
@@ -145,7 +153,8 @@ int gaps_isr_init(gaps_isr *isr, const gaps_pdf *pdf, const gaps_alphas *as, int
     isr->heavy_stop = isr->heavy_loglog ? HEAVY_STOP : 1e-9;
     for (int f = 0; f < 6; ++f)
         isr->a_heavy[f] = isr->heavy_loglog && isr->m2[f] > 0.0
-                          ? gaps_alphas_value(as, isr->m2[f]) : gaps_alphas_value(as, t_cut);
+                          ? gaps_alphas_value(as, mu2 * isr->m2[f])
+                          : gaps_alphas_value(as, mu2 * t_cut);
     /* two points per decade down to the stop above each threshold */
     for (int f = 4; f <= 5; ++f)
         for (int k = 1; pow(10.0, -0.5 * k) >= isr->heavy_stop * 0.999 && k <= 20; ++k)

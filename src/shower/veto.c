@@ -49,6 +49,10 @@ GAPS_ALWAYS_INLINE void start_showering(gaps_pool *pool, const gaps_physics *phy
     pool->t[e] = t_start;
     pool->status[e] = GAPS_SLOT_SHOWERING;
     pool->trial_kernel[e] = GAPS_KERNEL_NONE;
+    if (phys->n_vary) {   /* --vary: every variation starts at the nominal weight */
+        for (int v = 0; v < phys->n_vary; ++v) pool->vary_w[gaps_at(pool, v, e)] = 1.0;
+        pool->vary_flags[e] = 0;
+    }
     if (is_hadronic(phys, ee_only)) {
         pool->rate_tbin[e] = gaps_isr_tbin(&phys->isr, t_start);
         gaps_dipoles_update_hadronic(pool, phys, e, gaps_rows_all(0));
@@ -188,6 +192,68 @@ static void load(const gaps_pool *pool, int e, int p, double v[4])
 static void store(gaps_pool *pool, int e, int p, const double v[4])
 {
     pool->E[gaps_at(pool, p, e)] = v[0]; pool->px[gaps_at(pool, p, e)] = v[1]; pool->py[gaps_at(pool, p, e)] = v[2]; pool->pz[gaps_at(pool, p, e)] = v[3];
+}
+
+/* The argument of the shower's coupling at the emission scale t: t, or with
+ * --shower-mur-factor k, k^2 t kept at or above the cutoff t_C (doc/physics.md 17.1: the
+ * shower never takes alpha_s below its own lowest scale, where alpha_s(t_C/4) = 0.95 would be
+ * far from perturbative; no product at all by default: the events keep their bits). */
+GAPS_ALWAYS_INLINE double scaled_as_arg(const gaps_physics *phys, double mu2, double t)
+{
+    const double a = mu2 * t;
+    return a > phys->t_cut ? a : phys->t_cut;
+}
+
+GAPS_ALWAYS_INLINE double shower_as_arg(const gaps_physics *phys, double t)
+{
+    return phys->mur_scaled ? scaled_as_arg(phys, phys->mur2, t) : t;
+}
+
+/* --vary (gaps/vary.h, doc/physics.md 17): the variation weights of one trial of slot e at
+ * scale t (the emission's k_T^2).  r = P/O is the trial's acceptance ratio with the nominal
+ * coupling a in it, isr 1 for an incoming emitter (the initial-state factors of vary_mu2),
+ * accepted the veto's decision.  Each variation's density is P' = P a'/a with a' the coupling
+ * at its argument max(mu2 t, t_C) (scaled_as_arg),
+ * and its weight takes P'/P = a'/a for an accepted trial and (O - P')/(O - P) =
+ * (1 - r a'/a)/(1 - r) for a rejected one.  A rejected trial has r < 1 (Ra < 1 accepts any
+ * r >= 1).  The coupling is computed once per distinct argument (two for --vary shower); a
+ * variation that leaves this emission's coupling alone takes no factor. */
+GAPS_OUT_OF_LINE void vary_trial(gaps_pool *pool, const gaps_physics *phys, int e, int isr,
+                                 int accepted, double r, double a, double t, int ee_only)
+{
+    /* a rejection with r >= 1 cannot happen (Ra < 1); should rounding make one, its factor
+     * would divide by 1 - r <= 0: it is counted and left out */
+    if (!accepted && !(r < 1.0)) {
+        pool->vary_flags[e] |= GAPS_VARY_FLAG_OVER;
+        return;
+    }
+    const double nominal = phys->mur_scaled ? phys->mur2 : 1.0;
+    double mu2_seen[2] = { -1.0, -1.0 }, f_seen[2] = { 1.0, 1.0 };
+    int over = 0;
+    for (int v = 0; v < phys->n_vary; ++v) {
+        const double mu2 = phys->vary_mu2[v][isr];
+        if (mu2 == nominal) continue;
+        double f;
+        if (mu2 == mu2_seen[0]) f = f_seen[0];
+        else if (mu2 == mu2_seen[1]) f = f_seen[1];
+        else {
+            const double arg = scaled_as_arg(phys, mu2, t);
+            const double av = ee_only ? gaps_alphas_value_own(&phys->as, arg)
+                                      : gaps_alphas_value(&phys->as, arg);
+            const double rv = r * (av / a);
+            if (accepted) {
+                f = av / a;
+            } else {
+                f = (1.0 - rv) / (1.0 - r);
+                over |= rv > 1.0;
+            }
+            const int slot = mu2_seen[0] < 0.0 ? 0 : 1;
+            mu2_seen[slot] = mu2;
+            f_seen[slot] = f;
+        }
+        pool->vary_w[gaps_at(pool, v, e)] *= f;
+    }
+    if (over) pool->vary_flags[e] |= GAPS_VARY_FLAG_OVER;
 }
 
 /* ---- Hadron collisions (src/shower/isr.h): the same four steps with FF, FI, IF and II
@@ -355,11 +421,14 @@ GAPS_OUT_OF_LINE void accept_or_reject_hadronic(gaps_pool *pool, const gaps_phys
                                             type == GAPS_DIPOLE_FF ? 0 : gaps_isr_eta_bin(isr, eta),
                                             o.coeff);
     double ratio = f / g;
+    const int heavy = shifted ? (flav < 0 ? -flav : flav) : 0;
+    double a = 0.0;   /* the coupling, where computed */
 
-    /* alpha_s(t) over its overestimate, <= 1: computed only where it can matter */
+    /* alpha_s(t) over its overestimate, <= 1: computed only where it can matter (--vary:
+     * always, below) */
     if (Ra < ratio || ratio > 1.0) {
-        ratio *= gaps_isr_coupling_ratio(isr, &phys->as,
-                                         shifted ? (flav < 0 ? -flav : flav) : 0, phys->a_max, t);
+        a = gaps_alphas_value(&phys->as, shower_as_arg(phys, t));
+        ratio *= gaps_isr_coupling_ratio_of(isr, heavy, phys->a_max, t, a);
         /* --ablate gqq-virtuality: alpha_s of g -> q qbar at the virtuality t/(z(1-z)) >= t,
          * at most alpha_s(t): the ratio stays a probability */
         if ((phys->ablate & GAPS_ABLATE_GQQ_VIRTUALITY) && kernel == GAPS_KERNEL_G_QQ)
@@ -372,7 +441,16 @@ GAPS_OUT_OF_LINE void accept_or_reject_hadronic(gaps_pool *pool, const gaps_phys
         cnt[GAPS_COUNT_OVERESTIMATE] += 1u;
         if (compat) return;
     }
-    if (!(Ra < ratio)) return;
+    const int accepted = Ra < ratio;
+    if (phys->n_vary) {   /* --vary is refused with compat and --ablate (gaps_config_check) */
+        double r = ratio;
+        if (a == 0.0) {   /* a rejection by the ratio without its coupling: the full one */
+            a = gaps_alphas_value(&phys->as, shower_as_arg(phys, t));
+            r = ratio * gaps_isr_coupling_ratio_of(isr, heavy, phys->a_max, t, a);
+        }
+        vary_trial(pool, phys, e, incoming, accepted, r, a, t, 0);
+    }
+    if (!accepted) return;
     pool->trial_kernel[e] = kernel;
     pool->trial_z[e] = v.a;
     pool->trial_y[e] = v.b;
@@ -564,18 +642,31 @@ GAPS_ALWAYS_INLINE void accept_or_reject(gaps_pool *pool, const gaps_physics *ph
     const double t = pool->t[e];
     const double y = t / (m2 * z * omz);
     double ratio = gaps_kernel_ratio(kernel, z, omz, y);   /* (1 - y) P / Q */
+    const double t_as = shower_as_arg(phys, t);
+    double a = 0.0;   /* the coupling, where computed */
     /* alpha_s(t) / a_max <= 1, so a trial that fails the kinematic ratio alone fails the full
-     * one too: the coupling (two logarithms) is computed only for the survivors */
+     * one too: the coupling (two logarithms) is computed only for the survivors (--vary:
+     * always, below) */
     if (Ra < ratio) {
         /* the e+e- launches run without --ablate (gaps_shower_launch_*): their coupling is
          * the project's own and they hold no branch of the ablations */
-        ratio *= (ee_only ? gaps_alphas_value_own(&phys->as, t) : gaps_alphas_value(&phys->as, t))
-                 / phys->a_max;
+        a = ee_only ? gaps_alphas_value_own(&phys->as, t_as) : gaps_alphas_value(&phys->as, t_as);
+        ratio *= a / phys->a_max;
         /* --ablate gqq-virtuality: alpha_s of g -> q qbar at t/(z(1-z)) (gaps/ablate.h) */
         if (!ee_only && (phys->ablate & GAPS_ABLATE_GQQ_VIRTUALITY) && kernel == GAPS_KERNEL_G_QQ)
             ratio *= gaps_alphas_value(&phys->as, t / (z * omz)) / gaps_alphas_value(&phys->as, t);
     }
-    if (!(Ra < ratio)) {
+    const int accepted = Ra < ratio;
+    if (phys->n_vary && ratio > 0.0) {   /* --vary (refused with --ablate); P = 0: P' = 0 */
+        double r = ratio;
+        if (a == 0.0) {   /* a rejection by the kinematic ratio alone: the full one */
+            a = ee_only ? gaps_alphas_value_own(&phys->as, t_as)
+                        : gaps_alphas_value(&phys->as, t_as);
+            r = ratio * (a / phys->a_max);
+        }
+        vary_trial(pool, phys, e, 0, accepted, r, a, t, ee_only);
+    }
+    if (!accepted) {
         pool->trial_kernel[e] = GAPS_KERNEL_NONE;
         return;
     }

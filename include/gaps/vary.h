@@ -1,0 +1,74 @@
+/* gaps/vary.h -- uncertainty bands in one run (--vary, doc/physics.md section 17): event
+ * weights of the shower's renormalisation-scale variations, computed on the fly by the veto
+ * algorithm (Mrenna and Skands, arXiv:1605.08352; Bellm et al., arXiv:1605.08256).
+ *
+ * A variation replaces the argument of the shower's alpha_s, mu_R^2 = t (the emission's k_T^2,
+ * times --shower-mur-factor squared), by k^2 mu_R^2 in the final-state emissions (emitter in
+ * the final state: FF and FI dipoles), in the initial-state ones (emitter incoming: IF, II) or
+ * in both.  Each trial of the veto algorithm multiplies the variation's weight by P'/P when it
+ * is accepted and by (O - P')/(O - P) when it is rejected (P the density, O its overestimate,
+ * P' the density with the varied coupling; veto.c, vary_trial()).  Nothing here exists in a
+ * run without --vary: the pool has no weight arrays and the veto takes no branch of it.
+ *
+ * The names are those of the HepMC3 / Rivet weight convention for shower variations
+ * ("NAME=VALUE", Pythia 8's "fsr:muRfac=0.5" written as the upper-case keys of the LHEF
+ * scale weights): MUR_FSR=0.5, MUR_FSR=2, MUR_ISR=0.5, MUR_ISR=2, MUR_PS=0.5, MUR_PS=2, the
+ * value being k (the factor of mu_R, not of mu_R^2).  e+ e- runs have no initial-state
+ * shower: only the MUR_FSR pair (FSR and PS are the same there).
+ */
+#ifndef GAPS_VARY_H
+#define GAPS_VARY_H
+
+#include <stddef.h>
+#include "gaps/decl.h"
+
+GAPS_C_BEGIN
+
+/* What --vary names (bits of gaps_config.vary).  Only `shower` exists; the other names of
+ * issue 31 are refused as "not yet" (gaps_vary_parse). */
+enum gaps_vary_bit { GAPS_VARY_SHOWER = 1 };
+
+/* The most variation weights a run carries (shower: six). */
+#define GAPS_VARY_MAX 6
+/* The factors k of mu_R of --vary shower. */
+#define GAPS_VARY_MUR_DOWN 0.5
+#define GAPS_VARY_MUR_UP 2.0
+/* The range of --shower-mur-factor (the nominal shower's k): the conventional band and a
+ * factor 2 beyond each end, where alpha_s at k^2 t_C is still defined for the default cutoff */
+#define GAPS_SHOWER_MUR_FACTOR_MIN 0.25
+#define GAPS_SHOWER_MUR_FACTOR_MAX 4.0
+/* An event whose variation weight is more than this many times its nominal weight (either
+ * sign) is counted (gaps_run.vary_large_events): a diagnostic of the weights' spread, not a
+ * cap (a cap would bias the band) */
+#define GAPS_VARY_LARGE_RATIO 10.0
+/* Room for a weight name, NUL included ("MUR_FSR=0.5", with %g of any factor) */
+#define GAPS_VARY_NAME_MAX 32
+
+/* Per-slot flags of the variations (gaps_pool.vary_flags), counted by the analysis. */
+enum gaps_vary_flag {
+    /* a rejected trial whose varied density exceeded the overestimate (P' > O): its factor
+     * (O - P')/(O - P) was negative.  The overestimate is made large enough for every
+     * variation (doc/physics.md 17.3), so this counts what that bound missed */
+    GAPS_VARY_FLAG_OVER = 1,
+    /* some variation weight beyond GAPS_VARY_LARGE_RATIO times the nominal one */
+    GAPS_VARY_FLAG_LARGE = 2
+};
+
+/* One variation: its name and the factors k of mu_R of the final- and initial-state
+ * emissions (1: not varied). */
+typedef struct gaps_variation {
+    char name[GAPS_VARY_NAME_MAX];
+    double mur_fsr, mur_isr;
+} gaps_variation;
+
+/* Parse a --vary value: names separated by single commas.  0 with the bits in *bits, or -1
+ * with one line in msg (a name of issue 31 not implemented yet: "not yet"). */
+int gaps_vary_parse(const char *text, int *bits, char *msg, size_t len);
+
+/* The variations of `bits` for a process with (hadronic = 1) or without initial-state
+ * shower, in their order (the order of every output); returns their number. */
+int gaps_vary_list(int bits, int hadronic, gaps_variation out[GAPS_VARY_MAX]);
+
+GAPS_C_END
+
+#endif
