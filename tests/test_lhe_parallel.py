@@ -18,7 +18,11 @@ reading threads and pieces as small as one event and of a few events, on:
     shower refuses (a massive quark), also inside the part that --first-event skips;
 
 and requires the same exit status, the same standard error and, for a run that succeeds,
-the same per-event CSV.  Usage: test_lhe_parallel.py GAPS WORKDIR
+the same per-event CSV.  Then checkpoints of --lhe runs (GAPS_HOOKS: the test build, which the
+test hook kills at its third checkpoint): killed and resumed, a gaps-written and a foreign
+file give the uninterrupted run's YODA, CSV and HepMC3 bytes; resumed with the file changed
+(one event's weight) or cut short, the resume is refused (exit 2) and the checkpoint kept.
+Usage: test_lhe_parallel.py GAPS WORKDIR [GAPS_HOOKS]
 """
 import concurrent.futures
 import gzip
@@ -32,6 +36,7 @@ import sys
 
 gaps = os.path.abspath(sys.argv[1])
 work = os.path.abspath(sys.argv[2])
+hooks = os.path.abspath(sys.argv[3]) if len(sys.argv) > 3 else None
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
 os.chdir(work)
@@ -203,5 +208,64 @@ expected_valid = 2 * 11 + 1 + 1   # the decorations, gzip, the skipped massive q
 if valid < expected_valid:
     failures += 1
     print("FAIL: %d runs succeeded serially, at least %d expected" % (valid, expected_valid))
+
+# checkpoints: killed at the third checkpoint (every 25 events), resumed
+KILL = ('n=$(($(cat hook.count 2>/dev/null || echo 0) + 1)); echo $n >hook.count; '
+        '[ $n -eq 3 ] && kill -KILL $PPID')
+
+
+def kill_at_third(path, extra):
+    for f in ("ck.ckpt", "hook.count"):
+        if os.path.exists(f):
+            os.remove(f)
+    p = subprocess.run([hooks, "-q", "--lhe", path, "-o", "ck.yoda", "--observables-out",
+                        "ck.csv", "--hepmc", "ck.hepmc", "--checkpoint", "ck.ckpt",
+                        "--checkpoint-every", "25"] + extra, capture_output=True,
+                       env=dict(env, GAPS_TEST_HOOK_CHECKPOINT=KILL), timeout=120)
+    return p.returncode == -9 or p.returncode == 137
+
+
+def resume(path, extra):
+    return subprocess.run([gaps, "-q", "--lhe", path, "-o", "ck.yoda", "--observables-out",
+                           "ck.csv", "--hepmc", "ck.hepmc", "--checkpoint", "ck.ckpt",
+                           "--checkpoint-every", "25", "--resume", "ck.ckpt"] + extra,
+                          capture_output=True, env=env, timeout=120)
+
+
+if hooks:
+    open("foreign.lhe", "w").write(foreign_text)
+    lines10 = ev[10].split("\n")
+    fields = lines10[1].split()
+    fields[2] = repr(float(fields[2]) * 1.5)
+    lines10[1] = " " + " ".join(fields)
+    open("changed.lhe", "w").write(join(head, ev[:10] + ["\n".join(lines10)] + ev[11:], tail))
+    open("short.lhe", "w").write(join(head, ev[:40], tail))
+    for path, extra in (("base.lhe", []), ("foreign.lhe", ["--lhe-threads", "0"]),
+                        ("base.lhe", ["--lhe-threads", "2", "--lhe-piece", "1"])):
+        label = "%s %s" % (path, " ".join(extra))
+        one = subprocess.run([gaps, "-q", "--lhe", path, "-o", "one.yoda", "--observables-out",
+                              "one.csv", "--hepmc", "one.hepmc"] + extra, env=env)
+        if not kill_at_third(path, extra):
+            failures += 1
+            print("FAIL checkpoint %s: not killed at its third checkpoint" % label)
+            continue
+        p = resume(path, extra)
+        same = p.returncode == 0 and all(open("one." + x, "rb").read() == open("ck." + x, "rb").read()
+                                         for x in ("yoda", "csv", "hepmc"))
+        print("checkpoint %-40s killed and resumed: %s" % (label, "the run's bytes" if same
+                                                            else "DIFFERENT " + p.stderr.decode()))
+        failures += not same
+    for path, words in (("changed.lhe", "changed or replaced"), ("short.lhe", "before the checkpoint")):
+        kill_at_third("base.lhe", [])
+        saved = open("ck.ckpt", "rb").read()
+        p = resume(path, [])
+        err = p.stderr.decode()
+        ok = (p.returncode == 2 and err.count("\n") == 1 and words in err
+              and open("ck.ckpt", "rb").read() == saved)
+        print("checkpoint resumed with %-12s exit %d: %s" % (path, p.returncode, err.strip()))
+        if not ok:
+            failures += 1
+            print("FAIL: a resume from %s must be refused (exit 2, '%s'), the checkpoint kept"
+                  % (path, words))
 print("%d files, %d failures" % (len(cases), failures))
 sys.exit(1 if failures else 0)

@@ -1150,8 +1150,15 @@ static void test_process(void)
             gaps_options_free(&o);
             expect_error(parse(&o, "--lhe", "f.lhe", "--nlo", "1", (char *)NULL),
                          "leave --nlo out", (char *)NULL);
-            expect_error(parse(&o, "--lhe", "f.lhe", "--checkpoint", "c", (char *)NULL),
-                         "--lhe does not take --checkpoint", (char *)NULL);
+            CHECK(parse(&o, "--lhe", "f.lhe", "--checkpoint", "c", (char *)NULL) == 0,
+                  "--lhe with --checkpoint: %s", msg);
+            gaps_options_free(&o);
+            expect_error(parse(&o, "--lhe-threads", "2", (char *)NULL), "needs --lhe",
+                         (char *)NULL);
+            expect_error(parse(&o, "--lhe-strict-pdf", (char *)NULL), "needs --lhe",
+                         (char *)NULL);
+            expect_error(parse(&o, "--lhe", "f.lhe", "--lhe-threads", "257", (char *)NULL),
+                         "--lhe-threads", (char *)NULL);
             continue;
         }
         at += (size_t)snprintf(expected + at, sizeof expected - at, "%s%s", k ? ", " : "",

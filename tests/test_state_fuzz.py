@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""State and checkpoint files from a buggy or hostile writer (doc/formats.md, state format 7).
+"""State and checkpoint files from a buggy or hostile writer (doc/formats.md, state format 8).
 
 Takes a valid state and a valid checkpoint (with its .part files) made by the program, changes
 one field at a time to values whose meaning is impossible (NaN, infinities, negatives, huge
@@ -32,7 +32,7 @@ import time
 import zlib
 
 TIMEOUT = 60
-FORMAT = 7
+FORMAT = 8
 HEADER = 352                              # ranges start here (doc/formats.md)
 NBINS = 1191
 NWORDS = 13
@@ -109,8 +109,8 @@ class State:
         at += 8 * NBINS * NWORDS
         self.ck = None
         if self.kind == 2:
-            self.ck = list(struct.unpack_from("<5qQ2d2Q", data, at))
-            at += 80
+            self.ck = list(struct.unpack_from("<5qQ2d3Q", data, at))
+            at += 88
         assert at == len(data) - 4
 
     def copy(self):
@@ -145,8 +145,8 @@ class State:
         b += struct.pack("<%dQ" % len(self.words), *(w & U64 for w in self.words))
         if self.ck is not None:
             c = self.ck
-            b += struct.pack("<5QQ2d2Q", *(x & U64 for x in c[:6]), c[6], c[7],
-                             c[8] & U64, c[9] & U64)
+            b += struct.pack("<5QQ2d3Q", *(x & U64 for x in c[:6]), c[6], c[7],
+                             c[8] & U64, c[9] & U64, c[10] & U64)
         return b
 
     def write(self, path, nranges=None):
@@ -303,7 +303,7 @@ def field(name, attr, values, ck_only=False):
         mutations.append((f"{name} = {v!r}", lambda s, a=attr, v=v: setattr(s, a, v), ck_only))
 
 
-field("format", "fmt", [1, 2, 3, 4, 5, 6, 8, 0, 0xffffffff])
+field("format", "fmt", [1, 2, 3, 4, 5, 6, 7, 9, 0, 0xffffffff])
 field("kind", "kind", [0, 3, 0xffffffff])
 for label, v in [("non-printable", b"1.0\x01.0"), ("DEL", b"1.0.0\x7f"), ("8-bit", b"1.\xc3\xa9"),
                  ("newline", b"1.0\n0"), ("empty", b""), ("unterminated", b"A" * 32),
@@ -513,6 +513,7 @@ def m_ck_fewer(s):
 mutations.append(("checkpoint HepMC3 half the events, 4 x the sum w^2", m_ck_fewer, True))
 m_ck(8, 1 << 63, "launches 2^63")
 m_ck(9, U64, "veto cycles 2^64-1")
+m_ck(10, 0x1234, "an event-file digest for a built-in process")
 
 
 def m_ck_zero_n(s):
@@ -579,11 +580,11 @@ else:
 old = st.copy()
 old.fmt = 1
 old.write("old.state")
-expect_refused("format 1", "old.state", resume=False, words=("format 1", "format 7"))
-for fmt in (2, 3, 4, 5, 6):
+expect_refused("format 1", "old.state", resume=False, words=("format 1", "format 8"))
+for fmt in (2, 3, 4, 5, 6, 7):
     old.fmt = fmt
     old.write("old.state")
-    expect_refused(f"format {fmt}", "old.state", resume=False, words=(f"format {fmt}", "format 7"))
+    expect_refused(f"format {fmt}", "old.state", resume=False, words=(f"format {fmt}", "format 8"))
 
 # .part files that are not this run's: another header, an event that is not the next one
 shutil.copy("o.csv.part", "saved.csv")

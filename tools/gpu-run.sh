@@ -36,11 +36,13 @@
 #   tools/gpu-run.sh lhe DIR OUT   (GPU node)
 #       Les Houches Event files on the GPU: for each process of GAPS_LHE_IDENTITY (default every
 #       process at LO and NLO) a file of GAPS_IDENTITY_EVENTS hard events written with
-#       --lhe-out, showered with --lhe by the GPU and by the serial build (per-event CSV,
-#       sha256); then GAPS_LHE_EVENTS (default 10^6) pp-z NLO hard events written by the GPU
-#       build, read alone (gaps lhe-check, plain and gzip -1), showered with --lhe (plain and
-#       gzip, with and without HepMC3 output) against the built-in pp-z NLO run of the same
-#       events (medians of GAPS_BENCH_REPEATS, default 3; time_s of the JSON: read, total, wall).
+#       --lhe-out, showered with --lhe by the GPU (reading threads, small pieces) and by the
+#       serial build (--lhe-threads 0) (per-event CSV, sha256); then GAPS_LHE_EVENTS (default
+#       10^7) pp-z NLO hard events written by GAPS_LHE_PARTS (default 10) GPU runs side by side
+#       and joined: showered with --lhe against the built-in run of the same events
+#       (GAPS_BENCH_REPEATS, default 3; time_s of the JSON: read, total, wall), the first part
+#       with --lhe-threads in GAPS_LHE_THREADS (default 0 1 2 4 8 15), read alone (gaps
+#       lhe-check, plain and gzip -1), and showered plain and gzip, with and without HepMC3.
 #   tools/gpu-run.sh compare DIR OUT   (build machine)
 #       compares the GPU's per-event observables and histograms with the serial build's
 #       (OUT holds the files of `run`, or their archive gpu-results.tar).
@@ -269,6 +271,22 @@ processes)
         IFS=';'
     done
     IFS=$oldifs
+    # --vary: the variation weights live in the YODA file (HIST[NAME], /_XSEC[NAME]); GPU
+    # against serial, apart from the lines that name the backend (GAPS_VARY_CASES)
+    vcases=${GAPS_VARY_CASES:-"--process ee-qq --vary shower;--process pp-z --vary shower;--process pp-z --nlo 1 --vary shower"}
+    oldifs=$IFS; IFS=';'
+    for p in $vcases; do
+        IFS=$oldifs
+        rg=0; "$gpu" $p --events "$n" --output /tmp/g.yoda --quiet || rg=$?
+        rs=0; "$dir/gaps-serial" $p --events "$n" --output /tmp/s.yoda --quiet || rs=$?
+        g=$(grep -v -e '^Backend: ' -e '^GitRevision: ' /tmp/g.yoda | sha256sum | cut -c1-16)
+        s=$(grep -v -e '^Backend: ' -e '^GitRevision: ' /tmp/s.yoda | sha256sum | cut -c1-16)
+        verdict=DIFFERENT; [ "$g" = "$s" ] && [ $rg = 0 ] && [ $rs = 0 ] && verdict=identical
+        echo "yoda $n events $p: gpu $g (exit $rg) serial $s (exit $rs) $verdict" \
+            | tee -a "$out/identity.txt"
+        IFS=';'
+    done
+    IFS=$oldifs
     bins="--binary after=$gpu"
     [ -x "$dir/gaps-offload-before" ] && bins="--binary before=$dir/gaps-offload-before $bins"
     # a case's fourth field: the binaries that run it (the older build has no hadronic NLO)
@@ -313,8 +331,12 @@ lhe)
         IFS=$oldifs
         "$gpu" --process $p --events "$n" --output none --quiet --lhe-out /tmp/id.lhe \
             --observables-out /tmp/run.csv
-        rg=0; "$gpu" --lhe /tmp/id.lhe --output none --quiet --observables-out /tmp/g.csv || rg=$?
-        rs=0; "$ser" --lhe /tmp/id.lhe --output none --quiet --observables-out /tmp/s.csv || rs=$?
+        # the GPU reads with threads and pieces of a few events, the serial build in its
+        # own thread
+        rg=0; "$gpu" --lhe /tmp/id.lhe --output none --quiet --observables-out /tmp/g.csv \
+            --lhe-threads 4 --lhe-piece 4096 || rg=$?
+        rs=0; "$ser" --lhe /tmp/id.lhe --output none --quiet --observables-out /tmp/s.csv \
+            --lhe-threads 0 || rs=$?
         g=$(sha256sum </tmp/g.csv | cut -c1-16); s=$(sha256sum </tmp/s.csv | cut -c1-16)
         r=$(sha256sum </tmp/run.csv | cut -c1-16)
         verdict=DIFFERENT; [ "$g" = "$s" ] && [ "$g" = "$r" ] && [ $rg = 0 ] && [ $rs = 0 ] && verdict=identical
@@ -323,35 +345,59 @@ lhe)
         IFS=';'
     done
     IFS=$oldifs
-    # the speed of a file: pp-z NLO hard events (Z + 1 parton in the H events)
+    # the speed of a file of $big pp-z NLO hard events (Z + 1 parton in the H events), written
+    # as $parts runs of consecutive event ranges side by side and joined: the events of one
+    # run (event numbers are global), faster to make
+    parts=${GAPS_LHE_PARTS:-10}
+    per=$((big / parts))
     t0=$(date +%s.%N)
-    "$gpu" --process pp-z --nlo 1 --events "$big" --output none --quiet --lhe-out /tmp/big.lhe \
-        --json /tmp/write.json
-    t1=$(date +%s.%N)
-    gzip -1 -c /tmp/big.lhe >/tmp/big.lhe.gz
-    t2=$(date +%s.%N)
-    echo "write: $big pp-z NLO events with --lhe-out: $(awk "BEGIN { print $t1 - $t0 }") s wall, $(du -m /tmp/big.lhe | cut -f1) MB; gzip -1: $(awk "BEGIN { print $t2 - $t1 }") s, $(du -m /tmp/big.lhe.gz | cut -f1) MB" | tee -a "$out/lhe_bench.txt"
-    for f in /tmp/big.lhe /tmp/big.lhe.gz; do
-        for k in $(seq "$reps"); do
-            a=$(date +%s.%N); "$gpu" lhe-check --quiet "$f" >/dev/null; b=$(date +%s.%N)
-            echo "parse $f: $(awk "BEGIN { print $b - $a }") s" | tee -a "$out/lhe_bench.txt"
+    k=0
+    while [ $k -lt "$parts" ]; do
+        "$gpu" --process pp-z --nlo 1 --first-event $((k * per)) --events "$per" --output none \
+            --quiet --lhe-out /tmp/part$k.lhe &
+        k=$((k + 1))
+    done
+    wait
+    {
+        sed '$d' /tmp/part0.lhe
+        k=1
+        while [ $k -lt "$parts" ]; do
+            if [ $k -lt $((parts - 1)) ]; then sed '1,/^<\/init>$/d;$d' /tmp/part$k.lhe
+            else sed '1,/^<\/init>$/d' /tmp/part$k.lhe; fi
+            k=$((k + 1))
         done
+    } >/tmp/big.lhe
+    t1=$(date +%s.%N)
+    gzip -1 -c /tmp/part0.lhe >/tmp/part0.lhe.gz
+    t2=$(date +%s.%N)
+    echo "write: $big pp-z NLO events with --lhe-out in $parts runs side by side: $(awk "BEGIN { print $t1 - $t0 }") s wall, $(du -m /tmp/big.lhe | cut -f1) MB; gzip -1 of the first $per: $(awk "BEGIN { print $t2 - $t1 }") s, $(du -m /tmp/part0.lhe.gz | cut -f1) MB" | tee -a "$out/lhe_bench.txt"
+    for f in /tmp/part0.lhe /tmp/part0.lhe.gz; do
+        a=$(date +%s.%N); "$gpu" lhe-check --quiet "$f" >/dev/null; b=$(date +%s.%N)
+        echo "parse alone (lhe-check, one thread) $per events of $f: $(awk "BEGIN { print $b - $a }") s" | tee -a "$out/lhe_bench.txt"
     done
     run_json() {   # LABEL ARGS...: the JSON times of one run
         label=$1; shift
         "$gpu" "$@" --output none --quiet --json /tmp/t.json
-        python3 -c "import json,sys; j=json.load(open('/tmp/t.json')); t=j['time_s']; print('%s events %d total %.4f read %.4f shower %.4f wall %.4f' % (sys.argv[1], j['events'], t['total'], t.get('read', 0.0), t['shower'], t['wall']))" "$label" | tee -a "$out/lhe_bench.txt"
+        python3 -c "import json,sys; j=json.load(open('/tmp/t.json')); t=j['time_s']; l=j.get('lhe', {}); print('%s events %d total %.4f read %.4f shower %.4f wall %.4f reading_threads %s pieces %s serially_from %s' % (sys.argv[1], j['events'], t['total'], t.get('read', 0.0), t['shower'], t['wall'], l.get('reading_threads', '-'), l.get('pieces', '-'), l.get('read_serially_from', '-')))" "$label" | tee -a "$out/lhe_bench.txt"
     }
     for k in $(seq "$reps"); do
         run_json builtin --process pp-z --nlo 1 --events "$big"
         run_json lhe-plain --lhe /tmp/big.lhe
-        run_json lhe-gzip --lhe /tmp/big.lhe.gz
-        run_json builtin-hepmc --process pp-z --nlo 1 --events "$big" --hepmc /tmp/b.hepmc
-        run_json lhe-plain-hepmc --lhe /tmp/big.lhe --hepmc /tmp/l.hepmc
+    done
+    # reading threads: the first $per events of the big file
+    for t in ${GAPS_LHE_THREADS:-0 1 2 4 8 15}; do
+        run_json "lhe-plain-threads-$t" --lhe /tmp/big.lhe --events "$per" --lhe-threads "$t"
+    done
+    for k in $(seq "$reps"); do
+        run_json builtin-part --process pp-z --nlo 1 --events "$per"
+        run_json lhe-part-plain --lhe /tmp/part0.lhe
+        run_json lhe-part-gzip --lhe /tmp/part0.lhe.gz
+        run_json builtin-part-hepmc --process pp-z --nlo 1 --events "$per" --hepmc /tmp/b.hepmc
+        run_json lhe-part-plain-hepmc --lhe /tmp/part0.lhe --hepmc /tmp/l.hepmc
     done
     cmp /tmp/b.hepmc /tmp/l.hepmc >/dev/null 2>&1 && echo "hepmc of the file's events: the built-in run's bytes" | tee -a "$out/lhe_bench.txt" \
         || echo "hepmc of the file's events differ from the built-in run's (expected only in the run information lines)" | tee -a "$out/lhe_bench.txt"
-    rm -f /tmp/big.lhe /tmp/big.lhe.gz /tmp/b.hepmc /tmp/l.hepmc
+    rm -f /tmp/big.lhe /tmp/part*.lhe /tmp/part0.lhe.gz /tmp/b.hepmc /tmp/l.hepmc
     ;;
 compare)
     dir=$2; out=$3

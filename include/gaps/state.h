@@ -22,7 +22,7 @@
 GAPS_C_BEGIN
 
 /* Version of the state and checkpoint file layout; bumped whenever it changes. */
-#define GAPS_STATE_FORMAT 7
+#define GAPS_STATE_FORMAT 8
 
 /* Most disjoint event ranges one state may hold (adjacent ranges coalesce). */
 #define GAPS_STATE_MAX_RANGES 1024
@@ -76,6 +76,9 @@ typedef struct gaps_resume_point {
     double hepmc_sum_w, hepmc_sum_w2;
     /* work done so far, for the summary */
     uint64_t launches, veto_cycles;
+    /* a run of hard events from a file (--lhe): a digest of the events it was handed, from
+     * first_event to next_event, which a resume compares with the file's; 0 for other runs */
+    uint64_t file_digest;
 } gaps_resume_point;
 
 /* Add [begin, end) to the ranges of s.  Returns 0, or -1 (msg says why) if it overlaps a

@@ -1051,10 +1051,10 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     memset(&batch_host, 0, sizeof batch_host);
     memset(&batch_dev, 0, sizeof batch_dev);
     if (from_file) {
-        if (!hooks || !hooks->hard_events || pieces || resume) {
+        if (!hooks || !hooks->hard_events || pieces) {
             run_pdf_free(&pdf);
             return snprintf(msg, len, "a process whose hard events come from a file needs the "
-                            "hard_events hook, and takes no pieces and no resume point"), -1;
+                            "hard_events hook, and takes no pieces"), -1;
         }
         /* by default twice the pool (a segment then refills each slot about twice before the
          * pool drains), at least GAPS_FILE_BATCH_MIN, at most GAPS_FILE_BATCH_DEFAULT: the

@@ -31,7 +31,7 @@ static long state_words(int a)
 #define PARAM_BYTES (11 * 8 + GAPS_PDF_NAME_MAX)
 #define HEADER_BYTES (16 + 32 + PARAM_BYTES + 8 + 8 + 32 + 16)
 #define MAX_FILE_BYTES (HEADER_BYTES + 16 * GAPS_STATE_MAX_RANGES                               \
-                        + 8 * GAPS_HIST_MAX_TOTAL_BINS * GAPS_ACC_WORDS + 80 + 4)
+                        + 8 * GAPS_HIST_MAX_TOTAL_BINS * GAPS_ACC_WORDS + 88 + 4)
 /* The weight units a state may carry, pb: far beyond any process's (LEP: 3e-4 to 1e5), and
  * close enough to 1 that no sum converted to pb overflows or vanishes. */
 #define MIN_W_UNIT 0x1.0p-100
@@ -359,6 +359,7 @@ int gaps_state_write(FILE *f, const gaps_state *s, const gaps_resume_point *rp)
         put_f64(&b, rp->hepmc_sum_w2);
         put_u64(&b, rp->launches);
         put_u64(&b, rp->veto_cycles);
+        put_u64(&b, rp->file_digest);
     }
     put_u32(&b, crc32_of(b.p, b.n));
     const int ok = fwrite(b.p, 1, b.n, f) == b.n;
@@ -532,6 +533,11 @@ static int check_meaning(const gaps_state *s, const unsigned char *version, int 
     if (r->rows_offset < -1 || r->hepmc_offset < -1)
         return snprintf(msg, len, "stream offsets %" PRId64 " and %" PRId64 " (at least -1)",
                         r->rows_offset, r->hepmc_offset), -1;
+    /* a digest of the file's events exactly when the hard events come from a file */
+    if ((r->file_digest != 0) != (gaps_process_table[s->process].from_file != 0))
+        return snprintf(msg, len, "event-file digest %016" PRIx64 " for %s", r->file_digest,
+                        gaps_process_table[s->process].from_file
+                        ? "a run of hard events from a file" : "a built-in process"), -1;
     /* (weights that are not finite make the running sums so too: only with bad weights) */
     if (r->hepmc_n > (uint64_t)done || r->hepmc_sum_w2 < 0
         || ((!isfinite(r->hepmc_sum_w) || !isfinite(r->hepmc_sum_w2)) && s->bad_weights == 0)
@@ -666,6 +672,7 @@ int gaps_state_read(const char *path, gaps_state *s, gaps_resume_point *rp, char
             r->hepmc_sum_w2 = get_f64(&b);
             r->launches = get_u64(&b);
             r->veto_cycles = get_u64(&b);
+            r->file_digest = get_u64(&b);
         }
     check:
         if (b.bad || b.n != b.cap) {

@@ -16,6 +16,7 @@
 typedef struct parsed {
     gaps_hard_batch b;            /* count events, row0[count] rows (capacities grow) */
     int64_t *number;              /* a gaps-written event's number in the run that wrote it */
+    uint64_t *hash;               /* each event's entry_hash */
     double *weights;              /* count x the named weights */
     int event_capacity;
 } parsed;
@@ -88,12 +89,16 @@ struct gaps_lhe_feed {
     int threads;                  /* workers asked for (gaps_lhe_feed_options) */
     size_t piece_bytes;
     int64_t base;                 /* a gaps-written file: its first event's number */
+    uint64_t digest;              /* of the events handed over (gaps_lhe_feed_digest) */
     /* for the summary: reading threads, pieces read in parallel, the event from which the
      * file was read serially (-1: none) */
     int threads_used;
     long pieces;
     int64_t serial_from;
 };
+
+/* The digest of no event (never 0, which a checkpoint writes for a run without a file). */
+#define DIGEST_START 0xbb67ae8584caa73bu
 
 static int fail(gaps_lhe_feed *f, int status, const char *what)
 {
@@ -134,13 +139,50 @@ static int record_tag(int t, int gaps_written, int *map, int *n_map)
     return *n_map;
 }
 
+/* One step of the events' digest: v into h. */
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v;
+    h *= 0x9fb21c651e98df25u;
+    return h ^ (h >> 32);
+}
+
+static uint64_t bits(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+/* What identifies entry i of b and its nw named weights for a resume (doc/formats.md,
+ * checkpoints): every number the shower and the outputs take from the event. */
+static uint64_t entry_hash(const gaps_hard_batch *b, int i, const double *weights, int nw)
+{
+    const int r0 = b->row0[i], r1 = b->row0[i + 1];
+    uint64_t h = mix(0x6a09e667f3bcc909u, (uint64_t)(r1 - r0));
+    h = mix(h, (uint64_t)(uint32_t)b->n_in[i] | (uint64_t)(uint32_t)b->next_tag[i] << 32);
+    h = mix(h, b->draw[i]);
+    h = mix(h, bits(b->weight[i]));
+    h = mix(h, bits(b->t_start[i]));
+    h = mix(h, bits(b->x[2 * i]));
+    h = mix(h, bits(b->x[2 * i + 1]));
+    for (int r = r0; r < r1; ++r) {
+        for (int k = 0; k < 4; ++k) h = mix(h, bits(b->p[4 * r + k]));
+        h = mix(h, (uint64_t)(uint32_t)b->flav[r] | (uint64_t)(uint32_t)b->col[r] << 32);
+        h = mix(h, (uint32_t)b->acol[r]);
+    }
+    for (int k = 0; k < nw; ++k) h = mix(h, bits(weights[k]));
+    return h;
+}
+
 /* Event ev as entry i of batch b (rows from b->row0[i] on), its named weights to weights;
  * number >= 0: its event number in this run, which a gaps-written event must have (a worker
  * does not know it: the feed checks the numbers when it hands the events over).  0, 1 if the
  * batch's rows are full (nothing written), or -1 with the reason in m.  Reads only what the
  * feed set up when it opened the file: any thread may call it. */
 static int convert_event(const gaps_lhe_feed *f, const gaps_lhe_event *ev, gaps_hard_batch *b,
-                         int i, double *weights, int64_t number, char *m, size_t mlen)
+                         int i, double *weights, int64_t number, uint64_t *hash, char *m,
+                         size_t mlen)
 {
     const char *file = gaps_lhe_shown_name(f->reader);
     char why[512];
@@ -227,6 +269,7 @@ static int convert_event(const gaps_lhe_feed *f, const gaps_lhe_event *ev, gaps_
     }
     b->t_start[i] = ev->has_gaps ? ev->gaps_t : t;
     for (int k = 0; k < f->weights.n; ++k) weights[k] = ev->weights[k];
+    *hash = entry_hash(b, i, weights, f->weights.n);
     return 0;
 }
 
@@ -236,7 +279,9 @@ static int put_event(gaps_lhe_feed *f, gaps_hard_batch *b, int i, int64_t number
 {
     char m[1024];
     double *w = f->batch_weights ? f->batch_weights + (size_t)i * f->weights.n : NULL;
-    const int rc = convert_event(f, f->ev, b, i, w, number, m, sizeof m);
+    uint64_t hash;
+    const int rc = convert_event(f, f->ev, b, i, w, number, &hash, m, sizeof m);
+    if (rc == 0) f->digest = mix(f->digest, hash);
     return rc < 0 ? fail(f, 2, m) : rc;
 }
 
@@ -299,6 +344,7 @@ static int parsed_reserve(parsed *o, int events, int rows, int n_weights)
                      realloc(b->t_start, (size_t)cap * sizeof *b->t_start),
                      realloc(b->x, (size_t)cap * 2 * sizeof *b->x),
                      realloc(o->number, (size_t)cap * sizeof *o->number),
+                     realloc(o->hash, (size_t)cap * sizeof *o->hash),
                      n_weights > 0 ? realloc(o->weights, (size_t)cap * (size_t)n_weights
                                                          * sizeof *o->weights) : NULL};
         /* each pointer that was moved is kept, so that nothing leaks when one failed */
@@ -310,10 +356,11 @@ static int parsed_reserve(parsed *o, int events, int rows, int n_weights)
         if (a[5]) b->t_start = a[5];
         if (a[6]) b->x = a[6];
         if (a[7]) o->number = a[7];
-        if (a[8]) o->weights = a[8];
-        for (int k = 0; k < 8; ++k)
+        if (a[8]) o->hash = a[8];
+        if (a[9]) o->weights = a[9];
+        for (int k = 0; k < 9; ++k)
             if (!a[k]) return -1;
-        if (n_weights > 0 && !a[8]) return -1;
+        if (n_weights > 0 && !a[9]) return -1;
         o->event_capacity = b->capacity = cap;
     }
     if (rows > b->row_capacity) {
@@ -337,7 +384,7 @@ static void parsed_free(parsed *o)
 {
     gaps_hard_batch *b = &o->b;
     void *a[] = {b->row0, b->n_in, b->next_tag, b->draw, b->weight, b->t_start, b->x, b->p,
-                 b->flav, b->col, b->acol, o->number, o->weights};
+                 b->flav, b->col, b->acol, o->number, o->hash, o->weights};
     for (size_t k = 0; k < sizeof a / sizeof *a; ++k) free(a[k]);
     memset(o, 0, sizeof *o);
 }
@@ -361,8 +408,8 @@ static void read_piece(const gaps_lhe_feed *f, gaps_lhe_reader *pr, gaps_lhe_eve
         if (rc != GAPS_LHE_EVENT) return;
         const int i = o->b.count;
         if (parsed_reserve(o, i + 2, o->b.row0[i] + ev->n, nw) != 0) return;
-        if (convert_event(f, ev, &o->b, i, nw > 0 ? o->weights + (size_t)i * nw : NULL, -1, msg,
-                          sizeof msg) != 0)
+        if (convert_event(f, ev, &o->b, i, nw > 0 ? o->weights + (size_t)i * nw : NULL, -1,
+                          &o->hash[i], msg, sizeof msg) != 0)
             return;
         o->number[i] = ev->has_gaps ? ev->gaps_event : -1;
         o->b.count = i + 1;
@@ -572,6 +619,7 @@ static int numbers_ok(const gaps_lhe_feed *f, const slot *s, int64_t first_index
 static int next_slot(gaps_lhe_feed *f, slot **out)
 {
     pipeline *pl = f->pl;
+    if (f->ended) return 0;   /* the last piece is handed over: no slot will come */
     for (;;) {
         slot *s = &pl->slots[pl->next_take % pl->n_slots];
         pthread_mutex_lock(&pl->lock);
@@ -643,6 +691,7 @@ static int64_t take(gaps_lhe_feed *f, gaps_hard_batch *b, int64_t want)
             if (nw > 0)
                 memcpy(f->batch_weights + (size_t)c * nw, s->out.weights + (size_t)k * nw,
                        (size_t)n * nw * sizeof *f->batch_weights);
+            for (int j = 0; j < n; ++j) f->digest = mix(f->digest, s->out.hash[k + j]);
             b->count = c + n;
             f->next += n;
         }
@@ -792,6 +841,7 @@ gaps_lhe_feed *gaps_lhe_feed_open(const char *path, const gaps_lhe_feed_options 
     gaps_lhe_feed *f = calloc(1, sizeof *f);
     if (f) f->ev = malloc(sizeof *f->ev);
     if (f) f->serial_from = -1;
+    if (f) f->digest = DIGEST_START;
     if (!f || !f->ev) {
         if (f) free(f);
         *status = 1;
@@ -929,6 +979,61 @@ const char *gaps_lhe_feed_error(const gaps_lhe_feed *f, int *status)
 {
     *status = f ? f->status : 0;
     return f && f->status ? f->msg : NULL;
+}
+
+int gaps_lhe_feed_digest(const gaps_lhe_feed *f, int64_t next_event, uint64_t *digest)
+{
+    if (f->next != next_event) return -1;
+    *digest = f->digest;
+    return 0;
+}
+
+int gaps_lhe_feed_resume(gaps_lhe_feed *f, int64_t next_event, uint64_t digest, int *status,
+                         char *msg, size_t len)
+{
+    const char *file = gaps_lhe_shown_name(f->reader);
+    *status = 2;
+    if (digest == 0) {
+        snprintf(msg, len, "the checkpoint records no event file: it is not a --lhe run's");
+        return -1;
+    }
+    /* the events before the checkpoint's next event are read again, handed over to a
+     * scratch batch and dropped: their digest must be the checkpoint's */
+    const int64_t first = f->next;
+    parsed scratch;
+    memset(&scratch, 0, sizeof scratch);
+    enum { STEP = 4096 };
+    if (parsed_reserve(&scratch, STEP + 1, STEP * GAPS_MAX_PARTONS, 0) != 0) {
+        parsed_free(&scratch);
+        *status = 1;
+        snprintf(msg, len, "out of memory");
+        return -1;
+    }
+    scratch.b.capacity = STEP;
+    int rc = 0;
+    while (rc == 0 && f->next < next_event) {
+        int ended = 0;
+        const int64_t want = next_event - f->next < STEP ? next_event - f->next : STEP;
+        if (gaps_lhe_feed_fill(f, &scratch.b, f->next, want, &ended) != 0) {
+            snprintf(msg, len, "%s", f->msg);
+            *status = f->status;
+            rc = -1;
+        } else if (scratch.b.count == 0) {
+            snprintf(msg, len, "%s ends at its event %lld, before the checkpoint's next event "
+                     "%lld: not the file the checkpoint's run read", file,
+                     (long long)f->next, (long long)next_event);
+            rc = -1;
+        }
+    }
+    parsed_free(&scratch);
+    if (rc == 0 && f->digest != digest) {
+        snprintf(msg, len, "%s: its events %lld to %lld are not those the checkpoint's run read "
+                 "(digest %016llx, the checkpoint's %016llx): the file was changed or replaced",
+                 file, (long long)first, (long long)next_event - 1,
+                 (unsigned long long)f->digest, (unsigned long long)digest);
+        rc = -1;
+    }
+    return rc;
 }
 
 int64_t gaps_lhe_feed_events(const gaps_lhe_feed *f)

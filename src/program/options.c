@@ -984,10 +984,6 @@ static int check_together(const gaps_options *o, char *msg, size_t len)
                                     "yet: the state file does not record it (nor the "
                                     "variations' sums), so a merge or a resume would not be "
                                     "exact", c->vary ? "--vary" : "--shower-mur-factor");
-    if (o->lhe && (o->checkpoint || o->resume))
-        return fail(msg, len, NULL, "--lhe does not take --checkpoint or --resume yet: split "
-                                    "a long file with --first-event and --events and merge "
-                                    "the parts' --state-out files");
     /* two outputs on standard output would interleave */
     const char *names[] = { "--output", "--json", "--observables-out", "--hepmc",
                             "--cycles-out", "--state-out", "--lhe-out" };

@@ -148,6 +148,13 @@ static int write_checkpoint(program *pg, const gaps_state *state, const gaps_res
         rp.hepmc_sum_w = s->sum_w;
         rp.hepmc_sum_w2 = s->sum_w2;
     }
+    /* --lhe: which events of the file the run has had, for the resume to compare */
+    if (pg->lhe && gaps_lhe_feed_digest(pg->lhe, rp.next_event, &rp.file_digest) != 0) {
+        snprintf(why, wlen, "writing the checkpoint failed: the events read from the file do "
+                            "not end at the checkpoint's event %lld (a bug: please report it)",
+                 (long long)rp.next_event);
+        return -1;
+    }
     gaps_outfile ck;
     gaps_outfile_init(&ck, "--checkpoint", pg->checkpoint, GAPS_OUTFILE_ATOMIC);
     if (gaps_outfiles_prepare(&ck, 1, why, wlen) != 0) return -1;
@@ -386,6 +393,15 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
         if (o->cycles_out)
             return refuse(msg, len, EXIT_USAGE, "--cycles-out cannot be combined with --resume "
                           "(the cycle log of the first part of the run is gone)");
+        /* --lhe: the file read again up to the checkpoint's next event, which must be the
+         * events the checkpointed run read (a file changed or replaced is refused) */
+        if (root && pg->lhe) {
+            int st = 0;
+            if (gaps_lhe_feed_resume(pg->lhe, pg->rp.next_event, pg->rp.file_digest, &st, why,
+                                     sizeof why) != 0)
+                return refuse(msg, len, st == 1 ? EXIT_RUN_FAILED : EXIT_USAGE, "--resume: %s",
+                              gaps_one_line(why));
+        }
     }
     if (pg->checkpoint)
         cfg->checkpoint_every = o->checkpoint_every > 0

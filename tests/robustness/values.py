@@ -39,7 +39,7 @@ import zlib
 # parameters (8 bytes each, the PDF set's name 128 more), the PDF digest, w_unit, events,
 # capacity_hits, invalid_events, bad_weights, ...; a CRC-32 (zlib's) of everything before it
 # ends the file.
-STATE_FORMAT = 7
+STATE_FORMAT = 8
 KIND_OFFSET = 12
 INVALID_OFFSET = 8 + 4 + 4 + 32 + 14 * 8 + 128 + 8 + 8 + 8 + 8
 RANGES_OFFSET = 344   # u32 number of ranges, u32 reserved, then the ranges (16 bytes each)
