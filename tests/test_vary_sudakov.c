@@ -150,7 +150,9 @@ static int generate(double mur2, int n_vary, double *first_t, double *w)
     int rc = (pool_dev && phys_dev && n && status && t && recorded && (vw || !n_vary)) ? 0 : -1;
     long remaining = N_EVENTS;
     int cycles = 0;
-    if (rc == 0) gaps_shower_launch_refill(pool_dev, phys_dev, N_EVENTS, 0, 0);
+    /* the general refill (1): the e+e- one holds no --vary code (the generator gives runs
+     * with --vary the general launches) */
+    if (rc == 0) gaps_shower_launch_refill(pool_dev, phys_dev, N_EVENTS, 1, 0);
     while (rc == 0 && remaining > 0 && cycles < MAX_CYCLES) {
         const int showering = gaps_shower_gather(&pool, pool_dev, N_EVENTS);
         for (int step = 0; step < GAPS_N_VETO_STEPS; ++step)

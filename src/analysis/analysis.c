@@ -105,6 +105,24 @@ static int row_columns(int a)
     }
 }
 
+
+/* --vary: the event's histograms once more per variation weight (row's weight w times the
+ * variation's factor; row is left as it was).  The slot's variation flags.  Out of line, so
+ * that the analysis of a run without --vary keeps its registers. */
+GAPS_OUT_OF_LINE int fill_variations(const gaps_histograms *hist, const gaps_pool *pool, int e,
+                                     double w, double *row)
+{
+    int vary_flags = pool->vary_flags[e];
+    for (int v = 0; v < hist->n_vary; ++v) {
+        const double f = pool->vary_w[gaps_at(pool, v, e)];
+        if (!(fabs(f) <= GAPS_VARY_LARGE_RATIO)) vary_flags |= GAPS_VARY_FLAG_LARGE;
+        row[GAPS_OBS_WEIGHT] = w * f;
+        gaps_histograms_fill_variation(hist, gaps_worker_id(), v, row);
+    }
+    row[GAPS_OBS_WEIGHT] = w;
+    return vary_flags;
+}
+
 /* Analyse the finished event in slot e, the i-th entry of the done list. */
 static void finish(gaps_pool *pool, const gaps_physics *phys, const gaps_histograms *hist,
                    const gaps_event_out *out, int i, int e)
@@ -137,17 +155,7 @@ static void finish(gaps_pool *pool, const gaps_physics *phys, const gaps_histogr
     double row[GAPS_OBS_MAX_COLUMNS];
     gaps_analysis_row(row, phys->proc.analysis, event, w, n_in, n, p, flav);
     if (gaps_histograms_fill_event(hist, gaps_worker_id(), row) != 0) flags |= GAPS_FLAG_WEIGHT;
-    int vary_flags = 0;
-    if (hist->n_vary) {   /* --vary: the histograms once more per variation weight */
-        vary_flags = pool->vary_flags[e];
-        for (int v = 0; v < hist->n_vary; ++v) {
-            const double f = pool->vary_w[gaps_at(pool, v, e)];
-            if (!(fabs(f) <= GAPS_VARY_LARGE_RATIO)) vary_flags |= GAPS_VARY_FLAG_LARGE;
-            row[GAPS_OBS_WEIGHT] = w * f;
-            gaps_histograms_fill_variation(hist, gaps_worker_id(), v, row);
-        }
-        row[GAPS_OBS_WEIGHT] = w;
-    }
+    const int vary_flags = hist->n_vary ? fill_variations(hist, pool, e, w, row) : 0;
     if (out && out->rows) {
         const int nc = row_columns(phys->proc.analysis);
         for (int c = 0; c < nc; ++c) out->rows[(long)i * GAPS_OBS_MAX_COLUMNS + c] = row[c];

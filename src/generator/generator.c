@@ -72,8 +72,10 @@ static int config_from_file(const gaps_config *cfg)
  * gaps_alphas_value_own), so that LEP runs without them pay for none. */
 static int config_general_launch(const gaps_config *cfg)
 {
-    /* (and for hard events from a file: the e+e- launches start every event from ee-qq) */
-    return config_hadronic(cfg) || cfg->ablate != 0 || config_from_file(cfg);
+    /* (and for hard events from a file: the e+e- launches start every event from ee-qq;
+     * and for --vary and --shower-mur-factor, whose code the e+e- launches do not hold) */
+    return config_hadronic(cfg) || cfg->ablate != 0 || config_from_file(cfg) || cfg->vary
+           || cfg->shower_mur_factor != 1.0;
 }
 
 int gaps_config_loop_mode(const gaps_config *cfg)

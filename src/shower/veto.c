@@ -36,6 +36,14 @@ GAPS_ALWAYS_INLINE int is_hadronic(const gaps_physics *phys, int ee_only)
     return !ee_only && phys->proc.hadronic;
 }
 
+/* Does the run carry --vary weights?  Never in the e+e- launches (ee_only 1): a run with
+ * --vary or --shower-mur-factor takes the general ones (config_general_launch), so that LEP
+ * runs without them hold none of their code. */
+GAPS_ALWAYS_INLINE int varies(const gaps_physics *phys, int ee_only)
+{
+    return !ee_only && phys->n_vary;
+}
+
 /* What every start shares, once the rows are in the slot: the event's header, then its
  * dipoles' rates. */
 GAPS_ALWAYS_INLINE void start_showering(gaps_pool *pool, const gaps_physics *phys, int e,
@@ -49,7 +57,7 @@ GAPS_ALWAYS_INLINE void start_showering(gaps_pool *pool, const gaps_physics *phy
     pool->t[e] = t_start;
     pool->status[e] = GAPS_SLOT_SHOWERING;
     pool->trial_kernel[e] = GAPS_KERNEL_NONE;
-    if (phys->n_vary) {   /* --vary: every variation starts at the nominal weight */
+    if (varies(phys, ee_only)) {   /* --vary: every variation starts at the nominal weight */
         for (int v = 0; v < phys->n_vary; ++v) pool->vary_w[gaps_at(pool, v, e)] = 1.0;
         pool->vary_flags[e] = 0;
     }
@@ -204,9 +212,9 @@ GAPS_ALWAYS_INLINE double scaled_as_arg(const gaps_physics *phys, double mu2, do
     return a > phys->t_cut ? a : phys->t_cut;
 }
 
-GAPS_ALWAYS_INLINE double shower_as_arg(const gaps_physics *phys, double t)
+GAPS_ALWAYS_INLINE double shower_as_arg(const gaps_physics *phys, double t, int ee_only)
 {
-    return phys->mur_scaled ? scaled_as_arg(phys, phys->mur2, t) : t;
+    return !ee_only && phys->mur_scaled ? scaled_as_arg(phys, phys->mur2, t) : t;
 }
 
 /* --vary (gaps/vary.h, doc/physics.md 17): the variation weights of one trial of slot e at
@@ -427,7 +435,7 @@ GAPS_OUT_OF_LINE void accept_or_reject_hadronic(gaps_pool *pool, const gaps_phys
     /* alpha_s(t) over its overestimate, <= 1: computed only where it can matter (--vary:
      * always, below) */
     if (Ra < ratio || ratio > 1.0) {
-        a = gaps_alphas_value(&phys->as, shower_as_arg(phys, t));
+        a = gaps_alphas_value(&phys->as, shower_as_arg(phys, t, 0));
         ratio *= gaps_isr_coupling_ratio_of(isr, heavy, phys->a_max, t, a);
         /* --ablate gqq-virtuality: alpha_s of g -> q qbar at the virtuality t/(z(1-z)) >= t,
          * at most alpha_s(t): the ratio stays a probability */
@@ -445,7 +453,7 @@ GAPS_OUT_OF_LINE void accept_or_reject_hadronic(gaps_pool *pool, const gaps_phys
     if (phys->n_vary) {   /* --vary is refused with compat and --ablate (gaps_config_check) */
         double r = ratio;
         if (a == 0.0) {   /* a rejection by the ratio without its coupling: the full one */
-            a = gaps_alphas_value(&phys->as, shower_as_arg(phys, t));
+            a = gaps_alphas_value(&phys->as, shower_as_arg(phys, t, 0));
             r = ratio * gaps_isr_coupling_ratio_of(isr, heavy, phys->a_max, t, a);
         }
         vary_trial(pool, phys, e, incoming, accepted, r, a, t, 0);
@@ -642,7 +650,7 @@ GAPS_ALWAYS_INLINE void accept_or_reject(gaps_pool *pool, const gaps_physics *ph
     const double t = pool->t[e];
     const double y = t / (m2 * z * omz);
     double ratio = gaps_kernel_ratio(kernel, z, omz, y);   /* (1 - y) P / Q */
-    const double t_as = shower_as_arg(phys, t);
+    const double t_as = shower_as_arg(phys, t, ee_only);
     double a = 0.0;   /* the coupling, where computed */
     /* alpha_s(t) / a_max <= 1, so a trial that fails the kinematic ratio alone fails the full
      * one too: the coupling (two logarithms) is computed only for the survivors (--vary:
@@ -657,7 +665,7 @@ GAPS_ALWAYS_INLINE void accept_or_reject(gaps_pool *pool, const gaps_physics *ph
             ratio *= gaps_alphas_value(&phys->as, t / (z * omz)) / gaps_alphas_value(&phys->as, t);
     }
     const int accepted = Ra < ratio;
-    if (phys->n_vary && ratio > 0.0) {   /* --vary (refused with --ablate); P = 0: P' = 0 */
+    if (varies(phys, ee_only) && ratio > 0.0) {   /* --vary; P = 0: P' = 0 */
         double r = ratio;
         if (a == 0.0) {   /* a rejection by the kinematic ratio alone: the full one */
             a = ee_only ? gaps_alphas_value_own(&phys->as, t_as)
