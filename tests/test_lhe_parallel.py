@@ -22,6 +22,8 @@ the same per-event CSV.  Then checkpoints of --lhe runs (GAPS_HOOKS: the test bu
 test hook kills at its third checkpoint): killed and resumed, a gaps-written and a foreign
 file give the uninterrupted run's YODA, CSV and HepMC3 bytes; resumed with the file changed
 (one event's weight) or cut short, the resume is refused (exit 2) and the checkpoint kept.
+Last, the file's PDF set (its LHAPDF ID) against --pdf: a warning in the summary and the JSON,
+with --lhe-strict-pdf an error.
 Usage: test_lhe_parallel.py GAPS WORKDIR [GAPS_HOOKS]
 """
 import concurrent.futures
@@ -267,5 +269,31 @@ if hooks:
             failures += 1
             print("FAIL: a resume from %s must be refused (exit 2, '%s'), the checkpoint kept"
                   % (path, words))
+
+# the file's PDF set against the run's: the same set (13200, CT14lo's LHAPDF ID, as gaps
+# writes it) says nothing; another is a warning in the summary and the JSON, or with
+# --lhe-strict-pdf an error naming both
+other = gaps_text.replace(" 2212 2212 6500 6500 0 0 13200 13200 ", " 2212 2212 6500 6500 0 0 13100 13100 ", 1)
+assert other != gaps_text
+open("other-pdf.lhe", "w").write(other)
+for path, strict, want_rc, want_warning in (("base.lhe", [], 0, False),
+                                            ("other-pdf.lhe", [], 0, True),
+                                            ("base.lhe", ["--lhe-strict-pdf"], 0, False),
+                                            ("other-pdf.lhe", ["--lhe-strict-pdf"], 2, True)):
+    p = subprocess.run([gaps, "--lhe", path, "-o", "none", "--json", "pdf.json"] + strict,
+                       capture_output=True, env=env, timeout=120)
+    out, err = p.stdout.decode(), p.stderr.decode()
+    if want_rc == 0:
+        warning = json.load(open("pdf.json"))["lhe"]["pdf_warning"] if p.returncode == 0 else None
+        ok = (p.returncode == 0 and (warning is not None) == want_warning
+              and ("  warning " in out) == want_warning
+              and (not want_warning or ("13100" in warning and "CT14lo (LHAPDF ID 13200)" in warning)))
+    else:
+        ok = p.returncode == 2 and err.count("\n") == 1 and "13100" in err and "13200" in err
+        warning = err.strip()
+    print("PDF %-14s %-18s exit %d: %s" % (path, " ".join(strict), p.returncode, warning))
+    if not ok:
+        failures += 1
+        print("FAIL: the PDF check of %s %s" % (path, " ".join(strict)))
 print("%d files, %d failures" % (len(cases), failures))
 sys.exit(1 if failures else 0)
