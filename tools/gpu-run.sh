@@ -321,7 +321,7 @@ lhe)
     gpu=$dir/gaps-offload
     ser=$dir/gaps-serial
     n=${GAPS_IDENTITY_EVENTS:-20000}
-    big=${GAPS_LHE_EVENTS:-1000000}
+    big=${GAPS_LHE_EVENTS:-10000000}
     reps=${GAPS_BENCH_REPEATS:-3}
     export LHAPDF_DATA_PATH="$here/share/pdfsets"
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$out/gpu.txt" || true
