@@ -20,7 +20,8 @@ reading threads and pieces as small as one event and of a few events, on:
 and requires the same exit status, the same standard error and, for a run that succeeds,
 the same per-event CSV.  Then checkpoints of --lhe runs (GAPS_HOOKS: the test build, which the
 test hook kills at its third checkpoint): killed and resumed, a gaps-written and a foreign
-file give the uninterrupted run's YODA, CSV and HepMC3 bytes; resumed with the file changed
+file give the uninterrupted run's YODA, CSV and HepMC3 bytes, and so does one stopped by
+SIGTERM (which checkpoints inside the batch the file handed it); resumed with the file changed
 (one event's weight) or cut short, the resume is refused (exit 2) and the checkpoint kept.
 Last, the file's PDF set (its LHAPDF ID) against --pdf: a warning in the summary and the JSON,
 with --lhe-strict-pdf an error.
@@ -257,6 +258,25 @@ if hooks:
         print("checkpoint %-40s killed and resumed: %s" % (label, "the run's bytes" if same
                                                             else "DIFFERENT " + p.stderr.decode()))
         failures += not same
+    # stopped by SIGTERM at its second checkpoint: the run stops starting events in the batch
+    # the file has just handed it, checkpoints there (before the batch's events) and exits 143
+    for f in ("ck.ckpt", "hook.count"):
+        if os.path.exists(f):
+            os.remove(f)
+    subprocess.run([gaps, "-q", "--lhe", "base.lhe", "-o", "one.yoda", "--observables-out",
+                    "one.csv", "--hepmc", "one.hepmc"], env=env)
+    TERM = KILL.replace("-eq 3 ] && kill -KILL", "-eq 2 ] && kill -TERM")
+    p = subprocess.run([hooks, "-q", "--lhe", "base.lhe", "-o", "ck.yoda", "--observables-out",
+                        "ck.csv", "--hepmc", "ck.hepmc", "--checkpoint", "ck.ckpt",
+                        "--checkpoint-every", "25"], capture_output=True,
+                       env=dict(env, GAPS_TEST_HOOK_CHECKPOINT=TERM), timeout=120)
+    stopped = p.returncode == 143 and b"stopped by SIGTERM after 25 events of the file" in p.stderr
+    r = resume("base.lhe", []) if stopped else None
+    same = stopped and r.returncode == 0 and all(
+        open("one." + x, "rb").read() == open("ck." + x, "rb").read() for x in ("yoda", "csv", "hepmc"))
+    print("checkpoint stopped by SIGTERM (exit %d: %s) and resumed: %s"
+          % (p.returncode, p.stderr.decode().strip()[:70], "the run's bytes" if same else "FAIL"))
+    failures += not same
     for path, words in (("changed.lhe", "changed or replaced"), ("short.lhe", "before the checkpoint")):
         kill_at_third("base.lhe", [])
         saved = open("ck.ckpt", "rb").read()

@@ -90,6 +90,10 @@ struct gaps_lhe_feed {
     size_t piece_bytes;
     int64_t base;                 /* a gaps-written file: its first event's number */
     uint64_t digest;              /* of the events handed over (gaps_lhe_feed_digest) */
+    uint64_t *digest_at;          /* the digest after k events of the last batch, k = 0 ..
+                                     its count: a run stopped by a signal checkpoints after
+                                     part of its batch */
+    int64_t digest_capacity;
     /* for the summary: reading threads, pieces read in parallel, the event from which the
      * file was read serially (-1: none) */
     int threads_used;
@@ -691,7 +695,10 @@ static int64_t take(gaps_lhe_feed *f, gaps_hard_batch *b, int64_t want)
             if (nw > 0)
                 memcpy(f->batch_weights + (size_t)c * nw, s->out.weights + (size_t)k * nw,
                        (size_t)n * nw * sizeof *f->batch_weights);
-            for (int j = 0; j < n; ++j) f->digest = mix(f->digest, s->out.hash[k + j]);
+            for (int j = 0; j < n; ++j) {
+                f->digest = mix(f->digest, s->out.hash[k + j]);
+                f->digest_at[c + j + 1] = f->digest;
+            }
             b->count = c + n;
             f->next += n;
         }
@@ -763,8 +770,15 @@ int gaps_lhe_feed_fill(void *ctx, gaps_hard_batch *b, int64_t first, int64_t wan
         f->batch_weights = grown;
         f->batch_capacity = b->capacity;
     }
+    if (b->capacity + 1 > f->digest_capacity) {
+        uint64_t *grown = realloc(f->digest_at, ((size_t)b->capacity + 1) * sizeof *grown);
+        if (!grown) return fail(f, 1, "out of memory for the events' digests");
+        f->digest_at = grown;
+        f->digest_capacity = b->capacity + 1;
+    }
     f->batch_first = first;
     f->batch_count = 0;
+    f->digest_at[0] = f->digest;
     while (b->count < want) {
         if (f->pl && !f->have_ev) {
             if (take(f, b, want - b->count) < 0) return -1;
@@ -779,6 +793,7 @@ int gaps_lhe_feed_fill(void *ctx, gaps_hard_batch *b, int64_t first, int64_t wan
         if (put > 0) break;   /* the batch's rows are full: the rest in the next batch */
         f->have_ev = 0;
         b->count++;
+        f->digest_at[b->count] = f->digest;
         f->next++;
     }
     f->batch_count = b->count;
@@ -983,8 +998,10 @@ const char *gaps_lhe_feed_error(const gaps_lhe_feed *f, int *status)
 
 int gaps_lhe_feed_digest(const gaps_lhe_feed *f, int64_t next_event, uint64_t *digest)
 {
-    if (f->next != next_event) return -1;
-    *digest = f->digest;
+    const int64_t k = next_event - f->batch_first;
+    if (f->next == next_event) *digest = f->digest;
+    else if (f->digest_at && k >= 0 && k <= f->batch_count) *digest = f->digest_at[k];
+    else return -1;
     return 0;
 }
 
@@ -1062,6 +1079,7 @@ void gaps_lhe_feed_close(gaps_lhe_feed *f)
     free(f->names);
     free(f->name_ptr);
     free(f->batch_weights);
+    free(f->digest_at);
     free(f->ev);
     free(f);
 }

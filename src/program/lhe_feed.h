@@ -69,8 +69,8 @@ void gaps_lhe_feed_reading(const gaps_lhe_feed *f, int *threads, long *pieces,
  * NULL when the file has none.  Valid while the feed is open. */
 const gaps_event_stream_weights *gaps_lhe_feed_weights(gaps_lhe_feed *f);
 
-/* Checkpoints (doc/formats.md): the digest of the events handed over, which must end at
- * next_event (0; -1 if they do not); and a resume, which reads and drops the events up to
+/* Checkpoints (doc/formats.md): the digest of the events handed over up to next_event, the
+ * next event handed over or one of the last batch (0; -1 if it is neither); and a resume, which reads and drops the events up to
  * next_event and compares their digest with the checkpoint's (0, or -1 with *status 2: not
  * the checkpoint's file, or 1: the system failed, and one line in msg). */
 int gaps_lhe_feed_digest(const gaps_lhe_feed *f, int64_t next_event, uint64_t *digest);

@@ -613,10 +613,12 @@ static int run_and_write(program *pg)
             char name[512];
             snprintf(name, sizeof name, "%s", pg->checkpoint);
             gaps_one_line(name);
-            fprintf(stderr, "gaps: stopped by %s after %" PRId64 " of %" PRId64 " events; "
-                            "checkpoint '%s' written: run the same command with --resume %s to "
-                            "continue\n", signal_name(sig), run.next_event - cfg->first_event,
-                    cfg->events, name, name);
+            char of[64] = " of the file";   /* --lhe without --events: the file's length */
+            if (!pg->lhe || o->events_given)
+                snprintf(of, sizeof of, " of %" PRId64, cfg->events);
+            fprintf(stderr, "gaps: stopped by %s after %" PRId64 " events%s; checkpoint '%s' "
+                            "written: run the same command with --resume %s to continue\n",
+                    signal_name(sig), run.next_event - cfg->first_event, of, name, name);
         }
         gaps_run_free(&run);
         return 128 + sig;
