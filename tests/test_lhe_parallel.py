@@ -156,8 +156,11 @@ cases.append(("massive-quark-foreign", re.sub(r"<gaps [^>]*/>\n", "",
                                               join(head, ev[:mid] + [massive] + ev[mid + 1:],
                                                    tail)), []))
 
+# the last reads batches of 7 events, each read ahead while the one before showers (a
+# damaged event then lies in a batch read ahead: the events before it are still showered and
+# the same message comes after them)
 READERS = [["--lhe-threads", "0"], ["--lhe-threads", "2", "--lhe-piece", "1"],
-           ["--lhe-threads", "3", "--lhe-piece", "3000"]]
+           ["--lhe-threads", "3", "--lhe-piece", "3000", "--lhe-batch", "7"]]
 
 
 def run(index, name, content, extra, reader):

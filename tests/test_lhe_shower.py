@@ -346,6 +346,13 @@ def functional(work, gaps, madgraph):
         vals = [float(xs[0])] + [float(xs[4 + 2 * k]) for k in range(3)]
         check(all(abs(a / b - 1) < 1e-12 for a, b in zip(vals, means)),
               f"named weights: cross sections {vals}, means {means}")
+        # read ahead in batches of 7 events (each filled while the one before showers): each
+        # event still carries its own named weights
+        h7 = os.path.join(work, "rwgt-7.hepmc")
+        r7 = run(gaps, "--lhe", rf, "--quiet", "--output", "none", "--hepmc", h7,
+                 "--lhe-threads", "2", "--lhe-batch", "7", *extra)
+        check(r7.returncode == 0 and open(h7, "rb").read() == open(hf, "rb").read(),
+              f"named weights read ahead in batches of 7: other bytes {r7.stderr.strip()}")
         try:
             import pyhepmc
             with pyhepmc.open(hf) as f_:

@@ -1157,6 +1157,13 @@ static void test_process(void)
                          (char *)NULL);
             expect_error(parse(&o, "--lhe-strict-pdf", (char *)NULL), "needs --lhe",
                          (char *)NULL);
+            expect_error(parse(&o, "--lhe-batch", "7", (char *)NULL), "needs --lhe",
+                         (char *)NULL);
+            expect_error(parse(&o, "--lhe", "f.lhe", "--lhe-batch", "0", (char *)NULL),
+                         "--lhe-batch", (char *)NULL);
+            CHECK(parse(&o, "--lhe", "f.lhe", "--lhe-batch", "7", (char *)NULL) == 0
+                  && o.cfg.file_batch == 7, "--lhe-batch 7: %d: %s", o.cfg.file_batch, msg);
+            gaps_options_free(&o);
             expect_error(parse(&o, "--lhe", "f.lhe", "--lhe-threads", "257", (char *)NULL),
                          "--lhe-threads", (char *)NULL);
             continue;

@@ -147,6 +147,14 @@ typedef struct gaps_hooks {
      * or -1 to end the run with an error (the callee keeps its reason). */
     int (*hard_events)(void *ctx, gaps_hard_batch *batch, int64_t first, int64_t want,
                        int *ended);
+    /* Optional, with hard_events: the next segment will ask hard_events for `want` events
+     * from `first` on in `batch`, the other of two host batches that alternate.  Called from
+     * the run's thread once the current segment's batch is where the loops run, before its
+     * events start: the callee may start filling batch (in a thread of its own) while the
+     * segment showers, and finish in that hard_events call.  The batch before (the current
+     * segment's) is not touched again until after that call.  Return 0, or -1 if it reads
+     * nothing ahead (hard_events then does all the work). */
+    int (*hard_events_ahead)(void *ctx, gaps_hard_batch *batch, int64_t first, int64_t want);
 } gaps_hooks;
 
 typedef struct gaps_run {
@@ -157,6 +165,7 @@ typedef struct gaps_run {
                                 and with negative weights */
     double negative_fraction;/* fraction of the events with weight < 0 (NLO) */
     int64_t negative_weights;/* events with weight < 0 */
+    int file_failed;         /* the run stopped because hooks->hard_events failed */
     int64_t events, capacity_hits, invalid_events;
     int64_t bad_weights;     /* events whose weight the histograms could not take (not
                                 finite, or beyond 2^43 weight units): counted, not added */
@@ -172,7 +181,8 @@ typedef struct gaps_run {
     double time_me, time_shower, time_analysis, time_total;   /* s, wall clock; total: the
                                 event loop, from the first event to the last */
     double time_read;        /* s of the event loop spent in hooks->hard_events and copying its
-                                batches to where the loops run (a file's hard events) */
+                                batches to where the loops run (a file's hard events; with
+                                hard_events_ahead, what reading ahead did not hide) */
     double time_startup;     /* s from the call to the first event: device set-up, PDF tables,
                                 ISR bounds, pool (the program adds its own start) */
     double time_wall;        /* s from the call to the return (the program: from its start to

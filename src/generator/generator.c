@@ -840,6 +840,16 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
     }
 }
 
+/* One past the last event of the segment from `start`: checkpoint_every events (`every`),
+ * and for hard events from a file at most a batch (capacity; 0 for built-in processes), but
+ * never past the run's end. */
+static int64_t segment_end_of(int64_t start, int64_t run_end, int64_t every, int64_t capacity)
+{
+    int64_t end = run_end - start > every ? start + every : run_end;
+    if (capacity > 0 && end - start > capacity) end = start + capacity;
+    return end;
+}
+
 /* The arrays of a batch of hard events from a file (gaps/hard_batch.h), in host memory
  * (device 0) or where the loops run (device 1).  0, or -1 when memory ran out (what was
  * allocated is released by batch_free). */
@@ -1048,9 +1058,13 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     /* hard events from a file: a batch per segment, filled on the host by hooks->hard_events
      * and copied to where the loops run */
     const int from_file = phys.proc.from_file;
-    gaps_hard_batch batch_host, batch_dev;
+    /* two host batches with hooks->hard_events_ahead: one is read while the other's events
+     * shower */
+    gaps_hard_batch batch_host[2], batch_dev;
     gaps_hard_batch *batch_dev_struct = NULL;
-    memset(&batch_host, 0, sizeof batch_host);
+    const int n_host = from_file && hooks && hooks->hard_events_ahead ? 2 : 1;
+    int cur = 0;   /* the host batch of the segment to come */
+    memset(batch_host, 0, sizeof batch_host);
     memset(&batch_dev, 0, sizeof batch_dev);
     if (from_file) {
         if (!hooks || !hooks->hard_events || pieces) {
@@ -1072,10 +1086,12 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
         const int64_t rows = cap * GAPS_FILE_BATCH_ROWS_PER_EVENT > cfg->max_partons
                              ? cap * GAPS_FILE_BATCH_ROWS_PER_EVENT : cfg->max_partons;
         if (cap > INT32_MAX / GAPS_FILE_BATCH_ROWS_PER_EVENT
-            || batch_alloc(&batch_host, (int)cap, (int)rows, 0) != 0
+            || batch_alloc(&batch_host[0], (int)cap, (int)rows, 0) != 0
+            || (n_host > 1 && batch_alloc(&batch_host[1], (int)cap, (int)rows, 0) != 0)
             || batch_alloc(&batch_dev, (int)cap, (int)rows, 1) != 0
             || !(batch_dev_struct = gaps_device_copy(&batch_dev, sizeof batch_dev))) {
-            batch_free(&batch_host, 0);
+            batch_free(&batch_host[0], 0);
+            batch_free(&batch_host[1], 0);
             batch_free(&batch_dev, 1);
             run_pdf_free(&pdf);
             return snprintf(msg, len, "cannot allocate a batch of %lld hard events",
@@ -1208,29 +1224,36 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
         /* A segment: event numbers [segment_start, segment_end), then a checkpoint.  The
          * pool drains at its end, so the accumulators then hold exactly the events below
          * segment_end: what makes a checkpoint exact. */
-        int64_t segment_end = run_end - segment_start > every ? segment_start + every
-                                                              : run_end;
+        int64_t segment_end = segment_end_of(segment_start, run_end, every,
+                                             from_file ? batch_host[0].capacity : 0);
         if (from_file) {
-            /* the segment's hard events: at most a batch, and where the file ends, the run */
-            if (segment_end - segment_start > batch_host.capacity)
-                segment_end = segment_start + batch_host.capacity;
+            /* the segment's hard events (read ahead where the hook did): at most a batch,
+             * and where the file ends, the run */
+            gaps_hard_batch *hb = &batch_host[cur];
             int ended = 0;
             const double t_read = now();
-            batch_host.first = segment_start;
-            batch_host.count = 0;
-            if (hooks->hard_events(hooks->ctx, &batch_host, segment_start,
-                                   segment_end - segment_start, &ended) != 0
-                || batch_host.first != segment_start || batch_host.count < 0
-                || batch_host.count > segment_end - segment_start
-                || (batch_host.count == 0 && !ended)) {
+            if (hooks->hard_events(hooks->ctx, hb, segment_start, segment_end - segment_start,
+                                   &ended) != 0
+                || hb->first != segment_start || hb->count < 0
+                || hb->count > segment_end - segment_start || (hb->count == 0 && !ended)) {
                 snprintf(msg, len, "reading the hard events failed; the run was stopped");
+                run->file_failed = 1;
                 ok = 0;
                 break;
             }
-            segment_end = segment_start + batch_host.count;
+            segment_end = segment_start + hb->count;
             if (ended) run_end = segment_end;
-            batch_upload(&batch_host, &batch_dev, batch_dev_struct);
+            batch_upload(hb, &batch_dev, batch_dev_struct);
             run->time_read += now() - t_read;
+            /* the next segment's, read while this one showers: it starts where this one
+             * ends unless a stop comes first, and then it is not asked for */
+            if (n_host > 1 && segment_end < run_end) {
+                cur = 1 - cur;
+                const int64_t next_end = segment_end_of(segment_end, run_end, every,
+                                                        batch_host[cur].capacity);
+                hooks->hard_events_ahead(hooks->ctx, &batch_host[cur], segment_end,
+                                         next_end - segment_end);
+            }
         }
         sh.segment_end = segment_end;
         phys.end_event = segment_end;
@@ -1362,7 +1385,8 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     free(base);
     gaps_device_free(phys_dev);
     gaps_device_free(batch_dev_struct);
-    batch_free(&batch_host, 0);
+    batch_free(&batch_host[0], 0);
+    batch_free(&batch_host[1], 0);
     batch_free(&batch_dev, 1);
     gaps_device_free(hist_dev);
     gaps_device_free(hist.acc);

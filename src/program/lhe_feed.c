@@ -62,6 +62,19 @@ typedef struct pipeline {
     long group_line;              /* the file's line of the last <eventgroup> before it */
 } pipeline;
 
+/* What the feed keeps of a batch it filled while the generator uses it: its events' named
+ * weights (weights_of, for the per-event output) and the digest after each of them
+ * (gaps_lhe_feed_digest: a run stopped by a signal checkpoints after part of its batch).  The
+ * generator may fill one batch while it showers the other (gaps_hooks.read_ahead), so there
+ * are two records, taken in turn by the fills. */
+typedef struct batch_record {
+    int64_t first, count;         /* its event numbers */
+    double *weights;              /* count x the named weights */
+    int64_t weights_capacity;     /* events weights holds */
+    uint64_t *digest_at;          /* the digest after k of its events, k = 0 .. count */
+    int64_t digest_capacity;
+} batch_record;
+
 struct gaps_lhe_feed {
     gaps_lhe_reader *reader;
     const gaps_lhe_init *init;
@@ -78,27 +91,36 @@ struct gaps_lhe_feed {
     char msg[1024];
     int status;                  /* of msg: 0 none, 2 the file, 1 the system */
     char warning[512];
-    /* the named weights: names, and those of the last batch's events (capacity x n) */
+    /* the named weights' names */
     gaps_event_stream_weights weights;
     char (*names)[GAPS_LHE_NAME_MAX];
     const char **name_ptr;
-    double *batch_weights;
-    int64_t batch_first, batch_count, batch_capacity;
+    /* the batches filled last, and the one being filled (fill_rec); rec_lock guards the
+     * records' first and count, which weights_of reads in the run's thread while another
+     * thread fills the next batch (gaps_hooks.read_ahead) */
+    batch_record rec[2];
+    int fill_rec;
+    pthread_mutex_t rec_lock;
+    double *batch_weights;        /* rec[fill_rec]'s arrays, while a fill runs */
     /* reading in parallel: NULL when the file is read in the run's thread */
     pipeline *pl;
     int threads;                  /* workers asked for (gaps_lhe_feed_options) */
     size_t piece_bytes;
     int64_t base;                 /* a gaps-written file: its first event's number */
     uint64_t digest;              /* of the events handed over (gaps_lhe_feed_digest) */
-    uint64_t *digest_at;          /* the digest after k events of the last batch, k = 0 ..
-                                     its count: a run stopped by a signal checkpoints after
-                                     part of its batch */
-    int64_t digest_capacity;
+    uint64_t *digest_at;          /* rec[fill_rec]'s, while a fill runs */
     /* for the summary: reading threads, pieces read in parallel, the event from which the
      * file was read serially (-1: none) */
     int threads_used;
     long pieces;
     int64_t serial_from;
+    /* reading ahead (gaps_lhe_feed_fill_ahead): a thread filling ahead_b with the events
+     * from ahead_first on, its fill's result once joined */
+    enum { AHEAD_NONE, AHEAD_RUNNING, AHEAD_DONE } ahead;
+    pthread_t ahead_thread;
+    gaps_hard_batch *ahead_b;
+    int64_t ahead_first, ahead_want;
+    int ahead_rc, ahead_ended;
 };
 
 /* The digest of no event (never 0, which a checkpoint writes for a run without a file). */
@@ -290,25 +312,31 @@ static int put_event(gaps_lhe_feed *f, gaps_hard_batch *b, int i, int64_t number
 }
 
 
+/* The named weights of an event of one of the batches filled last (NULL: none). */
 static const double *weights_of(void *ctx, int64_t event)
 {
-    const gaps_lhe_feed *f = ctx;
-    const int64_t i = event - f->batch_first;
-    if (!f->batch_weights || i < 0 || i >= f->batch_count) return NULL;
-    return f->batch_weights + (size_t)i * f->weights.n;
+    gaps_lhe_feed *f = ctx;
+    const double *w = NULL;
+    pthread_mutex_lock(&f->rec_lock);
+    for (int r = 0; r < 2 && !w; ++r) {
+        const batch_record *rec = &f->rec[r];
+        const int64_t i = event - rec->first;
+        if (rec->weights && i >= 0 && i < rec->count) w = rec->weights + (size_t)i * f->weights.n;
+    }
+    pthread_mutex_unlock(&f->rec_lock);
+    return w;
 }
 
-/* The weights' names and the batch's weight array, once the first event has told how many
- * there are (a file that declares none names them from its first event).  0 or -1. */
-static int weights_setup(gaps_lhe_feed *f, int64_t capacity)
+/* The weights' names, once the first event has told how many there are (a file that
+ * declares none names them from its first event).  0 or -1. */
+static int weights_setup(gaps_lhe_feed *f)
 {
     const gaps_lhe_init *in = f->init;
     const int n = in->n_weights < GAPS_HEPMC_MAX_WEIGHTS ? in->n_weights : GAPS_HEPMC_MAX_WEIGHTS;
-    if (n == 0 || f->batch_weights) return 0;
+    if (n == 0 || f->names) return 0;
     f->names = calloc((size_t)n, sizeof *f->names);
     f->name_ptr = calloc((size_t)n, sizeof *f->name_ptr);
-    f->batch_weights = malloc((size_t)capacity * (size_t)n * sizeof *f->batch_weights);
-    if (!f->names || !f->name_ptr || !f->batch_weights) return -1;
+    if (!f->names || !f->name_ptr) return -1;
     for (int k = 0; k < n; ++k) {
         const char *id = in->weight_id[k];
         if (!id[0]) snprintf(f->names[k], sizeof f->names[k], "w%d", k + 1);
@@ -317,7 +345,6 @@ static int weights_setup(gaps_lhe_feed *f, int64_t capacity)
             if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\r') *c = '_';
         f->name_ptr[k] = f->names[k];
     }
-    f->batch_capacity = capacity;
     f->weights.n = n;
     f->weights.names = f->name_ptr;
     f->weights.weights_of = weights_of;
@@ -748,9 +775,9 @@ static int more_events(gaps_lhe_feed *f)
     return read_next(f);
 }
 
-int gaps_lhe_feed_fill(void *ctx, gaps_hard_batch *b, int64_t first, int64_t want, int *ended)
+/* Fill b with up to `want` events from event number `first` on (gaps_lhe_feed_fill). */
+static int fill(gaps_lhe_feed *f, gaps_hard_batch *b, int64_t first, int64_t want, int *ended)
 {
-    gaps_lhe_feed *f = ctx;
     *ended = 0;
     b->first = first;
     b->count = 0;
@@ -763,21 +790,29 @@ int gaps_lhe_feed_fill(void *ctx, gaps_hard_batch *b, int64_t first, int64_t wan
     }
     if (want > b->capacity) want = b->capacity;
     if (want > f->last - f->next) want = f->last - f->next;
-    if (f->weights.n > 0 && b->capacity > f->batch_capacity) {
-        double *grown = realloc(f->batch_weights, (size_t)b->capacity * (size_t)f->weights.n
-                                                  * sizeof *grown);
+    /* the older record: the generator is done with the batch filled before the last */
+    const int r = 1 - f->fill_rec;
+    batch_record *rec = &f->rec[r];
+    pthread_mutex_lock(&f->rec_lock);
+    rec->first = first;
+    rec->count = 0;
+    f->fill_rec = r;
+    pthread_mutex_unlock(&f->rec_lock);
+    if (f->weights.n > 0 && b->capacity > rec->weights_capacity) {
+        double *grown = realloc(rec->weights, (size_t)b->capacity * (size_t)f->weights.n
+                                              * sizeof *grown);
         if (!grown) return fail(f, 1, "out of memory for the events' named weights");
-        f->batch_weights = grown;
-        f->batch_capacity = b->capacity;
+        rec->weights = grown;
+        rec->weights_capacity = b->capacity;
     }
-    if (b->capacity + 1 > f->digest_capacity) {
-        uint64_t *grown = realloc(f->digest_at, ((size_t)b->capacity + 1) * sizeof *grown);
+    if (b->capacity + 1 > rec->digest_capacity) {
+        uint64_t *grown = realloc(rec->digest_at, ((size_t)b->capacity + 1) * sizeof *grown);
         if (!grown) return fail(f, 1, "out of memory for the events' digests");
-        f->digest_at = grown;
-        f->digest_capacity = b->capacity + 1;
+        rec->digest_at = grown;
+        rec->digest_capacity = b->capacity + 1;
     }
-    f->batch_first = first;
-    f->batch_count = 0;
+    f->batch_weights = rec->weights;
+    f->digest_at = rec->digest_at;
     f->digest_at[0] = f->digest;
     while (b->count < want) {
         if (f->pl && !f->have_ev) {
@@ -796,12 +831,61 @@ int gaps_lhe_feed_fill(void *ctx, gaps_hard_batch *b, int64_t first, int64_t wan
         f->digest_at[b->count] = f->digest;
         f->next++;
     }
-    f->batch_count = b->count;
+    pthread_mutex_lock(&f->rec_lock);
+    rec->count = b->count;
+    pthread_mutex_unlock(&f->rec_lock);
     if (f->next == f->last) {
         *ended = 1;
     } else if (b->count < want && f->ended) {
         *ended = 1;
     }
+    return 0;
+}
+
+/* The fill under way in the reading-ahead thread finished (its result in f->ahead_rc). */
+static void ahead_wait(gaps_lhe_feed *f)
+{
+    if (f->ahead != AHEAD_RUNNING) return;
+    pthread_join(f->ahead_thread, NULL);
+    f->ahead = AHEAD_DONE;
+}
+
+static void *ahead_main(void *arg)
+{
+    gaps_lhe_feed *f = arg;
+    f->ahead_rc = fill(f, f->ahead_b, f->ahead_first, f->ahead_want, &f->ahead_ended);
+    return NULL;
+}
+
+int gaps_lhe_feed_fill(void *ctx, gaps_hard_batch *b, int64_t first, int64_t want, int *ended)
+{
+    gaps_lhe_feed *f = ctx;
+    ahead_wait(f);
+    if (f->ahead == AHEAD_DONE) {
+        f->ahead = AHEAD_NONE;
+        if (b == f->ahead_b && first == f->ahead_first && want == f->ahead_want) {
+            *ended = f->ahead_ended;
+            return f->ahead_rc;
+        }
+        char m[256];
+        snprintf(m, sizeof m, "the run asked for %lld events from event %lld of the file, but "
+                 "%lld from event %lld were read ahead", (long long)want, (long long)first,
+                 (long long)f->ahead_want, (long long)f->ahead_first);
+        return fail(f, 1, m);
+    }
+    return fill(f, b, first, want, ended);
+}
+
+int gaps_lhe_feed_fill_ahead(void *ctx, gaps_hard_batch *b, int64_t first, int64_t want)
+{
+    gaps_lhe_feed *f = ctx;
+    /* with --lhe-threads 0 the file is read in the run's thread alone */
+    if (f->threads_used == 0 || f->ahead != AHEAD_NONE || f->status) return -1;
+    f->ahead_b = b;
+    f->ahead_first = first;
+    f->ahead_want = want;
+    if (pthread_create(&f->ahead_thread, NULL, ahead_main, f) != 0) return -1;
+    f->ahead = AHEAD_RUNNING;
     return 0;
 }
 
@@ -863,6 +947,7 @@ gaps_lhe_feed *gaps_lhe_feed_open(const char *path, const gaps_lhe_feed_options 
         snprintf(msg, len, "out of memory");
         return NULL;
     }
+    pthread_mutex_init(&f->rec_lock, NULL);
     int st = 0;
     f->reader = gaps_lhe_open(path, &st, msg, len);
     if (!f->reader) {
@@ -949,7 +1034,7 @@ gaps_lhe_feed *gaps_lhe_feed_open(const char *path, const gaps_lhe_feed_options 
     f->piece_bytes = opt->piece_bytes;
     int rc = read_next(f);
     if (rc > 0 && f->ev->has_gaps) f->base = f->ev->gaps_event;
-    if (rc > 0 && weights_setup(f, 1) != 0) {
+    if (rc > 0 && weights_setup(f) != 0) {
         *status = 1;
         snprintf(msg, len, "out of memory for the events' named weights");
         gaps_lhe_feed_close(f);
@@ -990,19 +1075,29 @@ gaps_lhe_feed *gaps_lhe_feed_open(const char *path, const gaps_lhe_feed_options 
     return f;
 }
 
-const char *gaps_lhe_feed_error(const gaps_lhe_feed *f, int *status)
+const char *gaps_lhe_feed_error(gaps_lhe_feed *f, int *status)
 {
+    if (f) ahead_wait(f);
     *status = f ? f->status : 0;
     return f && f->status ? f->msg : NULL;
 }
 
-int gaps_lhe_feed_digest(const gaps_lhe_feed *f, int64_t next_event, uint64_t *digest)
+int gaps_lhe_feed_digest(gaps_lhe_feed *f, int64_t next_event, uint64_t *digest)
 {
-    const int64_t k = next_event - f->batch_first;
-    if (f->next == next_event) *digest = f->digest;
-    else if (f->digest_at && k >= 0 && k <= f->batch_count) *digest = f->digest_at[k];
-    else return -1;
-    return 0;
+    ahead_wait(f);
+    if (f->next == next_event) {
+        *digest = f->digest;
+        return 0;
+    }
+    for (int r = 0; r < 2; ++r) {
+        const batch_record *rec = &f->rec[r];
+        const int64_t k = next_event - rec->first;
+        if (rec->digest_at && k >= 0 && k <= rec->count) {
+            *digest = rec->digest_at[k];
+            return 0;
+        }
+    }
+    return -1;
 }
 
 int gaps_lhe_feed_resume(gaps_lhe_feed *f, int64_t next_event, uint64_t digest, int *status,
@@ -1053,14 +1148,16 @@ int gaps_lhe_feed_resume(gaps_lhe_feed *f, int64_t next_event, uint64_t digest, 
     return rc;
 }
 
-int64_t gaps_lhe_feed_events(const gaps_lhe_feed *f)
+int64_t gaps_lhe_feed_events(gaps_lhe_feed *f)
 {
+    if (f) ahead_wait(f);
     return f ? f->read : 0;
 }
 
-void gaps_lhe_feed_reading(const gaps_lhe_feed *f, int *threads, long *pieces,
+void gaps_lhe_feed_reading(gaps_lhe_feed *f, int *threads, long *pieces,
                            int64_t *serial_from)
 {
+    ahead_wait(f);
     *threads = f->threads_used;
     *pieces = f->pieces;
     *serial_from = f->serial_from;
@@ -1074,12 +1171,16 @@ const char *gaps_lhe_feed_warning(const gaps_lhe_feed *f)
 void gaps_lhe_feed_close(gaps_lhe_feed *f)
 {
     if (!f) return;
+    ahead_wait(f);
     pipeline_free(f->pl);
     gaps_lhe_close(f->reader);
     free(f->names);
     free(f->name_ptr);
-    free(f->batch_weights);
-    free(f->digest_at);
+    for (int r = 0; r < 2; ++r) {
+        free(f->rec[r].weights);
+        free(f->rec[r].digest_at);
+    }
+    pthread_mutex_destroy(&f->rec_lock);
     free(f->ev);
     free(f);
 }

@@ -43,37 +43,47 @@ typedef struct gaps_lhe_feed_options {
 gaps_lhe_feed *gaps_lhe_feed_open(const char *path, const gaps_lhe_feed_options *opt,
                                   gaps_config *cfg, int *status, char *msg, size_t len);
 
-/* gaps_hooks.hard_events, ctx the feed.  On -1 the reason is gaps_lhe_feed_error(). */
+/* gaps_hooks.hard_events, ctx the feed.  On -1 the reason is gaps_lhe_feed_error().  It may
+ * run in a thread of the generator's while the run's thread writes the events of the batch
+ * filled before (gaps_hooks.read_ahead): the feed keeps the weights and digests of the two
+ * batches filled last apart, and the weights' lookup (gaps_lhe_feed_weights) takes a lock. */
 int gaps_lhe_feed_fill(void *ctx, gaps_hard_batch *batch, int64_t first, int64_t want,
                        int *ended);
 
+/* gaps_hooks.hard_events_ahead, ctx the feed: start filling batch in a thread of the feed's,
+ * which the next gaps_lhe_feed_fill (same batch, first and want) waits for.  0, or -1 when
+ * the feed reads nothing ahead (--lhe-threads 0: the file is read in the run's thread). */
+int gaps_lhe_feed_fill_ahead(void *ctx, gaps_hard_batch *batch, int64_t first, int64_t want);
+
 /* After a failed fill: the message (one line "FILE:LINE: ...") and the exit status it calls
  * for (2: the file is wrong; 1: the system failed); NULL and 0 if nothing failed. */
-const char *gaps_lhe_feed_error(const gaps_lhe_feed *f, int *status);
+const char *gaps_lhe_feed_error(gaps_lhe_feed *f, int *status);
 
 /* What the feed saw, for the summary: events read, the file's generator, and whether the
  * file named a PDF set other than the run's (a warning; "" if none). */
-int64_t gaps_lhe_feed_events(const gaps_lhe_feed *f);
+int64_t gaps_lhe_feed_events(gaps_lhe_feed *f);
 const char *gaps_lhe_feed_warning(const gaps_lhe_feed *f);
 
 /* How the file was read: by *threads threads besides the input's (0: all in the run's
  * thread), *pieces pieces of it in parallel, and serially from its event *serial_from on
  * (-1: never; else the first piece that might have been read otherwise than the serial
  * reader reads it, or where the cutter met a read error or no event for 64 MB). */
-void gaps_lhe_feed_reading(const gaps_lhe_feed *f, int *threads, long *pieces,
+void gaps_lhe_feed_reading(gaps_lhe_feed *f, int *threads, long *pieces,
                            int64_t *serial_from);
 
 /* The file's named weights besides XWGTUP (LHEF 3.0 <rwgt>/<weights>: its scale and PDF
  * variations), for the HepMC3 events: their names (the file's ids, white space made '_'; "w"
- * and the index for an unnamed one) and, for each event of the batch last filled, its weights.
+ * and the index for an unnamed one) and, for each event of the two batches filled last, its
+ * weights.
  * NULL when the file has none.  Valid while the feed is open. */
 const gaps_event_stream_weights *gaps_lhe_feed_weights(gaps_lhe_feed *f);
 
 /* Checkpoints (doc/formats.md): the digest of the events handed over up to next_event, the
- * next event handed over or one of the last batch (0; -1 if it is neither); and a resume, which reads and drops the events up to
- * next_event and compares their digest with the checkpoint's (0, or -1 with *status 2: not
- * the checkpoint's file, or 1: the system failed, and one line in msg). */
-int gaps_lhe_feed_digest(const gaps_lhe_feed *f, int64_t next_event, uint64_t *digest);
+ * next event handed over or one of the two batches filled last (0; -1 if it is neither; not
+ * while a fill runs); and a resume, which reads and drops the events up to next_event and
+ * compares their digest with the checkpoint's (0, or -1 with *status 2: not the
+ * checkpoint's file, or 1: the system failed, and one line in msg). */
+int gaps_lhe_feed_digest(gaps_lhe_feed *f, int64_t next_event, uint64_t *digest);
 int gaps_lhe_feed_resume(gaps_lhe_feed *f, int64_t next_event, uint64_t digest, int *status,
                          char *msg, size_t len);
 

@@ -62,7 +62,7 @@ enum field {
     F_PARAM_END = F_PARAM_BASE + GAPS_N_PARAMS - 1,
     F_OUTPUT, F_JSON, F_OBSERVABLES, F_CYCLES_OUT, F_HEPMC, F_LHE_OUT, F_QUIET, F_PROGRESS,
     F_STATE_OUT, F_CHECKPOINT, F_CHECKPOINT_EVERY, F_RESUME,
-    F_POOL, F_THREADS, F_LHE_THREADS, F_LHE_PIECE, F_LHE_STRICT_PDF, F_LOOPS,
+    F_POOL, F_THREADS, F_LHE_THREADS, F_LHE_PIECE, F_LHE_BATCH, F_LHE_STRICT_PDF, F_LOOPS,
     F_CYCLES_PER_LAUNCH, F_SPLIT_EVERY, F_REFILL, F_ALLOW_HOST, F_ENERGY, F_CARD, F_HELP,
     F_VERSION, F_VARY, F_SHOWER_MUR,
     /* gaps merge */
@@ -110,6 +110,7 @@ static const opt_def gaps_table[] = {
     { "threads", 't', K_INT, F_THREADS, 1, GAPS_MAX_THREADS },
     { "lhe-threads", 0, K_INT, F_LHE_THREADS, 0, GAPS_MAX_LHE_THREADS },
     { "lhe-piece", 0, K_INT, F_LHE_PIECE, 1, GAPS_MAX_LHE_PIECE },
+    { "lhe-batch", 0, K_INT, F_LHE_BATCH, 1, GAPS_MAX_LHE_BATCH },
     { "loops", 0, K_LOOPS, F_LOOPS, 0, 0 },
     { "cycles-per-launch", 0, K_INT, F_CYCLES_PER_LAUNCH, 1, GAPS_MAX_CYCLES_PER_LAUNCH },
     { "split-every", 0, K_INT, F_SPLIT_EVERY, 1, GAPS_MAX_CYCLES_PER_LAUNCH },
@@ -682,6 +683,7 @@ static void store(gaps_options *o, const opt_def *d, const value *v)
     case F_THREADS: c->threads = (int)v->i; break;
     case F_LHE_THREADS: o->lhe_threads = (int)v->i; break;
     case F_LHE_PIECE: o->lhe_piece = v->i; break;
+    case F_LHE_BATCH: c->file_batch = (int)v->i; break;
     case F_LOOPS: c->loop_mode = (int)v->i; break;
     case F_CYCLES_PER_LAUNCH: c->cycles_per_launch = (int)v->i; break;
     case F_SPLIT_EVERY: c->split_every = (int)v->i; break;
@@ -966,10 +968,12 @@ static int check_together(const gaps_options *o, char *msg, size_t len)
                     "--first-event %lld plus --events %lld is more than %lld (event numbers "
                     "must stay below 2^62)", (long long)c->first_event, (long long)c->events,
                     (long long)GAPS_MAX_EVENT_NUMBER);
-    if ((o->lhe_threads >= 0 || o->lhe_piece > 0 || o->lhe_strict_pdf) && !o->lhe)
+    if ((o->lhe_threads >= 0 || o->lhe_piece > 0 || c->file_batch > 0 || o->lhe_strict_pdf)
+        && !o->lhe)
         return fail(msg, len, NULL, "%s needs --lhe FILE",
                     o->lhe_threads >= 0 ? "--lhe-threads"
-                    : o->lhe_piece > 0 ? "--lhe-piece" : "--lhe-strict-pdf");
+                    : o->lhe_piece > 0 ? "--lhe-piece"
+                    : c->file_batch > 0 ? "--lhe-batch" : "--lhe-strict-pdf");
     if (o->checkpoint_every && !o->checkpoint)
         return fail(msg, len, NULL, "--checkpoint-every needs --checkpoint FILE");
     if (o->lhe && o->lhe_out)
@@ -1273,10 +1277,13 @@ void gaps_options_usage(FILE *f)
         "                           (default: the CPUs less one, at most 16)\n"
         "      --lhe-piece BYTES    --lhe: text each thread reads at a time, 1..%lld (2^26)\n"
         "                           (default 1048576)\n"
+        "      --lhe-batch N        --lhe: hard events handed to the shower at a time, 1..%d;\n"
+        "                           the next batch is read while one showers (default: twice\n"
+        "                           the pool, 16384..1048576; the events are the same)\n"
         "      --no-refill          run the pool in batches instead of refilling free slots\n"
         "      --allow-host         offload build: run on the host if no GPU is usable\n"
         "      --energy             measure the GPU's energy during the run\n",
-        GAPS_MAX_LHE_THREADS, (long long)GAPS_MAX_LHE_PIECE);
+        GAPS_MAX_LHE_THREADS, (long long)GAPS_MAX_LHE_PIECE, GAPS_MAX_LHE_BATCH);
     fprintf(f,
         "Other:\n"
         "  -c, --card FILE          read options from a run card: one 'key = value' a line,\n"

@@ -38,6 +38,8 @@
 #define GAPS_MAX_LHE_THREADS 256            /* --lhe-threads */
 #define GAPS_MAX_LHE_PIECE (1 << 26)        /* --lhe-piece, bytes */
 #define GAPS_LHE_PIECE_DEFAULT (1 << 20)
+#define GAPS_MAX_LHE_BATCH (1 << 24)        /* --lhe-batch, events (some 4 GB of host and
+                                               device memory each) */
 #define GAPS_CARD_MAX_BYTES (1 << 20)
 
 typedef struct gaps_options {

@@ -534,7 +534,7 @@ static int generate_segment(job *j, totals *t, const gaps_hooks *hooks, int64_t 
     c.events = seg_end - seg_begin;
     c.checkpoint_every = 0;   /* the segment is the checkpoint interval */
     gaps_hooks h = { j, j->streaming ? (j->rank == 0 ? root_events : forward_events) : NULL,
-                     NULL, poll_hook, hooks->stop, take_piece, NULL };
+                     NULL, poll_hook, hooks->stop, take_piece, NULL, NULL };
     int failed = 0;
     if (t->segments == 1 && simulated_failure(j, why, len)) {
         failed = 1;

@@ -113,6 +113,14 @@ static int hook_hard_events(void *ctx, gaps_hard_batch *batch, int64_t first, in
     return gaps_lhe_feed_fill(pg->lhe, batch, first, want, ended);
 }
 
+/* hooks.hard_events_ahead of a run with --lhe: the next batch read while this one showers */
+static int hook_hard_events_ahead(void *ctx, gaps_hard_batch *batch, int64_t first,
+                                  int64_t want)
+{
+    program *pg = ctx;
+    return gaps_lhe_feed_fill_ahead(pg->lhe, batch, first, want);
+}
+
 /* Write the checkpoint file: the state, where the run continues, and how far each streamed
  * output got.  The streamed files are flushed and synced first, so the offsets it records
  * are on disk before the file that names them.  The file itself is replaced atomically.  On
@@ -557,7 +565,8 @@ static int run_and_write(program *pg)
     char msg[1024];
     gaps_hooks hooks = { pg, pg->streaming ? hook_events : NULL,
                          pg->checkpoint ? hook_checkpoint : NULL, hook_progress, &stop_signal,
-                         NULL, pg->lhe ? hook_hard_events : NULL };
+                         NULL, pg->lhe ? hook_hard_events : NULL,
+                         pg->lhe ? hook_hard_events_ahead : NULL };
     gaps_run run;
     const double t_call = gaps_now();
     const int grc = gaps_ranks_generate(cfg, &hooks, o->resume ? &pg->resume_state : NULL,
@@ -579,7 +588,7 @@ static int run_and_write(program *pg)
     }
     /* the run's events are the file's: what the reports count */
     if (grc == 0 && pg->lhe) cfg->events = run.next_event - cfg->first_event;
-    if (grc != 0 && lhe_error) {
+    if (grc != 0 && run.file_failed && lhe_error) {
         /* the file failed (a malformed or unshowerable event, a read error): its line, its
          * status; nothing is written */
         fprintf(stderr, "gaps: %s\n", gaps_one_line((char *)lhe_error));
