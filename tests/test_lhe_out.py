@@ -22,7 +22,8 @@ run of N events (default 200) with --lhe-out:
      run's events, every final particle's PDG code and momentum and every weight of the HepMC3
      output, and the cross section of the JSON, bit for bit; where the reader says it takes
      such files "not yet" (e+ e- beams), a note instead;
-  5. once: --first-event and --seed reach the file; '-' writes the same bytes to standard
+  5. once: --first-event and --seed reach the file; --vary shower on a pp-z NLO and an ee-qq
+     file gives the variation histograms of the run that wrote it; '-' writes the same bytes to standard
      output, a FIFO too; a run with --checkpoint writes the bytes of one without, and so does
      a run killed at its second checkpoint (GAPS_HOOKS, the test build of
      src/program/testhook.h), which leaves no file, then resumed; a bad path, a second
@@ -454,6 +455,22 @@ if not use_pylhe:
         check_file(label, "r.lhe", "pp-w", 1, "none", 5, 7, 50, jr)
         # the shower's seed is the --lhe run's own: the same seed gives the same events
         round_trip(label, "none", jr, "r.lhe", "r.hepmc", 50, ["--seed", "5"])
+
+    # ---- --vary shower on the file: the variations of the run that wrote it ----
+    for vp, vn in (("pp-z", "1"), ("ee-qq", "0")):
+        label = f"{vp} --nlo {vn} --vary shower"
+        base = [gaps, "--process", vp, "--nlo", vn, "--events", "300", "--quiet",
+                "--vary", "shower"] + extra
+        r = run(base + ["-o", "va.yoda", "--lhe-out", "v.lhe"])
+        t = run([gaps, "--lhe", "v.lhe", "--vary", "shower", "--quiet", "-o", "vt.yoda"]
+                + extra)
+        skip = ("Process: ", "ProcessName: ", "NLO: ", "Analysis: ", "Backend: ", "GitRevision: ")
+        hist = lambda f: [l for l in open(f) if not l.startswith(skip)]
+        good = (r.returncode == 0 and t.returncode == 0 and hist("va.yoda") == hist("vt.yoda")
+                and any("[MUR_FSR" in l for l in hist("vt.yoda")))
+        (ok if good else fail)(f"{label}: gaps --lhe --vary shower gives the variation "
+                               f"histograms of the run that wrote the file"
+                               + ("" if good else f": {r.stderr.strip()} {t.stderr.strip()}"))
 
     # ---- standard output and a FIFO: the same bytes ----
     base = [gaps, "--events", "30", "--quiet", "-o", "none"] + extra

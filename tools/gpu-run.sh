@@ -36,11 +36,13 @@
 #   tools/gpu-run.sh lhe DIR OUT   (GPU node)
 #       Les Houches Event files on the GPU: for each process of GAPS_LHE_IDENTITY (default every
 #       process at LO and NLO) a file of GAPS_IDENTITY_EVENTS hard events written with
-#       --lhe-out, showered with --lhe by the GPU (reading threads, small pieces) and by the
-#       serial build (--lhe-threads 0) (per-event CSV, sha256); then GAPS_LHE_EVENTS (default
+#       --lhe-out, showered with --lhe by the GPU (reading threads, small pieces, batches of
+#       3000 events read ahead) and by the serial build (--lhe-threads 0) (per-event CSV,
+#       sha256); then GAPS_LHE_EVENTS (default
 #       10^7) pp-z NLO hard events written by GAPS_LHE_PARTS (default 10) GPU runs side by side
-#       and joined: showered with --lhe against the built-in run of the same events
-#       (GAPS_BENCH_REPEATS, default 3; time_s of the JSON: read, total, wall), the first part
+#       and joined: showered with --lhe against the built-in run of the same events and,
+#       where present, DIR/gaps-offload-before's --lhe (GAPS_BENCH_REPEATS, default 3;
+#       time_s of the JSON: read, total, wall), with --lhe-batch 2^18 and 2^19, the first part
 #       with --lhe-threads in GAPS_LHE_THREADS (default 0 1 2 4 8 15), read alone (gaps
 #       lhe-check, plain and gzip -1), and showered plain and gzip, with and without HepMC3.
 #   tools/gpu-run.sh compare DIR OUT   (build machine)
@@ -334,7 +336,7 @@ lhe)
         # the GPU reads with threads and pieces of a few events, the serial build in its
         # own thread
         rg=0; "$gpu" --lhe /tmp/id.lhe --output none --quiet --observables-out /tmp/g.csv \
-            --lhe-threads 4 --lhe-piece 4096 || rg=$?
+            --lhe-threads 4 --lhe-piece 4096 --lhe-batch 3000 || rg=$?
         rs=0; "$ser" --lhe /tmp/id.lhe --output none --quiet --observables-out /tmp/s.csv \
             --lhe-threads 0 || rs=$?
         g=$(sha256sum </tmp/g.csv | cut -c1-16); s=$(sha256sum </tmp/s.csv | cut -c1-16)
@@ -375,14 +377,23 @@ lhe)
         a=$(date +%s.%N); "$gpu" lhe-check --quiet "$f" >/dev/null; b=$(date +%s.%N)
         echo "parse alone (lhe-check, one thread) $per events of $f: $(awk "BEGIN { print $b - $a }") s" | tee -a "$out/lhe_bench.txt"
     done
-    run_json() {   # LABEL ARGS...: the JSON times of one run
+    bin=$gpu
+    run_json() {   # LABEL ARGS...: the JSON times of one run of $bin
         label=$1; shift
-        "$gpu" "$@" --output none --quiet --json /tmp/t.json
+        "$bin" "$@" --output none --quiet --json /tmp/t.json
         python3 -c "import json,sys; j=json.load(open('/tmp/t.json')); t=j['time_s']; l=j.get('lhe', {}); print('%s events %d total %.4f read %.4f shower %.4f wall %.4f reading_threads %s pieces %s serially_from %s' % (sys.argv[1], j['events'], t['total'], t.get('read', 0.0), t['shower'], t['wall'], l.get('reading_threads', '-'), l.get('pieces', '-'), l.get('read_serially_from', '-')))" "$label" | tee -a "$out/lhe_bench.txt"
     }
+    before=$dir/gaps-offload-before
     for k in $(seq "$reps"); do
         run_json builtin --process pp-z --nlo 1 --events "$big"
         run_json lhe-plain --lhe /tmp/big.lhe
+        if [ -x "$before" ]; then
+            bin=$before; run_json lhe-plain-before --lhe /tmp/big.lhe; bin=$gpu
+        fi
+    done
+    # batches of 2^18 and 2^19 events: more batches, each read while the one before showers
+    for b in 262144 524288; do
+        run_json "lhe-plain-batch-$b" --lhe /tmp/big.lhe --lhe-batch "$b"
     done
     # reading threads: the first $per events of the big file
     for t in ${GAPS_LHE_THREADS:-0 1 2 4 8 15}; do

@@ -323,9 +323,6 @@ static int config_check(const gaps_config *cfg, char *msg, size_t len)
          * couplings, are not the coupling the weights vary */
         if (cfg->compat != GAPS_COMPAT_NONE || cfg->ablate)
             return snprintf(msg, len, "%s is only for --compat none without --ablate", what), -1;
-        if (cfg->vary && config_from_file(cfg))
-            return snprintf(msg, len, "--vary is not yet implemented for --lhe (the file's own "
-                            "named weights would have to be combined with the shower's)"), -1;
         gaps_physics *phys = malloc(sizeof *phys);
         if (!phys) return snprintf(msg, len, "out of memory"), -1;
         const int rc = gaps_physics_setup(phys, cfg, NULL, msg, len);
