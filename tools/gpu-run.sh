@@ -42,7 +42,8 @@
 #       10^7) pp-z NLO hard events written by GAPS_LHE_PARTS (default 10) GPU runs side by side
 #       and joined: showered with --lhe against the built-in run of the same events and,
 #       where present, DIR/gaps-offload-before's --lhe (GAPS_BENCH_REPEATS, default 3;
-#       time_s of the JSON: read, total, wall), with --lhe-batch 2^18 and 2^19, the first part
+#       time_s of the JSON: read, total, wall), with --lhe-batch 2^18 and 2^19 and with 8 and
+#       12 reading threads, the first part
 #       with --lhe-threads in GAPS_LHE_THREADS (default 0 1 2 4 8 15), read alone (gaps
 #       lhe-check, plain and gzip -1), and showered plain and gzip, with and without HepMC3.
 #   tools/gpu-run.sh compare DIR OUT   (build machine)
@@ -391,9 +392,13 @@ lhe)
             bin=$before; run_json lhe-plain-before --lhe /tmp/big.lhe; bin=$gpu
         fi
     done
-    # batches of 2^18 and 2^19 events: more batches, each read while the one before showers
+    # batches of 2^18 and 2^19 events: more batches, each read while the one before showers;
+    # and fewer reading threads, which leave the run's thread a core of its own
     for b in 262144 524288; do
         run_json "lhe-plain-batch-$b" --lhe /tmp/big.lhe --lhe-batch "$b"
+    done
+    for t in 8 12; do
+        run_json "lhe-plain-all-threads-$t" --lhe /tmp/big.lhe --lhe-threads "$t"
     done
     # reading threads: the first $per events of the big file
     for t in ${GAPS_LHE_THREADS:-0 1 2 4 8 15}; do
