@@ -28,7 +28,8 @@
 #       every process on the GPU: the per-event CSV of GAPS_IDENTITY_EVENTS (default 20000)
 #       events of every process of the list at every order it has, and of pp-z --compat
 #       gaps21 at LO and NLO (or of GAPS_IDENTITY_CASES, ';'-separated argument lists)
-#       against the serial build on the node's CPU (sha256), then tools/bench_processes.py
+#       against the serial build on the node's CPU (sha256), the YODA file and the HepMC3
+#       events of the --vary cases of GAPS_VARY_CASES likewise, then tools/bench_processes.py
 #       over GAPS_BENCH_CASES (LABEL:ARGS:EVENTS, ';'-separated) with DIR/gaps-offload and,
 #       where present, DIR/gaps-offload-before (medians of GAPS_BENCH_REPEATS, default 3),
 #       and the veto cycles and seconds of the last 0.1 % of the events (--cycles-out) for the
@@ -260,36 +261,32 @@ processes)
         done
         cases="${cases#;};--process pp-z --compat gaps21;--process pp-z --nlo 1 --compat gaps21"
     fi
-    oldifs=$IFS; IFS=';'
-    for p in $cases; do
+    # each case of the ';'-separated list $3 on the GPU and the serial build, the output
+    # option $2 compared (sha256) apart from the lines that name the backend or the revision;
+    # a run that ends with failed checks (exit 3) still wrote its output: compared, and said
+    same_as_serial() {
+        kind=$1; opt=$2
+        oldifs=$IFS; IFS=';'
+        for p in $3; do
+            IFS=$oldifs
+            o="--output none"; [ "$opt" = --output ] && o=
+            rg=0; "$gpu" $p --events "$n" $o --quiet $opt /tmp/g.out || rg=$?
+            rs=0; "$dir/gaps-serial" $p --events "$n" $o --quiet $opt /tmp/s.out || rs=$?
+            g=$(grep -v -e '^Backend: ' -e '^GitRevision: ' /tmp/g.out | sha256sum | cut -c1-16)
+            s=$(grep -v -e '^Backend: ' -e '^GitRevision: ' /tmp/s.out | sha256sum | cut -c1-16)
+            verdict=DIFFERENT; [ "$g" = "$s" ] && [ $rg = 0 ] && [ $rs = 0 ] && verdict=identical
+            echo "$kind $n events $p: gpu $g (exit $rg) serial $s (exit $rs) $verdict" \
+                | tee -a "$out/identity.txt"
+            IFS=';'
+        done
         IFS=$oldifs
-        # a run that ends with failed checks (exit 3) still wrote its CSV: compare and say so
-        rg=0; "$gpu" $p --events "$n" --output none --quiet --observables-out /tmp/g.csv || rg=$?
-        rs=0; "$dir/gaps-serial" $p --events "$n" --output none --quiet \
-            --observables-out /tmp/s.csv || rs=$?
-        g=$(sha256sum </tmp/g.csv | cut -c1-16); s=$(sha256sum </tmp/s.csv | cut -c1-16)
-        verdict=DIFFERENT; [ "$g" = "$s" ] && [ $rg = 0 ] && [ $rs = 0 ] && verdict=identical
-        echo "csv $n events $p: gpu $g (exit $rg) serial $s (exit $rs) $verdict" \
-            | tee -a "$out/identity.txt"
-        IFS=';'
-    done
-    IFS=$oldifs
-    # --vary: the variation weights live in the YODA file (HIST[NAME], /_XSEC[NAME]); GPU
-    # against serial, apart from the lines that name the backend (GAPS_VARY_CASES)
+    }
+    same_as_serial csv --observables-out "$cases"
+    # --vary: the variation weights in the YODA file (HIST[NAME], /_XSEC[NAME]) and in the
+    # HepMC3 events (named weights)
     vcases=${GAPS_VARY_CASES:-"--process ee-qq --vary shower;--process pp-z --vary shower;--process pp-z --nlo 1 --vary shower"}
-    oldifs=$IFS; IFS=';'
-    for p in $vcases; do
-        IFS=$oldifs
-        rg=0; "$gpu" $p --events "$n" --output /tmp/g.yoda --quiet || rg=$?
-        rs=0; "$dir/gaps-serial" $p --events "$n" --output /tmp/s.yoda --quiet || rs=$?
-        g=$(grep -v -e '^Backend: ' -e '^GitRevision: ' /tmp/g.yoda | sha256sum | cut -c1-16)
-        s=$(grep -v -e '^Backend: ' -e '^GitRevision: ' /tmp/s.yoda | sha256sum | cut -c1-16)
-        verdict=DIFFERENT; [ "$g" = "$s" ] && [ $rg = 0 ] && [ $rs = 0 ] && verdict=identical
-        echo "yoda $n events $p: gpu $g (exit $rg) serial $s (exit $rs) $verdict" \
-            | tee -a "$out/identity.txt"
-        IFS=';'
-    done
-    IFS=$oldifs
+    same_as_serial yoda --output "$vcases"
+    same_as_serial hepmc --hepmc "$vcases"
     bins="--binary after=$gpu"
     [ -x "$dir/gaps-offload-before" ] && bins="--binary before=$dir/gaps-offload-before $bins"
     # a case's fourth field: the binaries that run it (the older build has no hadronic NLO)
