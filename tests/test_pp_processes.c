@@ -310,7 +310,8 @@ static void write_hepmc(FILE *f, const gaps_process *proc, const gaps_hard_event
         acol[r] = ev->acol[r];
         status[r] = r < ev->n_in ? GAPS_STATUS_INCOMING : GAPS_STATUS_OUTGOING;
     }
-    gaps_records rec = { GAPS_HARD_MAX, p, x, &weight, &event, &n, flav, col, acol, status };
+    gaps_records rec = { GAPS_HARD_MAX, p, x, &weight, &event, &n, flav, col, acol, status,
+                         0, NULL };
     gaps_hepmc_xsec xs;
     memset(&xs, 0, sizeof xs);
     xs.sigma = mean(s);

@@ -20,13 +20,16 @@ GAPS_C_BEGIN
  * which holds the 64 bits of the event number (a double would round event numbers beyond
  * 2^53): read and write it with gaps_row_event/gaps_row_set_event.  Rows in memory are
  * GAPS_OBS_MAX_COLUMNS doubles apart whatever the analysis (one stride for every buffer);
- * the analysis's first gaps_analysis_table[a].n_columns of them are its row. */
+ * the analysis's first gaps_analysis_table[a].n_columns of them are its row.  With --vary
+ * the n_vary factors of the event's variation weights (gaps/vary.h, the pool's vary_w) follow
+ * at [n_columns + v] in the rows handed to the events hook (GAPS_VARY_MAX columns are kept
+ * for them); without it those doubles are left unwritten. */
 #define GAPS_OBS_COLUMNS_MAX_(ID, name, columns, histograms) char name[GAPS_##ID##_N_COLUMNS];
 union gaps_obs_columns_max_ {
     GAPS_ANALYSES(GAPS_OBS_COLUMNS_MAX_)
 };
 #undef GAPS_OBS_COLUMNS_MAX_
-enum { GAPS_OBS_MAX_COLUMNS = (int)sizeof(union gaps_obs_columns_max_) };
+enum { GAPS_OBS_MAX_COLUMNS = (int)sizeof(union gaps_obs_columns_max_) + GAPS_VARY_MAX };
 
 /* What the host needs to know about an analysis; one row per analysis, generated from
  * GAPS_ANALYSES (src/analysis/histogram.c). */
@@ -88,6 +91,11 @@ typedef struct gaps_records {
     int *n;            /* partons in the event */
     int *flav, *col, *acol;
     int *status;       /* enum gaps_particle_status per parton */
+    /* --vary: the n_vary factors of record i's variation weights at [i * n_vary + v] (the
+     * weight of variation v is weight[i] times it); 0 and NULL without --vary (last, so that
+     * the initialisers by position of the fields above stay as they were) */
+    int n_vary;
+    double *vary_w;
 } gaps_records;
 
 /* Per-event output of one analysis launch, indexed by the position i of the event in the
@@ -99,9 +107,10 @@ typedef struct gaps_event_out {
     gaps_records records;  /* complete final states */
 } gaps_event_out;
 
-/* Set r's pointers into base (when base is not NULL) for `count` records of capacity maxp, and
- * return the size of the block in bytes: allocation, copy and release are one call each. */
-size_t gaps_records_carve(gaps_records *r, void *base, size_t count, int maxp);
+/* Set r's pointers into base (when base is not NULL) for `count` records of capacity maxp
+ * with n_vary variation factors each (0: none), and return the size of the block in bytes:
+ * allocation, copy and release are one call each. */
+size_t gaps_records_carve(gaps_records *r, void *base, size_t count, int maxp, int n_vary);
 
 /* Host: copy record i of src to record k of dst, every field of the record (the one place
  * that knows them all, so that no copy forgets one). */

@@ -113,7 +113,8 @@ typedef struct gaps_config {
 typedef struct gaps_hooks {
     void *ctx;
     /* n finished events, in no particular order, in host memory: rows (GAPS_OBS_MAX_COLUMNS
-     * doubles each, if keep_rows) and records (if keep_records).  Partitions call it from
+     * doubles each, if keep_rows) and records (if keep_records); with --vary both carry the
+     * events' variation factors (gaps/analysis.h).  Partitions call it from
      * their own threads, possibly at the same time: the callee serialises.  Return 0, or -1
      * to end the run with an error. */
     int (*events)(void *ctx, const double *rows, const gaps_records *records, int n);

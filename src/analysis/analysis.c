@@ -123,6 +123,19 @@ GAPS_OUT_OF_LINE int fill_variations(const gaps_histograms *hist, const gaps_poo
     return vary_flags;
 }
 
+/* --vary: the event's variation factors (slot e) into entry i of the per-event output, after
+ * the nc columns of its row and into its record.  Out of line, as fill_variations. */
+GAPS_OUT_OF_LINE void keep_variations(const gaps_pool *pool, int e, const gaps_event_out *out,
+                                      int i, int nc)
+{
+    for (int v = 0; v < pool->n_vary; ++v) {
+        const double f = pool->vary_w[gaps_at(pool, v, e)];
+        if (out->rows) out->rows[(long)i * GAPS_OBS_MAX_COLUMNS + nc + v] = f;
+        if (out->records.p && v < out->records.n_vary)
+            out->records.vary_w[(long)i * out->records.n_vary + v] = f;
+    }
+}
+
 /* Analyse the finished event in slot e, the i-th entry of the done list. */
 static void finish(gaps_pool *pool, const gaps_physics *phys, const gaps_histograms *hist,
                    const gaps_event_out *out, int i, int e)
@@ -152,7 +165,7 @@ static void finish(gaps_pool *pool, const gaps_physics *phys, const gaps_histogr
     /* the observables of the run's analysis, from the outgoing particles */
     const double w = pool->weight[e];
     const int64_t event = pool->event[e];
-    double row[GAPS_OBS_MAX_COLUMNS];
+    double row[GAPS_OBS_MAX_COLUMNS - GAPS_VARY_MAX];   /* the analysis's columns only */
     gaps_analysis_row(row, phys->proc.analysis, event, w, n_in, n, p, flav);
     if (gaps_histograms_fill_event(hist, gaps_worker_id(), row) != 0) flags |= GAPS_FLAG_WEIGHT;
     const int vary_flags = hist->n_vary ? fill_variations(hist, pool, e, w, row) : 0;
@@ -162,6 +175,8 @@ static void finish(gaps_pool *pool, const gaps_physics *phys, const gaps_histogr
     }
     if (out && out->records.p)
         keep_record(&out->records, i, event, n_in, n, p, flav, col, acol, x_in, w);
+    if (out && pool->n_vary)
+        keep_variations(pool, e, out, i, row_columns(phys->proc.analysis));
     /* failures are rare: the few threads concerned count them, no per-slot flag goes back */
     unsigned long long *cnt = pool->counters;
     if (flags & GAPS_FLAG_CAPACITY) {
@@ -223,11 +238,13 @@ void gaps_records_copy(const gaps_records *dst, size_t k, const gaps_records *sr
     memcpy(dst->acol + to, src->acol + from, n * sizeof(int));
     memcpy(dst->status + to, src->status + from, n * sizeof(int));
     dst->weight[k] = src->weight[i];
+    for (int v = 0; v < dst->n_vary && v < src->n_vary; ++v)
+        dst->vary_w[k * (size_t)dst->n_vary + v] = src->vary_w[i * (size_t)src->n_vary + v];
     dst->event[k] = src->event[i];
     dst->n[k] = src->n[i];
 }
 
-size_t gaps_records_carve(gaps_records *r, void *base, size_t count, int maxp)
+size_t gaps_records_carve(gaps_records *r, void *base, size_t count, int maxp, int n_vary)
 {
     const size_t np = count * (size_t)maxp;
     size_t off = 0;
@@ -235,9 +252,11 @@ size_t gaps_records_carve(gaps_records *r, void *base, size_t count, int maxp)
 #define GAPS_CARVE_(field, n)                                                                  \
     (r->field = base ? (void *)((char *)base + off) : NULL, off += (n) * sizeof *r->field)
     r->maxp = maxp;
+    r->n_vary = n_vary;
     GAPS_CARVE_(p, 4 * np);
     GAPS_CARVE_(x, np);
     GAPS_CARVE_(weight, count);
+    GAPS_CARVE_(vary_w, count * (size_t)n_vary);   /* no bytes without --vary */
     GAPS_CARVE_(event, count);
     GAPS_CARVE_(n, count);
     GAPS_CARVE_(flav, np);

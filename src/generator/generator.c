@@ -628,6 +628,9 @@ static void deliver_events(partition *part, const shared *sh, int n)
         const size_t np = (size_t)n * dev->maxp;
         gaps_device_to_host(host->p, dev->p, 4 * np * sizeof *host->p);
         gaps_device_to_host(host->weight, dev->weight, n * sizeof *host->weight);
+        if (dev->n_vary)   /* --vary: the variation factors */
+            gaps_device_to_host(host->vary_w, dev->vary_w,
+                                (size_t)n * dev->n_vary * sizeof *host->vary_w);
         gaps_device_to_host(host->event, dev->event, n * sizeof *host->event);
         gaps_device_to_host(host->n, dev->n, n * sizeof *host->n);
         gaps_device_to_host(host->flav, dev->flav, np * sizeof *host->flav);
@@ -920,10 +923,12 @@ static int partition_alloc_output(partition *part, const gaps_config *cfg)
         if (!part->out.rows || !part->rows_host) return -1;
     }
     if (cfg->keep_records) {
-        const size_t bytes = gaps_records_carve(&part->out.records, NULL, n, cfg->max_partons);
+        const int nv = part->pool.n_vary;   /* --vary: the factors too */
+        const size_t bytes = gaps_records_carve(&part->out.records, NULL, n, cfg->max_partons,
+                                                nv);
         void *dev = gaps_device_alloc(bytes), *host = malloc(bytes);
-        if (dev) gaps_records_carve(&part->out.records, dev, n, cfg->max_partons);
-        if (host) gaps_records_carve(&part->records_host, host, n, cfg->max_partons);
+        if (dev) gaps_records_carve(&part->out.records, dev, n, cfg->max_partons, nv);
+        if (host) gaps_records_carve(&part->records_host, host, n, cfg->max_partons, nv);
         if (!dev || !host) { gaps_device_free(dev); free(host); return -1; }
     }
     part->out_dev = gaps_device_copy(&part->out, sizeof part->out);

@@ -14,13 +14,13 @@
 
 /* A waiting event is one block: its row (if rows are written), then its record with its
  * partons packed (if events are written): weight, event number, n (in an 8-byte field),
- * 4 n momenta, 3 n ints. */
+ * 4 n momenta, 3 n ints; with --vary then the record's variation factors. */
 static size_t block_size(const gaps_event_stream *s, int n)
 {
     size_t bytes = 0;
     if (s->rows) bytes += GAPS_OBS_MAX_COLUMNS * sizeof(double);
     if (s->hepmc) bytes += 2 * sizeof(double) + sizeof(int64_t) + 5 * n * sizeof(double)
-                           + 4 * n * sizeof(int);
+                           + 4 * n * sizeof(int) + (s->vary ? s->n_weights : 0) * sizeof(double);
     return bytes ? bytes : 1;
 }
 
@@ -29,14 +29,33 @@ void gaps_rows_write_header(FILE *f, int analysis)
     fprintf(f, "# %s\n", gaps_analysis_table[analysis].csv_header);
 }
 
-/* One CSV row: event number, weight, multiplicity and the observables, every double as
- * "%.17g" writes it (gaps_fmt_g17), so that it reads back bit for bit.  Formatted into a
- * buffer, written in one call. */
-static void write_row(FILE *f, const double *r, int n_columns)
+void gaps_rows_write_header_named(FILE *f, int analysis, const char *const *weight_names,
+                                  int n_weights)
+{
+    const char *h = gaps_analysis_table[analysis].csv_header;
+    static const char common[] = "event,weight";   /* every header starts so */
+    if (n_weights <= 0 || strncmp(h, common, sizeof common - 1) != 0) {
+        gaps_rows_write_header(f, analysis);
+        return;
+    }
+    fputs("# event,weight", f);
+    for (int k = 0; k < n_weights; ++k) fprintf(f, ",weight[%s]", weight_names[k]);
+    fprintf(f, "%s\n", h + sizeof common - 1);
+}
+
+/* One CSV row: event number, weight, with --vary the n_vary variation weights (the weight
+ * times the factors after the analysis's n_columns), multiplicity and the observables, every
+ * double as "%.17g" writes it (gaps_fmt_g17), so that it reads back bit for bit.  Formatted
+ * into a buffer, written in one call. */
+static void write_row(FILE *f, const double *r, int n_columns, int n_vary)
 {
     char buf[32 * GAPS_OBS_MAX_COLUMNS], *s = buf;
     s += sprintf(s, "%" PRId64 ",", gaps_row_event(r));
     s = gaps_fmt_g17(s, r[GAPS_OBS_WEIGHT]);
+    for (int v = 0; v < n_vary; ++v) {
+        *s++ = ',';
+        s = gaps_fmt_g17(s, r[GAPS_OBS_WEIGHT] * r[n_columns + v]);
+    }
     s += sprintf(s, ",%d", (int)r[GAPS_OBS_NPARTONS]);
     for (int k = GAPS_OBS_FIRST; k < n_columns; ++k) {
         *s++ = ',';
@@ -49,7 +68,9 @@ static void write_row(FILE *f, const double *r, int n_columns)
 /* Write event i of the given row/record arrays, the next in event order. */
 static void write_event(gaps_event_stream *s, const double *row, const gaps_records *rec, int i)
 {
-    if (s->rows && row) write_row(s->rows, row, gaps_analysis_table[s->proc.analysis].n_columns);
+    if (s->rows && row)
+        write_row(s->rows, row, gaps_analysis_table[s->proc.analysis].n_columns,
+                  s->vary ? s->n_weights : 0);
     if (s->hepmc && rec) {
         const double w = rec->weight[i];
         s->n++;
@@ -58,7 +79,17 @@ static void write_event(gaps_event_stream *s, const double *row, const gaps_reco
         const double mean = s->sum_w / (double)s->n;
         const double var = fmax(s->sum_w2 / (double)s->n - mean * mean, 0.0);
         const gaps_hepmc_xsec xs = { mean, sqrt(var / (double)s->n), (int64_t)s->n };
-        const double *wk = s->n_weights ? s->weights_of(s->weights_ctx, rec->event[i]) : NULL;
+        /* --vary: the nominal weight times each factor, as the analysis fills the variation
+         * histograms (src/analysis/analysis.c) */
+        double wv[GAPS_VARY_MAX];
+        const double *wk = NULL;
+        if (s->vary && rec->n_vary == s->n_weights) {
+            for (int k = 0; k < s->n_weights; ++k)
+                wv[k] = w * rec->vary_w[(long)i * rec->n_vary + k];
+            wk = wv;
+        } else if (s->n_weights && !s->vary) {
+            wk = s->weights_of(s->weights_ctx, rec->event[i]);
+        }
         if (s->n_weights && !wk) {
             s->error = 1;
         } else {
@@ -82,7 +113,7 @@ static void write_block(gaps_event_stream *s, const unsigned char *b)
 {
     double row[GAPS_OBS_MAX_COLUMNS];
     gaps_records rec;
-    double p[4 * GAPS_MAX_PARTONS], x[GAPS_MAX_PARTONS], weight;
+    double p[4 * GAPS_MAX_PARTONS], x[GAPS_MAX_PARTONS], weight, vary_w[GAPS_VARY_MAX];
     int64_t event;
     int n = 0, flav[GAPS_MAX_PARTONS], col[GAPS_MAX_PARTONS], acol[GAPS_MAX_PARTONS];
     int status[GAPS_MAX_PARTONS];
@@ -108,7 +139,11 @@ static void write_block(gaps_event_stream *s, const unsigned char *b)
         memcpy(x, b, n * sizeof(double));
         b += n * sizeof(double);
         memcpy(status, b, n * sizeof(int));
+        b += n * sizeof(int);
+        const int nv = s->vary ? s->n_weights : 0;
+        memcpy(vary_w, b, nv * sizeof(double));
         rec = (gaps_records){ .maxp = GAPS_MAX_PARTONS, .p = p, .x = x, .weight = &weight,
+                              .n_vary = nv, .vary_w = vary_w,
                               .event = &event, .n = &n, .flav = flav, .col = col,
                               .acol = acol, .status = status };
     }
@@ -120,6 +155,7 @@ static unsigned char *pack(const gaps_event_stream *s, const double *rows,
                            const gaps_records *rec, int i)
 {
     const int n = rec ? rec->n[i] : 0;
+    if (s->hepmc && s->vary && rec->n_vary != s->n_weights) return NULL;   /* cannot happen */
     unsigned char *block = malloc(block_size(s, n)), *b = block;
     if (!block) return NULL;
     if (s->rows) {
@@ -145,6 +181,9 @@ static unsigned char *pack(const gaps_event_stream *s, const double *rows,
         memcpy(b, rec->x + base, n * sizeof(double));
         b += n * sizeof(double);
         memcpy(b, rec->status + base, n * sizeof(int));
+        b += n * sizeof(int);
+        if (s->vary)
+            memcpy(b, rec->vary_w + (long)i * rec->n_vary, rec->n_vary * sizeof(double));
     }
     return block;
 }
@@ -173,6 +212,8 @@ int gaps_event_stream_init(gaps_event_stream *s, FILE *rows, FILE *hepmc,
     memset(s, 0, sizeof *s);
     if (weights && weights->n > 0) {
         if (weights->n > GAPS_HEPMC_MAX_WEIGHTS) return -1;
+        if (!weights->weights_of && weights->n > GAPS_VARY_MAX) return -1;
+        s->vary = !weights->weights_of;
         s->sum_wk = calloc(2 * (size_t)weights->n, sizeof *s->sum_wk);
         s->xs_k = calloc(2 * (size_t)weights->n, sizeof *s->xs_k);
         if (!s->sum_wk || !s->xs_k) {
@@ -191,7 +232,9 @@ int gaps_event_stream_init(gaps_event_stream *s, FILE *rows, FILE *hepmc,
     s->maxp = maxp;
     s->next = first;
     if (pthread_mutex_init(&s->lock, NULL) != 0) return -1;
-    if (!continuing && rows) gaps_rows_write_header(rows, proc->analysis);
+    if (!continuing && rows)
+        gaps_rows_write_header_named(rows, proc->analysis, s->weight_names,
+                                     s->vary ? s->n_weights : 0);
     if (!continuing && hepmc)
         gaps_hepmc_write_header_named(hepmc, hepmc_attributes, n_hepmc_attributes,
                                       s->weight_names, s->n_weights);

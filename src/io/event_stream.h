@@ -20,7 +20,11 @@
 #include "gaps/hepmc.h"
 
 /* Named weights of the HepMC3 events besides the nominal one: n names (no white space), and
- * where each event's come from, weights_of(ctx, event number) (NULL: an error). */
+ * where each event's come from, weights_of(ctx, event number) (NULL: an error).  weights_of
+ * NULL names the --vary weights (gaps/vary.h): each event's weight k is its nominal weight
+ * times the factor k that its record (vary_w) and its row (the columns after the analysis's)
+ * carry, n at most GAPS_VARY_MAX; they are also the CSV's columns "weight[NAME]" after
+ * "weight". */
 typedef struct gaps_event_stream_weights {
     int n;                   /* at most GAPS_HEPMC_MAX_WEIGHTS */
     const char *const *names;
@@ -43,6 +47,7 @@ typedef struct gaps_event_stream {
     /* named weights besides the nominal one (gaps_event_stream_weights): each event's from
      * weights_of(weights_ctx, event number), their running sums for the cross sections */
     int n_weights;
+    int vary;                /* the weights are --vary's, from the records and rows */
     const double *(*weights_of)(void *ctx, int64_t event);
     void *weights_ctx;
     const char *const *weight_names;
@@ -83,7 +88,10 @@ int gaps_event_stream_check_resume(const char *part, int hepmc, int analysis, in
                                    const char *const *hepmc_attributes, int n_hepmc_attributes,
                                    char *msg, size_t len);
 
-/* The header line of the CSV file of an analysis (enum gaps_analysis_id). */
+/* The header line of the CSV file of an analysis (enum gaps_analysis_id); the _named one
+ * with a column "weight[NAME]" per --vary weight after "weight". */
 void gaps_rows_write_header(FILE *f, int analysis);
+void gaps_rows_write_header_named(FILE *f, int analysis, const char *const *weight_names,
+                                  int n_weights);
 
 #endif

@@ -103,6 +103,8 @@ typedef struct program {
     char pdf_file[GAPS_PDF_FILE_MAX];
     double t_program;             /* gaps_now() at the start of the program: start-up and wall */
     gaps_lhe_feed *lhe;           /* --lhe: the file the hard events come from, or NULL */
+    gaps_variation vary[GAPS_VARY_MAX];   /* --vary: the weights the event output names */
+    const char *vary_names[GAPS_VARY_MAX];
 } program;
 
 /* hooks.hard_events of a run with --lhe */
@@ -502,13 +504,19 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
             free(phys);
             return refuse(msg, len, EXIT_USAGE, "%s", why);
         }
+        /* --vary: each event's variation weights after its nominal one, named as in the
+         * YODA file (--lhe takes no --vary: the file's own named weights otherwise) */
+        gaps_event_stream_weights vary_weights = { 0, pg->vary_names, NULL, NULL };
+        vary_weights.n = gaps_vary_list(cfg->vary, phys->proc.hadronic, pg->vary);
+        for (int v = 0; v < vary_weights.n; ++v) pg->vary_names[v] = pg->vary[v].name;
         const int bad = gaps_event_stream_init(&pg->stream,
                                                gaps_outfile_stream(&pg->out[OUT_ROWS]),
                                                gaps_outfile_stream(&pg->out[OUT_HEPMC]),
                                                &phys->proc, cfg->max_partons, first,
                                                o->resume != NULL, pg->hepmc_attr,
                                                pg->n_hepmc_attr,
-                                               pg->lhe ? gaps_lhe_feed_weights(pg->lhe) : NULL);
+                                               pg->lhe ? gaps_lhe_feed_weights(pg->lhe)
+                                               : vary_weights.n > 0 ? &vary_weights : NULL);
         free(phys);
         if (bad) {
             pg->streaming = 0;
