@@ -353,6 +353,27 @@ def functional(work, gaps, madgraph):
                  "--lhe-threads", "2", "--lhe-batch", "7", *extra)
         check(r7.returncode == 0 and open(h7, "rb").read() == open(hf, "rb").read(),
               f"named weights read ahead in batches of 7: other bytes {r7.stderr.strip()}")
+        # with --vary shower: the file's weights first, unchanged, then the six variation
+        # weights, which are the CSV's weight[NAME] columns of the same run
+        hv, cv = os.path.join(work, "rwgt-vary.hepmc"), os.path.join(work, "rwgt-vary.csv")
+        rv = run(gaps, "--lhe", rf, "--quiet", "--output", "none", "--hepmc", hv,
+                 "--observables-out", cv, "--vary", "shower", *extra)
+        if check(rv.returncode == 0, f"named weights with --vary: {rv.stderr.strip()}"):
+            vl = open(hv).read().splitlines()
+            vnames = [l.split()[1:] for l in vl if l.startswith("W ") and "Default" in l]
+            head = open(cv).readline().lstrip("# ").strip().split(",")
+            cols = [c[len("weight["):-1] for c in head if c.startswith("weight[")]
+            check(len(cols) == 6 and vnames == [["Default"] + [v.replace(" ", "_")
+                                                             for v in VARIATIONS] + cols],
+                  f"named weights with --vary: run info {vnames}, CSV columns {cols}")
+            vw = [l.split()[1:] for l in vl if l.startswith("W ") and "Default" not in l]
+            rows = [l.strip().split(",") for l in open(cv) if not l.startswith("#")]
+            check(len(vw) == len(rows) == len(ws)
+                  and all([float(x) for x in w[:4]] == f for w, f in zip(vw, ws))
+                  and all(w[4:] == r[2:8] for w, r in zip(vw, rows))
+                  and any(w[4] != w[0] for w in vw),
+                  "named weights with --vary: the file's weights, then the CSV's variation "
+                  "weights, event by event")
         try:
             import pyhepmc
             with pyhepmc.open(hf) as f_:

@@ -20,7 +20,7 @@ static size_t block_size(const gaps_event_stream *s, int n)
     size_t bytes = 0;
     if (s->rows) bytes += GAPS_OBS_MAX_COLUMNS * sizeof(double);
     if (s->hepmc) bytes += 2 * sizeof(double) + sizeof(int64_t) + 5 * n * sizeof(double)
-                           + 4 * n * sizeof(int) + (s->vary ? s->n_weights : 0) * sizeof(double);
+                           + 4 * n * sizeof(int) + s->n_vary * sizeof(double);
     return bytes ? bytes : 1;
 }
 
@@ -69,8 +69,7 @@ static void write_row(FILE *f, const double *r, int n_columns, int n_vary)
 static void write_event(gaps_event_stream *s, const double *row, const gaps_records *rec, int i)
 {
     if (s->rows && row)
-        write_row(s->rows, row, gaps_analysis_table[s->proc.analysis].n_columns,
-                  s->vary ? s->n_weights : 0);
+        write_row(s->rows, row, gaps_analysis_table[s->proc.analysis].n_columns, s->n_vary);
     if (s->hepmc && rec) {
         const double w = rec->weight[i];
         s->n++;
@@ -79,16 +78,20 @@ static void write_event(gaps_event_stream *s, const double *row, const gaps_reco
         const double mean = s->sum_w / (double)s->n;
         const double var = fmax(s->sum_w2 / (double)s->n - mean * mean, 0.0);
         const gaps_hepmc_xsec xs = { mean, sqrt(var / (double)s->n), (int64_t)s->n };
-        /* --vary: the nominal weight times each factor, as the analysis fills the variation
-         * histograms (src/analysis/analysis.c) */
-        double wv[GAPS_VARY_MAX];
+        /* the file's weights, then --vary's: the nominal weight times each factor, as the
+         * analysis fills the variation histograms (src/analysis/analysis.c) */
+        double wv[GAPS_HEPMC_MAX_WEIGHTS];
         const double *wk = NULL;
-        if (s->vary && rec->n_vary == s->n_weights) {
-            for (int k = 0; k < s->n_weights; ++k)
-                wv[k] = w * rec->vary_w[(long)i * rec->n_vary + k];
-            wk = wv;
-        } else if (s->n_weights && !s->vary) {
-            wk = s->weights_of(s->weights_ctx, rec->event[i]);
+        const int n_file = s->n_weights - s->n_vary;
+        if (s->n_weights) {
+            const double *file = n_file > 0 ? s->weights_of(s->weights_ctx, rec->event[i])
+                                            : NULL;
+            if ((n_file == 0 || file) && rec->n_vary == s->n_vary) {
+                if (n_file > 0) memcpy(wv, file, (size_t)n_file * sizeof *wv);
+                for (int k = 0; k < s->n_vary; ++k)
+                    wv[n_file + k] = w * rec->vary_w[(long)i * rec->n_vary + k];
+                wk = wv;
+            }
         }
         if (s->n_weights && !wk) {
             s->error = 1;
@@ -140,7 +143,7 @@ static void write_block(gaps_event_stream *s, const unsigned char *b)
         b += n * sizeof(double);
         memcpy(status, b, n * sizeof(int));
         b += n * sizeof(int);
-        const int nv = s->vary ? s->n_weights : 0;
+        const int nv = s->n_vary;
         memcpy(vary_w, b, nv * sizeof(double));
         rec = (gaps_records){ .maxp = GAPS_MAX_PARTONS, .p = p, .x = x, .weight = &weight,
                               .n_vary = nv, .vary_w = vary_w,
@@ -155,7 +158,7 @@ static unsigned char *pack(const gaps_event_stream *s, const double *rows,
                            const gaps_records *rec, int i)
 {
     const int n = rec ? rec->n[i] : 0;
-    if (s->hepmc && s->vary && rec->n_vary != s->n_weights) return NULL;   /* cannot happen */
+    if (s->hepmc && s->n_vary && rec->n_vary != s->n_vary) return NULL;   /* cannot happen */
     unsigned char *block = malloc(block_size(s, n)), *b = block;
     if (!block) return NULL;
     if (s->rows) {
@@ -182,7 +185,7 @@ static unsigned char *pack(const gaps_event_stream *s, const double *rows,
         b += n * sizeof(double);
         memcpy(b, rec->status + base, n * sizeof(int));
         b += n * sizeof(int);
-        if (s->vary)
+        if (s->n_vary)
             memcpy(b, rec->vary_w + (long)i * rec->n_vary, rec->n_vary * sizeof(double));
     }
     return block;
@@ -212,8 +215,11 @@ int gaps_event_stream_init(gaps_event_stream *s, FILE *rows, FILE *hepmc,
     memset(s, 0, sizeof *s);
     if (weights && weights->n > 0) {
         if (weights->n > GAPS_HEPMC_MAX_WEIGHTS) return -1;
-        if (!weights->weights_of && weights->n > GAPS_VARY_MAX) return -1;
-        s->vary = !weights->weights_of;
+        if (weights->n_vary < 0 || weights->n_vary > GAPS_VARY_MAX
+            || weights->n_vary > weights->n
+            || (weights->n > weights->n_vary && !weights->weights_of))
+            return -1;
+        s->n_vary = weights->n_vary;
         s->sum_wk = calloc(2 * (size_t)weights->n, sizeof *s->sum_wk);
         s->xs_k = calloc(2 * (size_t)weights->n, sizeof *s->xs_k);
         if (!s->sum_wk || !s->xs_k) {
@@ -233,8 +239,8 @@ int gaps_event_stream_init(gaps_event_stream *s, FILE *rows, FILE *hepmc,
     s->next = first;
     if (pthread_mutex_init(&s->lock, NULL) != 0) return -1;
     if (!continuing && rows)
-        gaps_rows_write_header_named(rows, proc->analysis, s->weight_names,
-                                     s->vary ? s->n_weights : 0);
+        gaps_rows_write_header_named(rows, proc->analysis,
+                                     s->weight_names + (s->n_weights - s->n_vary), s->n_vary);
     if (!continuing && hepmc)
         gaps_hepmc_write_header_named(hepmc, hepmc_attributes, n_hepmc_attributes,
                                       s->weight_names, s->n_weights);

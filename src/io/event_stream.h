@@ -19,17 +19,18 @@
 #include "gaps/analysis.h"
 #include "gaps/hepmc.h"
 
-/* Named weights of the HepMC3 events besides the nominal one: n names (no white space), and
- * where each event's come from, weights_of(ctx, event number) (NULL: an error).  weights_of
- * NULL names the --vary weights (gaps/vary.h): each event's weight k is its nominal weight
- * times the factor k that its record (vary_w) and its row (the columns after the analysis's)
- * carry, n at most GAPS_VARY_MAX; they are also the CSV's columns "weight[NAME]" after
- * "weight". */
+/* Named weights of the HepMC3 events besides the nominal one: n names (no white space).  The
+ * first n - n_vary come from weights_of(ctx, event number) (NULL: an error), e.g. a Les
+ * Houches file's own; the last n_vary are the --vary weights (gaps/vary.h): each event's is
+ * its nominal weight times the factor that its record (vary_w) and its row (the columns after
+ * the analysis's) carry, n_vary at most GAPS_VARY_MAX, and they are also the CSV's columns
+ * "weight[NAME]" after "weight". */
 typedef struct gaps_event_stream_weights {
     int n;                   /* at most GAPS_HEPMC_MAX_WEIGHTS */
     const char *const *names;
     const double *(*weights_of)(void *ctx, int64_t event);
     void *ctx;
+    int n_vary;              /* the last n_vary of the n: --vary's */
 } gaps_event_stream_weights;
 
 typedef struct gaps_event_stream {
@@ -47,7 +48,7 @@ typedef struct gaps_event_stream {
     /* named weights besides the nominal one (gaps_event_stream_weights): each event's from
      * weights_of(weights_ctx, event number), their running sums for the cross sections */
     int n_weights;
-    int vary;                /* the weights are --vary's, from the records and rows */
+    int n_vary;              /* the last n_vary of them are --vary's, from records and rows */
     const double *(*weights_of)(void *ctx, int64_t event);
     void *weights_ctx;
     const char *const *weight_names;

@@ -104,7 +104,7 @@ typedef struct program {
     double t_program;             /* gaps_now() at the start of the program: start-up and wall */
     gaps_lhe_feed *lhe;           /* --lhe: the file the hard events come from, or NULL */
     gaps_variation vary[GAPS_VARY_MAX];   /* --vary: the weights the event output names */
-    const char *vary_names[GAPS_VARY_MAX];
+    const char *weight_names[GAPS_HEPMC_MAX_WEIGHTS];   /* the file's, then --vary's */
 } program;
 
 /* hooks.hard_events of a run with --lhe */
@@ -504,20 +504,30 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
             free(phys);
             return refuse(msg, len, EXIT_USAGE, "%s", why);
         }
-        /* --vary: each event's variation weights after its nominal one, named as in the
-         * YODA file (--lhe takes no --vary: the file's own named weights otherwise) */
-        gaps_event_stream_weights vary_weights = { 0, pg->vary_names, NULL, NULL };
-        vary_weights.n = gaps_vary_list(cfg->vary, phys->proc.hadronic, pg->vary);
-        for (int v = 0; v < vary_weights.n; ++v) pg->vary_names[v] = pg->vary[v].name;
+        /* each event's named weights after its nominal one: a file's own (--lhe), then the
+         * --vary weights, named as in the YODA file */
+        const gaps_event_stream_weights *file_w = pg->lhe ? gaps_lhe_feed_weights(pg->lhe)
+                                                          : NULL;
+        gaps_event_stream_weights weights = { 0, pg->weight_names, NULL, NULL, 0 };
+        if (file_w) weights = *file_w;
+        weights.n_vary = gaps_vary_list(cfg->vary, phys->proc.hadronic, pg->vary);
+        const gaps_process phys_proc = phys->proc;
+        free(phys);
+        if (weights.n + weights.n_vary > GAPS_HEPMC_MAX_WEIGHTS)
+            return refuse(msg, len, EXIT_USAGE, "the file's %d named weights and the %d of "
+                          "--vary are more than the %d a HepMC3 event carries here", weights.n,
+                          weights.n_vary, GAPS_HEPMC_MAX_WEIGHTS);
+        for (int k = 0; k < weights.n; ++k) pg->weight_names[k] = weights.names[k];
+        for (int v = 0; v < weights.n_vary; ++v)
+            pg->weight_names[weights.n + v] = pg->vary[v].name;
+        weights.names = pg->weight_names;
+        weights.n += weights.n_vary;
         const int bad = gaps_event_stream_init(&pg->stream,
                                                gaps_outfile_stream(&pg->out[OUT_ROWS]),
                                                gaps_outfile_stream(&pg->out[OUT_HEPMC]),
-                                               &phys->proc, cfg->max_partons, first,
+                                               &phys_proc, cfg->max_partons, first,
                                                o->resume != NULL, pg->hepmc_attr,
-                                               pg->n_hepmc_attr,
-                                               pg->lhe ? gaps_lhe_feed_weights(pg->lhe)
-                                               : vary_weights.n > 0 ? &vary_weights : NULL);
-        free(phys);
+                                               pg->n_hepmc_attr, weights.n ? &weights : NULL);
         if (bad) {
             pg->streaming = 0;
             return refuse(msg, len, EXIT_RUN_FAILED, "cannot start the event output");
