@@ -16,7 +16,7 @@ momenta balanced exactly, with random weights:
   - refused with exit status 2, one line naming the file's line where there is one, and no
     output file left: the MadGraph t tbar file (massive coloured partons), a malformed event in
     the middle of a file, a truncated file, --ecm against the beams, --events beyond the
-    file's end, a record too small for an event, e+ e- beams, a gaps element out of order.
+    file's end, a record too small for an event, n p beams, a gaps element out of order.
 With several programs (`--compare`), the same file runs through every build, pool size,
 loop structure and thread count and must give the same bytes (CSV, HepMC3, YODA physics).
 
@@ -413,9 +413,11 @@ def functional(work, gaps, madgraph):
     refused("--events beyond the file", ["--lhe", z, "--events", "2001"], "fewer than --events")
     refused("too small a record", ["--lhe", z, "--max-partons", "4"], "z.lhe:",
             "raise --max-partons")
-    ppbar = os.path.join(work, "ppbar.lhe")
-    write_file(ppbar, "z", 10, seed=1, beams=(2212, -2212))
-    refused("p pbar beams", ["--lhe", ppbar], "p pbar files")
+    # p pbar files are showered (tests/test_lhe_ppbar.py); n p beams are not
+    np_ = os.path.join(work, "np.lhe")
+    write_file(np_, "z", 10, seed=1, beams=(2112, 2212))
+    refused("n p beams", ["--lhe", np_], "np.lhe:", "the beams are PDG 2112 and 2212",
+            "p pbar (2212 -2212, -2212 2212)")
     g = list(text)
     g.insert(2, '<gaps process="pp-z" weight_unit="1024"/>')
     for j, at in enumerate([i for i, l in enumerate(g) if l == "</event>"]):

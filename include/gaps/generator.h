@@ -93,6 +93,8 @@ typedef struct gaps_config {
      * left in the file: the run ends earlier where hooks->hard_events says the file ended. */
     double file_w_unit;      /* weight unit of the sums, pb, a power of two
                                 (gaps_process_set_file_unit) */
+    int file_beam_anti[2];   /* 1 where the file's beam 1 (along +z, [0]) or 2 ([1]) is an
+                                antiproton (gaps_process.beam_anti); 0 for a proton */
     int file_batch;          /* hard events per batch (a segment's most); 0: the default,
                                 twice the pool within GAPS_FILE_BATCH_MIN..._DEFAULT */
     /* --shower-mur-factor k: the shower's alpha_s at (k p_T)^2 instead of p_T^2 (1: the

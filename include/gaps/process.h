@@ -179,6 +179,13 @@ typedef struct gaps_process {
                                 the loops run (device memory in the offload build); set by the
                                 generator after gaps_process_init() */
     double ecm, s;           /* sqrt(s) in GeV, s in GeV^2 */
+    /* hadronic: the beams that are antiprotons, at [0] the beam along +z and at [1] the one
+     * along -z (an incoming parton belongs to the beam its pz points along): 1 for an
+     * antiproton, whose parton densities are the proton set's with quarks and antiquarks
+     * swapped, f_{q/pbar} = f_{qbar/p} (the gluon's the same); 0 for a proton.  Only a file of
+     * p pbar beams sets them (--lhe, gaps_config.file_beam_anti); the built-in processes are
+     * p p.  gaps_process_beam_pdg() gives the beams' PDG codes. */
+    int beam_anti[2];
     gaps_process_options options;   /* its own run options (the defaults for a process that
                                        takes none) */
     double w_unit;           /* a typical large event weight, pb: the unit in which the
@@ -199,6 +206,10 @@ typedef struct gaps_process {
         int64_t align_int64;
     } data;
 } gaps_process;
+
+/* Host: the PDG code of beam b (0: along +z, 1: along -z) of a run of proc: the process's
+ * (gaps_process_info.beam_pdg), an antiproton where proc->beam_anti says. */
+int gaps_process_beam_pdg(const gaps_process *proc, int b);
 
 /* Host: the built-in process of that name (a value of --process), or -1. */
 int gaps_process_lookup(const char *name);

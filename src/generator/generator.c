@@ -399,6 +399,9 @@ int gaps_physics_setup(gaps_physics *phys, const gaps_config *cfg, const gaps_pd
                                &options, msg, len) != 0)
         return -1;
     gaps_process_set_file_unit(&phys->proc, cfg->file_w_unit);
+    /* a file's antiproton beams (only --lhe sets them) */
+    if (phys->proc.hadronic)
+        for (int b = 0; b < 2; ++b) phys->proc.beam_anti[b] = cfg->file_beam_anti[b] != 0;
     phys->proc.analysis = (enum gaps_analysis_id)cfg->analysis;
     gaps_alphas_init(&phys->as, cfg->alphas_order, cfg->alphas_mz);
     /* compat: GAPS 2.1 runs alpha_s with five flavours at every scale (spec 2.3) */

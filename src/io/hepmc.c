@@ -143,7 +143,6 @@ static void write_event(FILE *f, const gaps_process *proc, const gaps_records *r
 {
     const int n = r->n[i];
     const long base = (long)i * r->maxp;
-    const gaps_process_info *info = &gaps_process_table[proc->id];
     int n_in = 0;
     while (n_in < n && r->status[base + n_in] == GAPS_STATUS_INCOMING) ++n_in;
     double beam[2][4], boson[4];
@@ -230,7 +229,8 @@ static void write_event(FILE *f, const gaps_process *proc, const gaps_records *r
 
     /* Beams from the process, massless, the first along +z; status 4 = incoming beam. */
     for (int b = 0; b < 2; ++b)
-        s = put_particle(s, ID_BEAM_A + b, 0, info->beam_pdg[b], beam[b], 0.0, ST_BEAM);
+        s = put_particle(s, ID_BEAM_A + b, 0, gaps_process_beam_pdg(proc, b), beam[b], 0.0,
+                         ST_BEAM);
     int parent_out;   /* where the outgoing partons come from */
     if (n_in == 0) {
         /* the beams annihilate (vertex -1) into the s-channel boson, status 2 = decayed; the

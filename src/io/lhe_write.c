@@ -97,7 +97,8 @@ int gaps_lhe_write_init(FILE *f, const gaps_lhe_write_run *run)
                "<init>\n",
             info->name, run->nlo ? 1 : 0, run->seed, w_unit,
             run->first_event, run->events);
-    fprintf(f, " %d %d %s %s %d %d %d %d %d 1\n", info->beam_pdg[0], info->beam_pdg[1], half,
+    fprintf(f, " %d %d %s %s %d %d %d %d %d 1\n", gaps_process_beam_pdg(proc, 0),
+            gaps_process_beam_pdg(proc, 1), half,
             half, run->pdf_group, run->pdf_group, run->pdf_set, run->pdf_set,
             run->nlo ? -4 : 4);
     char xs[GAPS_FMT_G17_SIZE], xe[GAPS_FMT_G17_SIZE], xm[GAPS_FMT_G17_SIZE];
@@ -118,7 +119,6 @@ int gaps_lhe_write_event(FILE *f, const gaps_process *proc, const gaps_hard_even
     char buf[(GAPS_HARD_MAX + 3) * 400 + 1024];
     char *s = buf;
     const int n_in = ev->n_in, n = ev->n;
-    const gaps_process_info *info = &gaps_process_table[proc->id];
     /* a record the shower could not start from either (gaps_shower_start's checks) */
     if (n < 0 || n > GAPS_HARD_MAX || n_in < 0 || n_in > 2 || n_in > n) return -2;
 
@@ -156,7 +156,8 @@ int gaps_lhe_write_event(FILE *f, const gaps_process *proc, const gaps_hard_even
     const int mother_out = 1;   /* 1-based lines: the incoming ones */
     int mother_out2 = 2;
     if (n_in == 0) {
-        for (int b = 0; b < 2; ++b) s = put_line(s, info->beam_pdg[b], -1, 0, 0, 0, 0, beam[b]);
+        for (int b = 0; b < 2; ++b)
+            s = put_line(s, gaps_process_beam_pdg(proc, b), -1, 0, 0, 0, 0, beam[b]);
     } else {
         for (int r = 0; r < n_in; ++r)
             s = put_line(s, ev->flav[r], -1, 0, 0, ev->col[r], ev->acol[r], ev->p[r]);

@@ -224,6 +224,12 @@ int gaps_process_weight_unit_allowed(const gaps_process *proc, double w_unit)
     return 0;
 }
 
+int gaps_process_beam_pdg(const gaps_process *proc, int b)
+{
+    const int pdg = gaps_process_table[proc->id].beam_pdg[b];
+    return proc->beam_anti[b] && pdg == 2212 ? -2212 : pdg;
+}
+
 void gaps_process_beams(const gaps_process *proc, double beam[2][4])
 {
     const double e = 0.5 * proc->ecm;

@@ -959,13 +959,16 @@ gaps_lhe_feed *gaps_lhe_feed_open(const char *path, const gaps_lhe_feed_options 
     const gaps_lhe_init *in = f->init;
     const char *file = gaps_lhe_shown_name(f->reader);
     *status = 2;
-    const int pp = in->beam_id[0] == 2212 && in->beam_id[1] == 2212;
+    /* protons and antiprotons, in any combination: an antiproton's parton densities are the
+     * proton set's with quarks and antiquarks swapped (gaps_process.beam_anti) */
+    const int pp = (in->beam_id[0] == 2212 || in->beam_id[0] == -2212)
+                   && (in->beam_id[1] == 2212 || in->beam_id[1] == -2212);
     const int ee = (in->beam_id[0] == 11 && in->beam_id[1] == -11)
                    || (in->beam_id[0] == -11 && in->beam_id[1] == 11);
     if (!pp && !ee) {
         snprintf(msg, len, "%s:%ld: the beams are PDG %d and %d; the shower takes files of "
-                 "p p (2212 2212) and e+ e- (-11 11) collisions (p pbar files: not yet)", file,
-                 in->init_line, in->beam_id[0], in->beam_id[1]);
+                 "p p (2212 2212), p pbar (2212 -2212, -2212 2212) and e+ e- (-11 11) "
+                 "collisions", file, in->init_line, in->beam_id[0], in->beam_id[1]);
         gaps_lhe_feed_close(f);
         return NULL;
     }
@@ -1000,6 +1003,9 @@ gaps_lhe_feed *gaps_lhe_feed_open(const char *path, const gaps_lhe_feed_options 
         if ((gaps_params[id].flags & GAPS_PF_PROCESS_DEFAULT) && !opt->param_given[id])
             gaps_param_set_default(id, cfg);
     cfg->ecm = ecm;
+    /* the file's beam 1 runs along +z, beam 2 along -z (gaps_lhe_showerable takes an incoming
+     * parton's beam from its pz the same way) */
+    for (int b = 0; b < 2; ++b) cfg->file_beam_anti[b] = pp && in->beam_id[b] == -2212;
     /* the analysis of the built-in process that wrote the file, unless --analysis says */
     const int writer = in->gaps_written ? gaps_process_lookup(in->gaps_process) : -1;
     if (in->gaps_written && writer < 0) {

@@ -115,6 +115,16 @@ GAPS_ALWAYS_INLINE int gaps_dipole_spectator_x(const gaps_pool *pool, int e, int
 }
 
 /* Is flavour flav of an incoming row trialled in t - m^2 (a c or b quark)? */
+/* Whether incoming row r belongs to an antiproton beam (gaps_process.beam_anti): the beam
+ * its momentum points along, +z or -z (an incoming parton stays on its beam's axis).  0 for
+ * every row of a p p run, without a look at the momentum. */
+GAPS_ALWAYS_INLINE int gaps_row_anti(const gaps_pool *pool, const gaps_physics *phys, int e,
+                                     int r)
+{
+    if (!(phys->proc.beam_anti[0] | phys->proc.beam_anti[1])) return 0;
+    return phys->proc.beam_anti[pool->pz[gaps_at(pool, r, e)] < 0.0 ? 1 : 0];
+}
+
 GAPS_ALWAYS_INLINE int gaps_isr_shifted(const gaps_isr *isr, int flav)
 {
     const int f = flav < 0 ? -flav : flav;
@@ -148,13 +158,16 @@ typedef struct gaps_dipole_rate_inputs {
     int tbin, type, flav, spec_flav, incoming, shifted, eta_bin;
     double eta, pref;
     double I[4];
+    int anti;   /* the beam of the leg whose density changes is an antiproton (FF: 0) */
 } gaps_dipole_rate_inputs;
 
 GAPS_ALWAYS_INLINE gaps_dipole_rate_inputs
 gaps_dipole_rate_inputs_make(const gaps_physics *phys, int tbin, int type, int flav,
-                             int spec_flav, int incoming, double eta, double zm, double zp)
+                             int spec_flav, int incoming, double eta, double zm, double zp,
+                             int anti)
 {
     gaps_dipole_rate_inputs in;
+    in.anti = anti;
     in.tbin = tbin;
     in.type = type;
     in.flav = flav;
@@ -185,7 +198,22 @@ GAPS_ALWAYS_INLINE double gaps_dipole_kernel_rate(const gaps_physics *phys,
     return in->pref * in->I[o.shape]
            * gaps_isr_rate_factor(&phys->isr, in->tbin, *kernel, in->type, in->flav,
                                   in->spec_flav, *new_flav, in->shifted, in->eta, in->eta_bin,
-                                  o.coeff);
+                                  o.coeff, in->anti);
+}
+
+/* The incoming leg whose momentum fraction (and density) a dipole's emission changes: the
+ * emitter p if incoming, else the incoming spectator k, else -1 (FF). */
+GAPS_ALWAYS_INLINE int gaps_dipole_pdf_leg(int p, int k, int n_in)
+{
+    return p < n_in ? p : (k >= 0 && k < n_in ? k : -1);
+}
+
+/* Whether that leg's beam is an antiproton (gaps_row_anti; 0 for FF). */
+GAPS_ALWAYS_INLINE int gaps_dipole_anti(const gaps_pool *pool, const gaps_physics *phys, int e,
+                                        int p, int k, int n_in)
+{
+    const int leg = gaps_dipole_pdf_leg(p, k, n_in);
+    return leg >= 0 ? gaps_row_anti(pool, phys, e, leg) : 0;
 }
 
 /* Momentum fraction the PDF ratio of a dipole refers to: the incoming emitter's, or for FI the
@@ -259,7 +287,8 @@ GAPS_ALWAYS_INLINE void gaps_dipole_rate_hadronic(gaps_pool *pool, const gaps_ph
         if (!skip && !off && s > 0.0 && gaps_isr_zrange(type, s, eta, tmin, &zm, &zp)) {
             const int nk = gaps_dipole_kernel_count(flav, incoming);
             const gaps_dipole_rate_inputs in = gaps_dipole_rate_inputs_make(
-                phys, tbin, type, flav, kflav, incoming, eta, zm, zp);
+                phys, tbin, type, flav, kflav, incoming, eta, zm, zp,
+                gaps_dipole_anti(pool, phys, e, p, k, n_in));
             for (int j = 0; j < nk; ++j) {
                 int kernel, nf;
                 r += gaps_dipole_kernel_rate(phys, &in, j, &kernel, &nf);

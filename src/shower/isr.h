@@ -292,6 +292,15 @@ GAPS_ALWAYS_INLINE int gaps_isr_new_incoming(int kernel, int flav, int new_flav)
     }
 }
 
+/* The flavour of the proton's parton densities that gives those of parton pid of a beam:
+ * pid itself for a proton (anti 0), its antiparticle for an antiproton (anti 1: f_{q/pbar} =
+ * f_{qbar/p}; the gluon stays the gluon).  Every PDF lookup and PDF-ratio bound of an incoming
+ * leg goes through it (gaps_process.beam_anti). */
+GAPS_ALWAYS_INLINE int gaps_isr_beam_pid(int anti, int pid)
+{
+    return anti && pid != GAPS_GLUON ? -pid : pid;
+}
+
 /* Row of a parton in the PDF-ratio tables: pid -5..5 at pid + 5, the gluon at 5. */
 GAPS_ALWAYS_INLINE int gaps_isr_pid_row(int pid)
 {
@@ -408,14 +417,19 @@ GAPS_ALWAYS_INLINE double gaps_isr_coupling_ratio(const gaps_isr *isr, const gap
 /* The factor of the trial rate besides alpha_max/(2 pi) and the shape's integral: the
  * constant of the overestimate times the PDF-ratio bound (compat: times j0 = 2 and pdf_max).
  * flav is the emitter's flavour, spec_flav the spectator's (whose density an FI dipole
- * changes). */
+ * changes); anti says whether the beam of the incoming leg whose density changes (FI: the
+ * spectator, IF and II: the emitter) is an antiproton: the bounds, tabulated for the proton's
+ * flavours, are then those of the conjugate flavours (gaps_isr_beam_pid). */
 GAPS_ALWAYS_INLINE double gaps_isr_rate_factor(const gaps_isr *isr, int tbin, int kernel, int type,
                                                int flav, int spec_flav, int new_flav,
                                                int shifted, double eta, int eta_bin,
-                                               double coeff)
+                                               double coeff, int anti)
 {
     if (type == GAPS_DIPOLE_FF) return coeff;
     const int compat = isr->compat == GAPS_COMPAT_GAPS21;
+    flav = gaps_isr_beam_pid(anti, flav);
+    spec_flav = gaps_isr_beam_pid(anti, spec_flav);
+    new_flav = gaps_isr_beam_pid(anti, new_flav);
     if (type == GAPS_DIPOLE_FI)   /* the spectator's density, its own flavour */
         return coeff * (compat ? 2.0
                                : gaps_isr_pdf_bound(isr, tbin, 0, spec_flav, spec_flav, eta_bin));

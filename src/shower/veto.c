@@ -281,7 +281,7 @@ static void choose_kernel(gaps_pool *pool, const gaps_physics *phys, int e, int 
     const int nk = gaps_dipole_kernel_count(flav, incoming);
     const gaps_dipole_rate_inputs in = gaps_dipole_rate_inputs_make(
         phys, pool->rate_tbin[e], type, flav, pool->flav[gaps_at(pool, k, e)], incoming, eta,
-        zm, zp);
+        zm, zp, gaps_dipole_anti(pool, phys, e, p, k, n_in));
     int kernel = GAPS_KERNEL_NONE, nf = 0;
     for (int j = 0; j < nk; ++j) {
         const double r = gaps_dipole_kernel_rate(phys, &in, j, &kernel, &nf);
@@ -395,6 +395,7 @@ GAPS_OUT_OF_LINE void accept_or_reject_hadronic(gaps_pool *pool, const gaps_phys
     if (!gaps_isr_variables(type, s, t, zz.z, zz.omz, &v)) return;
 
     const double eta = gaps_dipole_eta(pool, e, p, k, n_in);
+    const int anti = gaps_dipole_anti(pool, phys, e, p, k, n_in);
     const int shifted = incoming && gaps_isr_shifted(isr, flav);
     double f = gaps_isr_value_jacobian(kernel, type, compat, v.a, v.b);
     if (phys->ablate)
@@ -409,8 +410,10 @@ GAPS_OUT_OF_LINE void accept_or_reject_hadronic(gaps_pool *pool, const gaps_phys
         const int old_pid = type == GAPS_DIPOLE_FI ? pool->flav[gaps_at(pool, k, e)] : flav;
         const int new_pid = type == GAPS_DIPOLE_FI ? old_pid
                                                     : gaps_isr_new_incoming(kernel, flav, nf);
-        const double lo = gaps_pdf_xfxq2(phys->proc.pdf, old_pid, eta, t);
-        const double hi = gaps_pdf_xfxq2(phys->proc.pdf, new_pid, eta / x, t);
+        /* in the proton set's flavours: those of an antiproton's leg conjugated */
+        const double lo = gaps_pdf_xfxq2(phys->proc.pdf, gaps_isr_beam_pid(anti, old_pid), eta, t);
+        const double hi = gaps_pdf_xfxq2(phys->proc.pdf, gaps_isr_beam_pid(anti, new_pid),
+                                         eta / x, t);
         if (!(lo > 0.0) || !(hi >= 0.0) || !isfinite(lo) || !isfinite(hi)) return;
         const double X = hi / lo;
         if (compat && X > 1e6) return;
@@ -427,7 +430,7 @@ GAPS_OUT_OF_LINE void accept_or_reject_hadronic(gaps_pool *pool, const gaps_phys
                      * gaps_isr_rate_factor(isr, pool->rate_tbin[e], kernel, type, flav,
                                             pool->flav[gaps_at(pool, k, e)], nf, shifted, eta,
                                             type == GAPS_DIPOLE_FF ? 0 : gaps_isr_eta_bin(isr, eta),
-                                            o.coeff);
+                                            o.coeff, anti);
     double ratio = f / g;
     const int heavy = shifted ? (flav < 0 ? -flav : flav) : 0;
     double a = 0.0;   /* the coupling, where computed */
