@@ -590,11 +590,12 @@ else:
 old = st.copy()
 old.fmt = 1
 old.write("old.state")
-expect_refused("format 1", "old.state", resume=False, words=("format 1", "format 8"))
-for fmt in (2, 3, 4, 5, 6, 7):
+expect_refused("format 1", "old.state", resume=False, words=("format 1", f"format {FORMAT}"))
+for fmt in (2, 3, 4, 5, 6, 7, 8):
     old.fmt = fmt
     old.write("old.state")
-    expect_refused(f"format {fmt}", "old.state", resume=False, words=(f"format {fmt}", "format 8"))
+    expect_refused(f"format {fmt}", "old.state", resume=False,
+                   words=(f"format {fmt}", f"format {FORMAT}"))
 
 # .part files that are not this run's: another header, an event that is not the next one
 shutil.copy("o.csv.part", "saved.csv")
