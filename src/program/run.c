@@ -344,12 +344,6 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
     cfg->measure_energy = o->energy;
     pg->checkpoint = o->checkpoint ? o->checkpoint : o->resume;
 
-    /* --vary: the variations' sums are the process's own (gaps_run.vary_words), which the
-     * ranks' state exchange does not carry yet */
-    if (cfg->vary && gaps_ranks_count() > 1)
-        return refuse(msg, len, EXIT_USAGE, "--vary runs in one process so far, not %d MPI "
-                      "ranks (the ranks' exchange of states does not carry the variations' "
-                      "sums yet)", gaps_ranks_count());
     /* --lhe: the file's init block completes the configuration (process, sqrt(s), weight
      * unit, event numbers) before anything is checked */
     if (o->lhe) {
