@@ -1235,8 +1235,7 @@ void gaps_options_usage(FILE *f)
     snprintf(had, sizeof had, "%d", gaps_runtime_default_split_every(1));
     by_process_default(lep, had, split, sizeof split);
     fprintf(f,
-        "Uncertainty bands (doc/physics.md section 17; not with --state-out, --checkpoint,\n"
-        "--resume, --compat gaps21 or --ablate):\n"
+        "Uncertainty bands (doc/physics.md section 17; not with --compat gaps21 or --ablate):\n"
         "      --vary LIST          variation weights: shower (the shower's mu_R x 1/2 and\n"
         "                           x 2 in FSR, ISR and both: MUR_FSR=0.5, ...); scales,\n"
         "                           pdf and alphas are not yet implemented\n"
