@@ -15,8 +15,8 @@ For ee-qq (2 variation weights) and pp-z (6), at LO:
 Then refusals (exit 2, one line on standard error naming the option): a merge of a --vary
 state with a plain one, of states of different --shower-mur-factor, a resume with another
 --vary or --shower-mur-factor; crafted files (valid CRC) with impossible variation counts,
-variation bits the file's sums do not match, or sums no run makes.  And a split run with
---shower-mur-factor 2 (no --vary) merges to the one run's bytes.
+variation bits the file's sums do not match, or sums no run makes.  And split runs with
+--shower-mur-factor 2 (no --vary) and of a --lhe file with --vary merge to the one run's bytes.
 Standard library only.
 """
 import json
@@ -168,6 +168,18 @@ run(gaps, mq + ["--events", "200", "--first-event", "200", "--state-out", "mur-b
 p = run(gaps, ["merge", "-q", "-o", "mur-m.yoda", "mur-a.state", "mur-b.state"])
 check(p.returncode == 0 and phys("mur-m.yoda") == phys("mur-one.yoda"),
       "--shower-mur-factor 2: merge == one run (YODA)", p.stderr.decode())
+
+# --lhe with --vary (a process whose hard events come from a file): split and merged == one run
+run(gaps, ["-q", "--process", "ee-qq", "--events", "400", "--output", "none", "--lhe-out",
+           "v.lhe"])
+lq = ["-q", "--lhe", "v.lhe", "--vary", "shower"]
+run(gaps, lq + ["--events", "400", "-o", "lhe-one.yoda"])
+run(gaps, lq + ["--events", "200", "--state-out", "lhe-a.state"])
+run(gaps, lq + ["--events", "200", "--first-event", "200", "--state-out", "lhe-b.state"])
+p = run(gaps, ["merge", "-q", "-o", "lhe-m.yoda", "lhe-b.state", "lhe-a.state"])
+check(p.returncode == 0 and os.path.exists("lhe-one.yoda")
+      and phys("lhe-m.yoda") == phys("lhe-one.yoda") and b"/_XSEC[MUR_FSR=2]" in read("lhe-m.yoda"),
+      "--lhe --vary shower: merge == one run (YODA, variations included)", p.stderr.decode())
 
 # ---- crafted files (valid CRC) ----
 HEADER = 352   # the ranges start here; the layout (nbins, nwords, nranges) at 336
