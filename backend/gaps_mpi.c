@@ -159,11 +159,19 @@ static void add_states(void *in, void *inout, int *count, MPI_Datatype *type)
         dst[i].capacity_hits += src[i].capacity_hits;
         dst[i].invalid_events += src[i].invalid_events;
         dst[i].bad_weights += src[i].bad_weights;
+        dst[i].vary_over_events += src[i].vary_over_events;
+        dst[i].vary_large_events += src[i].vary_large_events;
+        /* --vary: the variations' sums too (every rank has the same variations) */
+        const int vary_bins = gaps_state_vary_list(&dst[i], NULL)
+                              * gaps_analysis_table[dst[i].analysis].total_bins;
         /* an overflow (impossible within the weight limit and 2^62 events) makes the event
          * count impossible, for good, which the caller refuses */
         /* (one run: every rank has the same analysis) */
         if (gaps_histograms_accumulate(dst[i].words, src[i].words,
                                        gaps_analysis_table[dst[i].analysis].total_bins) != 0
+            || (vary_bins > 0
+                && gaps_histograms_accumulate(dst[i].vary_words, src[i].vary_words, vary_bins)
+                       != 0)
             || poisoned)
             dst[i].events = UINT64_MAX;
     }

@@ -53,9 +53,10 @@ void gaps_mpi_sum(int64_t *v, int n);
 void gaps_mpi_share(void *p, size_t n);
 /* Rank 0 receives every rank's n bytes at mine into all (size * n bytes, rank order). */
 void gaps_mpi_gather(const void *mine, void *all, size_t n);
-/* Sum the counts and the exact accumulators of every rank's state into rank 0's s (integer
- * sums with carries: exact and independent of the order).  Ranges, parameters and version are
- * rank 0's own; the caller knows which events the states cover. */
+/* Sum the counts and the exact accumulators (the variations' too, --vary) of every rank's
+ * state into rank 0's s (integer sums with carries: exact and independent of the order).
+ * Ranges, parameters and version are rank 0's own; the caller knows which events the states
+ * cover. */
 void gaps_mpi_reduce_state(gaps_state *s);
 
 /* ---- a counter on rank 0 that every rank adds to atomically ---- */

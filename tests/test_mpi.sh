@@ -1,7 +1,8 @@
 #!/bin/sh
 # A run shared by MPI ranks gives the bytes of one process: YODA, CSV, HepMC3 and the physics
 # of the JSON file, for 1 to 4 ranks, with and without threads, with checkpoints, killed and
-# resumed with another number of ranks, for LEP and for the hadron collisions pp-z and pp-ll; a rank that fails or bad input ends every rank with
+# resumed with another number of ranks, for LEP and for the hadron collisions pp-z and pp-ll, with
+# --vary shower (the variations' sums in the ranks' states); a rank that fails or bad input ends every rank with
 # one message, a non-zero status and no output file.  Jobs are stopped at chosen checkpoints
 # by the test hooks of src/program/testhook.h (GAPS_MPI_HOOKS_BINARY), never after a guessed
 # time, so the test passes the same on a loaded machine; every job runs under a timeout (T
@@ -361,4 +362,31 @@ rc=$?
 timeout 60 cat ev.fifo >/dev/null
 wait $holder
 [ $? -eq 0 ] && [ -e x.csv ] && ok "the run that held it ends as if alone" || bad "the holder failed"
+
+# ---- --vary shower: the variations' sums travel with the ranks' states (format 9) ----
+# ee-qq (2 weights) and pp-z (6): 3 ranks == one process (YODA with the variations' histograms,
+# CSV, HepMC3, JSON physics with "variations", and the state's bytes); ee-qq killed on 3 ranks
+# at its third checkpoint and resumed on 2 == one process
+for proc in ee-qq pp-z; do
+    p="--process $proc --vary shower --events 3000"
+    "$single" $extra --seed 5 --quiet $p $(outs v$proc-ref) --state-out v$proc-ref.state \
+        || bad "--vary $proc: reference run"
+    mpi 3 --threads 1 $p $(outs v$proc-np3) --state-out v$proc-np3.state 2>err.txt \
+        && same_as v$proc-ref v$proc-np3 && cmp -s v$proc-ref.state v$proc-np3.state \
+        && grep -q 'Path: /_XSEC\[MUR_FSR=0.5\]' v$proc-np3.yoda && [ ! -s err.txt ] \
+        && ok "--vary shower $proc: 3 ranks == one process (YODA with variations, CSV, HepMC3, JSON physics, state)" \
+        || bad "--vary shower $proc: 3 ranks: $(cat err.txt)"
+done
+ck="--process ee-qq --vary shower --events 3000 --checkpoint r.ckpt --checkpoint-every 500 $(outs vr)"
+rm -f r.* vr.*
+mpi_at 3 'kill -KILL $PPID' 3 --threads 1 $ck 2>/dev/null
+if [ $rc -eq 0 ] || [ $rc -eq 124 ] || [ -e vr.yoda ] || [ ! -e r.ckpt ]; then
+    bad "--vary: 3 ranks, rank 0 SIGKILLed at the third checkpoint: $(why $rc)"
+elif ! mpi 2 $ck --resume r.ckpt; then
+    bad "--vary: resume on 2 ranks: $(why $rc)"
+elif same_as vee-qq-ref vr && [ ! -e r.ckpt ]; then
+    ok "--vary shower: 3 ranks SIGKILLed at the third checkpoint + resumed on 2 == one process"
+else
+    bad "--vary shower: killed on 3 ranks + resumed on 2: the outputs differ (or r.ckpt left)"
+fi
 exit $fail

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""State and checkpoint files from a buggy or hostile writer (doc/formats.md, state format 8).
+"""State and checkpoint files from a buggy or hostile writer (doc/formats.md, state format 9).
 
 Takes a valid state and a valid checkpoint (with its .part files) made by the program, changes
 one field at a time to values whose meaning is impossible (NaN, infinities, negatives, huge
@@ -32,7 +32,7 @@ import time
 import zlib
 
 TIMEOUT = 60
-FORMAT = 8
+FORMAT = 9
 HEADER = 352                              # ranges start here (doc/formats.md)
 NBINS = 1191
 NWORDS = 13
@@ -107,6 +107,11 @@ class State:
         at = HEADER + 16 * self.nranges
         self.words = list(struct.unpack_from("<%dQ" % (NBINS * NWORDS), data, at))
         at += 8 * NBINS * NWORDS
+        # the variations (format 9): --vary bits, --shower-mur-factor, the safeguards' counts,
+        # and the variations' sums (none here: the states of this test have no --vary)
+        self.vary, self.mur, self.vover, self.vlarge = struct.unpack_from("<QdQQ", data, at)
+        assert self.vary == 0
+        at += 32
         self.ck = None
         if self.kind == 2:
             self.ck = list(struct.unpack_from("<5qQ2d3Q", data, at))
@@ -143,6 +148,7 @@ class State:
         for r in self.ranges:
             b += struct.pack("<2Q", r[0] & U64, r[1] & U64)
         b += struct.pack("<%dQ" % len(self.words), *(w & U64 for w in self.words))
+        b += struct.pack("<QdQQ", self.vary & U64, self.mur, self.vover & U64, self.vlarge & U64)
         if self.ck is not None:
             c = self.ck
             b += struct.pack("<5QQ2d3Q", *(x & U64 for x in c[:6]), c[6], c[7],
@@ -303,7 +309,11 @@ def field(name, attr, values, ck_only=False):
         mutations.append((f"{name} = {v!r}", lambda s, a=attr, v=v: setattr(s, a, v), ck_only))
 
 
-field("format", "fmt", [1, 2, 3, 4, 5, 6, 7, 9, 0, 0xffffffff])
+field("format", "fmt", [1, 2, 3, 4, 5, 6, 7, 8, 10, 0, 0xffffffff])
+# the variations' block (format 9) of a state without --vary
+field("--shower-mur-factor", "mur", [NAN, INF, 0.0, -1.0, 0.2, 8.0])
+field("variation safeguard count", "vover", [1, U64])
+field("variation weight-ratio count", "vlarge", [1, U64])
 field("kind", "kind", [0, 3, 0xffffffff])
 for label, v in [("non-printable", b"1.0\x01.0"), ("DEL", b"1.0.0\x7f"), ("8-bit", b"1.\xc3\xa9"),
                  ("newline", b"1.0\n0"), ("empty", b""), ("unterminated", b"A" * 32),
@@ -580,11 +590,12 @@ else:
 old = st.copy()
 old.fmt = 1
 old.write("old.state")
-expect_refused("format 1", "old.state", resume=False, words=("format 1", "format 8"))
-for fmt in (2, 3, 4, 5, 6, 7):
+expect_refused("format 1", "old.state", resume=False, words=("format 1", f"format {FORMAT}"))
+for fmt in (2, 3, 4, 5, 6, 7, 8):
     old.fmt = fmt
     old.write("old.state")
-    expect_refused(f"format {fmt}", "old.state", resume=False, words=(f"format {fmt}", "format 8"))
+    expect_refused(f"format {fmt}", "old.state", resume=False,
+                   words=(f"format {fmt}", f"format {FORMAT}"))
 
 # .part files that are not this run's: another header, an event that is not the next one
 shutil.copy("o.csv.part", "saved.csv")

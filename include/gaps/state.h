@@ -17,12 +17,13 @@
 #include <stdio.h>
 #include "gaps/histogram.h"
 #include "gaps/parameters.h"
+#include "gaps/vary.h"
 #include "gaps/decl.h"
 
 GAPS_C_BEGIN
 
 /* Version of the state and checkpoint file layout; bumped whenever it changes. */
-#define GAPS_STATE_FORMAT 8
+#define GAPS_STATE_FORMAT 9
 
 /* Most disjoint event ranges one state may hold (adjacent ranges coalesce). */
 #define GAPS_STATE_MAX_RANGES 1024
@@ -63,6 +64,20 @@ typedef struct gaps_state {
     /* one copy of the exact histogram accumulators (GAPS_ACC_WORDS words per bin): the
      * analysis's gaps_analysis_table[analysis].total_bins bins, the rest unused (zero) */
     uint64_t words[GAPS_HIST_MAX_TOTAL_BINS * GAPS_ACC_WORDS];
+    /* --vary and --shower-mur-factor (gaps/vary.h, doc/physics.md 17): physics like the
+     * parameters above (states merge and resume only when both are equal, bit for bit), kept
+     * out of the parameter list so that the metadata of other runs keep their bytes.  vary:
+     * enum gaps_vary_bit bits (0: none); shower_mur_factor: 1 for the default */
+    int vary;
+    double shower_mur_factor;
+    /* --vary: the events whose variation weights the safeguards of gaps/vary.h counted
+     * (gaps_run.vary_over_events, vary_large_events); 0 without --vary */
+    uint64_t vary_over_events, vary_large_events;
+    /* --vary: the exact sums of each variation's histograms, gaps_state_n_vary() copies of the
+     * analysis's bins one after the other ([variation][bin][word], as gaps_run.vary_words), in
+     * the order of gaps_vary_list(); the rest unused (zero).  Fixed size: states are copied by
+     * value */
+    uint64_t vary_words[GAPS_VARY_MAX * GAPS_HIST_MAX_TOTAL_BINS * GAPS_ACC_WORDS];
 } gaps_state;
 
 /* Extra fields of a checkpoint: where a killed run continues. */
@@ -92,6 +107,17 @@ int gaps_state_merge(gaps_state *dst, const gaps_state *src, char *msg, size_t l
 
 /* The histograms of a state, as doubles (sums over events, not yet divided by N). */
 void gaps_state_result(const gaps_state *s, gaps_hist_result *out);
+
+/* The variations a state carries (--vary: gaps_vary_list() of its bits for its process's
+ * beams), into out when it is not NULL; returns their number (0 without --vary). */
+int gaps_state_vary_list(const gaps_state *s, gaps_variation *out);
+/* The histograms of variation v of a state (0 <= v < gaps_state_vary_list()), as doubles. */
+void gaps_state_vary_result(const gaps_state *s, int v, gaps_hist_result *out);
+/* Whether --vary or --shower-mur-factor differ between a and b: NULL if both are equal (bit
+ * for bit), else the option's name ("vary", "shower-mur-factor") with the values of a and b
+ * written into va and vb. */
+const char *gaps_state_vary_differ(const gaps_state *a, const gaps_state *b, char *va,
+                                   char *vb, size_t len);
 
 /* Write a state (and, if rp is not NULL, a checkpoint) to f.  Returns 0, or -1 on a write
  * error. */

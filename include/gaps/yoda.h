@@ -12,8 +12,9 @@
 GAPS_C_BEGIN
 
 /* Write every histogram of a run's state normalised to sum(w)/N, then /_XSEC and /_EVTCOUNT
- * with the run's settings as annotations (and a "Backend:" line when backend is not NULL).
- * Returns 0, or -1 on a write or allocation error. */
+ * with the run's settings as annotations (and a "Backend:" line when backend is not NULL);
+ * for a state of a --vary run, the variations' histograms from its sums as
+ * gaps_yoda_write_varied writes them.  Returns 0, or -1 on a write or allocation error. */
 int gaps_yoda_write(FILE *f, const gaps_state *state, const char *backend);
 
 /* The same, then every histogram and /_XSEC once more for each of n_vary variation weights

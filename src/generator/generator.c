@@ -388,6 +388,9 @@ void gaps_state_init(gaps_state *state, const gaps_config *cfg)
             memcpy((char *)state + p->state_offset, gaps_param_in_config(p, cfg), p->size);
     }
     gaps_config_pdf_spec(cfg, state->pdf);
+    /* --vary and --shower-mur-factor: physics the state records outside the list */
+    state->vary = cfg->vary;
+    state->shower_mur_factor = cfg->shower_mur_factor;
 }
 
 int gaps_physics_setup(gaps_physics *phys, const gaps_config *cfg, const gaps_pdf *pdf,
@@ -971,6 +974,8 @@ static int collect_state(const gaps_state *base, const gaps_histograms *hist,
         out->capacity_hits += parts[k].c[GAPS_COUNT_CAPACITY];
         out->invalid_events += parts[k].c[GAPS_COUNT_INVALID];
         out->bad_weights += parts[k].c[GAPS_COUNT_BAD_WEIGHT];
+        out->vary_over_events += parts[k].c[GAPS_COUNT_VARY_OVER];
+        out->vary_large_events += parts[k].c[GAPS_COUNT_VARY_LARGE];
     }
     out->events = out->words[(size_t)(hist->nbins_total - 2) * GAPS_ACC_WORDS
                              + GAPS_ACC_COUNT];   /* the one bin of the event counter */
@@ -1046,6 +1051,12 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
         if (memcmp(&resume_state->w_unit, &unit, sizeof unit) != 0)
             return snprintf(msg, len, "the checkpoint's weight unit %.17g pb is not this run's "
                             "%.17g pb", resume_state->w_unit, unit), -1;
+        /* and with the variations they hold, of the same shower */
+        if (resume_state->vary != cfg->vary
+            || memcmp(&resume_state->shower_mur_factor, &cfg->shower_mur_factor,
+                      sizeof cfg->shower_mur_factor) != 0)
+            return snprintf(msg, len, "the checkpoint's --vary and --shower-mur-factor are not "
+                            "this run's"), -1;
     }
     const int pieces = hooks && hooks->next_range;
     if (pieces && cfg->checkpoint_every > 0)
@@ -1315,16 +1326,19 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
         if (phys.n_vary > 0) {   /* the variations' sums, as the nominal ones */
             gaps_histograms_launch_reduce(&vary_view, vary_words_dev);
             gaps_device_to_host(vary_words_host, vary_words_dev, vary_reduce_bytes);
-            /* the run's own sums, not added to anything resumed (--vary takes no resume) */
-            memset(run->vary_words, 0, (size_t)vary_view.nbins_total * GAPS_ACC_WORDS
-                                           * sizeof *run->vary_words);
+            /* added to the resumed ones (the state's, a copy of base's: collect_state), so
+             * that a checkpoint carries them and a resumed run ends with the sums of all its
+             * events */
             if (vary_words_host[vary_reduce_bytes / sizeof(uint64_t) - 1] != 0
-                || gaps_histograms_accumulate(run->vary_words, vary_words_host,
+                || gaps_histograms_accumulate(run->state->vary_words, vary_words_host,
                                               vary_view.nbins_total) != 0) {
                 snprintf(msg, len, "the exact histogram sums of the variations overflowed");
                 ok = 0;
                 break;
             }
+            memcpy(run->vary_words, run->state->vary_words, (size_t)vary_view.nbins_total
+                                                              * GAPS_ACC_WORDS
+                                                              * sizeof *run->vary_words);
         }
         const int stopped = stop_requested(&sh) && done_end < run_end;
         if (hooks && hooks->checkpoint && cfg->checkpoint_every > 0) {
@@ -1358,12 +1372,13 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
             run->time_analysis += parts[k].time_analysis / nparts;
             run->launches += parts[k].launches;
             run->overestimates += (int64_t)parts[k].c[GAPS_COUNT_OVERESTIMATE];
-            run->vary_over_events += (int64_t)parts[k].c[GAPS_COUNT_VARY_OVER];
-            run->vary_large_events += (int64_t)parts[k].c[GAPS_COUNT_VARY_LARGE];
             if (parts[k].iterations * per_pass > cycles) cycles = parts[k].iterations * per_pass;
         }
         run->veto_cycles += cycles;
         run->cycle_log_stride = per_pass;
+        /* --vary: the safeguards' counts of every event, a resumed checkpoint's included */
+        run->vary_over_events = (int64_t)run->state->vary_over_events;
+        run->vary_large_events = (int64_t)run->state->vary_large_events;
         for (int v = 0; v < phys.n_vary; ++v) {   /* --vary: each weight's results */
             gaps_histograms_result(&hist, run->vary_words
                                               + (size_t)v * hist.nbins_total * GAPS_ACC_WORDS,

@@ -25,13 +25,16 @@ static long state_words(int a)
 {
     return (long)gaps_analysis_table[a].total_bins * GAPS_ACC_WORDS;
 }
-/* header + parameters + unit + counts + layout + range table + words + checkpoint + CRC.
- * Each parameter of the list (gaps/parameters.h) takes 8 bytes (an f64 or a u64), a PDF set
- * GAPS_PDF_NAME_MAX bytes of name and 8 of member. */
-#define PARAM_BYTES (11 * 8 + GAPS_PDF_NAME_MAX)
+/* header + parameters + digest + unit + counts + layout + range table + words + variations
+ * (32 bytes and up to GAPS_VARY_MAX more copies of the words) + checkpoint + CRC.  Each
+ * parameter of the list (gaps/parameters.h) takes 8 bytes (an f64 or a u64), a PDF set
+ * GAPS_PDF_NAME_MAX bytes of name and 8 of member: at most 8 + GAPS_PDF_NAME_MAX bytes each
+ * (a bound; the exact size is that of the list). */
+#define PARAM_BYTES (GAPS_N_PARAMS * (8 + GAPS_PDF_NAME_MAX))
 #define HEADER_BYTES (16 + 32 + PARAM_BYTES + 8 + 8 + 32 + 16)
 #define MAX_FILE_BYTES (HEADER_BYTES + 16 * GAPS_STATE_MAX_RANGES                               \
-                        + 8 * GAPS_HIST_MAX_TOTAL_BINS * GAPS_ACC_WORDS + 88 + 4)
+                        + 8 * (1 + GAPS_VARY_MAX) * GAPS_HIST_MAX_TOTAL_BINS * GAPS_ACC_WORDS   \
+                        + 32 + 88 + 4)
 /* The weight units a state may carry, pb: far beyond any process's (LEP: 3e-4 to 1e5), and
  * close enough to 1 that no sum converted to pb overflows or vanishes. */
 #define MIN_W_UNIT 0x1.0p-100
@@ -100,6 +103,12 @@ int gaps_state_merge(gaps_state *dst, const gaps_state *src, char *msg, size_t l
     if (p)
         return snprintf(msg, len, "different parameters: --%s %s and %s (states merge only "
                         "when every physics parameter is equal)", p->option, va, vb), -1;
+    /* --vary and --shower-mur-factor: physics too (the sums of other variations, or of
+     * another shower) */
+    const char *vary_option = gaps_state_vary_differ(dst, src, va, vb, sizeof va);
+    if (vary_option)
+        return snprintf(msg, len, "different parameters: --%s %s and %s (states merge only "
+                        "when every physics parameter is equal)", vary_option, va, vb), -1;
     /* the same set name, other grid values: other physics */
     if (dst->pdf_digest != src->pdf_digest)
         return snprintf(msg, len, "different grids for PDF set %s (digests %016" PRIx64 " and %016"
@@ -108,11 +117,12 @@ int gaps_state_merge(gaps_state *dst, const gaps_state *src, char *msg, size_t l
     if (memcmp(&dst->w_unit, &src->w_unit, sizeof dst->w_unit))
         return snprintf(msg, len, "different weight units (%.17g/%.17g pb): the sums cannot be "
                         "added", dst->w_unit, src->w_unit), -1;
-    const uint64_t *a[4] = { &dst->events, &dst->capacity_hits, &dst->invalid_events,
-                             &dst->bad_weights };
-    const uint64_t b[4] = { src->events, src->capacity_hits, src->invalid_events,
-                            src->bad_weights };
-    for (int k = 0; k < 4; ++k)
+    const uint64_t *a[6] = { &dst->events, &dst->capacity_hits, &dst->invalid_events,
+                             &dst->bad_weights, &dst->vary_over_events,
+                             &dst->vary_large_events };
+    const uint64_t b[6] = { src->events, src->capacity_hits, src->invalid_events,
+                            src->bad_weights, src->vary_over_events, src->vary_large_events };
+    for (int k = 0; k < 6; ++k)
         if (*a[k] + b[k] < *a[k])
             return snprintf(msg, len, "the counts would overflow (%" PRIu64 " + %" PRIu64 ")",
                             *a[k], b[k]), -1;
@@ -126,12 +136,26 @@ int gaps_state_merge(gaps_state *dst, const gaps_state *src, char *msg, size_t l
             return -1;
         }
     }
-    /* all or nothing too: dst->words is unchanged if any sum would overflow */
-    if (gaps_histograms_accumulate(dst->words, src->words,
-                                   gaps_analysis_table[dst->analysis].total_bins) != 0) {
+    /* all or nothing too: dst->words and dst->vary_words are unchanged if any sum would
+     * overflow (the variations' sums are added into a copy first) */
+    const int total_bins = gaps_analysis_table[dst->analysis].total_bins;
+    const size_t vary_n = (size_t)gaps_state_vary_list(dst, NULL) * (size_t)total_bins
+                          * GAPS_ACC_WORDS;
+    uint64_t *vary_sum = vary_n ? malloc(vary_n * sizeof *vary_sum) : NULL;
+    if (vary_n && !vary_sum) {
         free(trial);
+        return snprintf(msg, len, "out of memory"), -1;
+    }
+    if (vary_n) memcpy(vary_sum, dst->vary_words, vary_n * sizeof *vary_sum);
+    if ((vary_n && gaps_histograms_accumulate(vary_sum, src->vary_words,
+                                              (int)(vary_n / GAPS_ACC_WORDS)) != 0)
+        || gaps_histograms_accumulate(dst->words, src->words, total_bins) != 0) {
+        free(trial);
+        free(vary_sum);
         return snprintf(msg, len, "the histogram sums would overflow 192 bits"), -1;
     }
+    if (vary_n) memcpy(dst->vary_words, vary_sum, vary_n * sizeof *vary_sum);
+    free(vary_sum);
     dst->n_ranges = trial->n_ranges;
     memcpy(dst->range, trial->range, trial->n_ranges * sizeof dst->range[0]);
     free(trial);
@@ -139,6 +163,8 @@ int gaps_state_merge(gaps_state *dst, const gaps_state *src, char *msg, size_t l
     dst->capacity_hits += src->capacity_hits;
     dst->invalid_events += src->invalid_events;
     dst->bad_weights += src->bad_weights;
+    dst->vary_over_events += src->vary_over_events;
+    dst->vary_large_events += src->vary_large_events;
     return 0;
 }
 
@@ -147,6 +173,47 @@ void gaps_state_result(const gaps_state *s, gaps_hist_result *out)
     gaps_histograms layout;
     gaps_histograms_layout(&layout, 1, s->w_unit, s->analysis);
     gaps_histograms_result(&layout, s->words, out);
+}
+
+int gaps_state_vary_list(const gaps_state *s, gaps_variation *out)
+{
+    gaps_variation tmp[GAPS_VARY_MAX];
+    if (!s->vary) return 0;
+    const int hadronic = s->process >= 0 && s->process < GAPS_N_PROCESSES
+                         && gaps_process_table[s->process].hadronic;
+    return gaps_vary_list(s->vary, hadronic, out ? out : tmp);
+}
+
+void gaps_state_vary_result(const gaps_state *s, int v, gaps_hist_result *out)
+{
+    gaps_histograms layout;
+    gaps_histograms_layout(&layout, 1, s->w_unit, s->analysis);
+    gaps_histograms_result(&layout, s->vary_words + (size_t)v * (size_t)state_words(s->analysis),
+                           out);
+}
+
+/* --vary's value as the option takes it */
+static void vary_text(int bits, char *buf, size_t len)
+{
+    if (bits == 0) snprintf(buf, len, "none");
+    else if (bits == GAPS_VARY_SHOWER) snprintf(buf, len, "shower");
+    else snprintf(buf, len, "0x%x", (unsigned)bits);
+}
+
+const char *gaps_state_vary_differ(const gaps_state *a, const gaps_state *b, char *va,
+                                   char *vb, size_t len)
+{
+    if (a->vary != b->vary) {
+        vary_text(a->vary, va, len);
+        vary_text(b->vary, vb, len);
+        return "vary";
+    }
+    if (memcmp(&a->shower_mur_factor, &b->shower_mur_factor, sizeof a->shower_mur_factor)) {
+        snprintf(va, len, "%.17g", a->shower_mur_factor);
+        snprintf(vb, len, "%.17g", b->shower_mur_factor);
+        return "shower-mur-factor";
+    }
+    return NULL;
 }
 
 /* ---- the file ---- */
@@ -348,6 +415,14 @@ int gaps_state_write(FILE *f, const gaps_state *s, const gaps_resume_point *rp)
         put_u64(&b, (uint64_t)s->range[i].end);
     }
     for (long i = 0; i < state_words(s->analysis); ++i) put_u64(&b, s->words[i]);
+    /* the variations (format 9): --vary, --shower-mur-factor, the safeguards' counts, the
+     * sums of each variation */
+    put_u64(&b, (uint64_t)(int64_t)s->vary);
+    put_f64(&b, s->shower_mur_factor);
+    put_u64(&b, s->vary_over_events);
+    put_u64(&b, s->vary_large_events);
+    const long vary_words = gaps_state_vary_list(s, NULL) * state_words(s->analysis);
+    for (long i = 0; i < vary_words; ++i) put_u64(&b, s->vary_words[i]);
     if (rp) {
         put_u64(&b, (uint64_t)rp->first_event);
         put_u64(&b, (uint64_t)rp->events);
@@ -406,6 +481,64 @@ static int sums_consistent(const uint64_t *a, uint64_t count)
     return s1 <= (sqrt(n * GAPS_FIXED_SCALE * (s2 + 0.5 * n)) + 0.5 * n) * (1.0 + 1e-12);
 }
 
+/* The sums of one copy of the histograms (the nominal ones, or a variation's: the same
+ * events with other weights, so the same bounds): 0, or -1 with the reason, after `what`. */
+static int check_sums(const gaps_state *s, const uint64_t *words, const char *what, char *msg,
+                      size_t len)
+{
+    gaps_histograms h;
+    gaps_histograms_layout(&h, 1, s->w_unit, s->analysis);
+    const gaps_analysis_info *info = &gaps_analysis_table[s->analysis];
+    /* the sums: no bin holds more entries than events, every histogram at most one per
+     * event, the event counter exactly one per event in its bin and at most one (the events
+     * of negative weight, with a sum of weights <= 0) in its underflow; sums of squares are
+     * not negative and no sum exceeds what its entries can add up to (so that merges cannot
+     * overflow) */
+    for (int id = 0; id <= h.n_hists; ++id) {
+        /* a histogram of two columns (leptpt) has two entries per event, the event counter
+         * up to three (its bin, its underflow for a negative weight, its overflow for an
+         * imprecise one) */
+        const uint64_t per_event = id == h.n_hists ? 3
+                                   : info->hist[id].column2 != GAPS_OBS_NONE ? 2 : 1;
+        uint64_t entries = 0;
+        for (int b = 0; b < h.nbins[id] + 2; ++b) {
+            const int bin = h.offset[id] + b;
+            const uint64_t *a = words + (long)bin * GAPS_ACC_WORDS;
+            const uint64_t count = a[GAPS_ACC_COUNT];
+            if (count > per_event * s->events)
+                return snprintf(msg, len, "%sbin %d has %" PRIu64 " entries among %" PRIu64
+                                " events", what, bin, count, s->events), -1;
+            /* (entries <= per_event x events <= 2^63: the difference cannot wrap) */
+            if (count > per_event * s->events - entries)
+                return snprintf(msg, len, "%shistogram %d has %" PRIu64 "+ entries among %"
+                                PRIu64 " events", what, id, entries + count, s->events), -1;
+            entries += count;
+            if (a[GAPS_ACC_SUMW2 + 2] >> 63)
+                return snprintf(msg, len, "%sbin %d has a negative sum of squared weights", what,
+                                bin),
+                       -1;
+            for (int k = 0; k < 4; ++k)
+                if (!sum_within(a + k * GAPS_ACC_SUM_WORDS, count))
+                    return snprintf(msg, len, "%sbin %d has a sum beyond what its %" PRIu64
+                                    " entries can make", what, bin, count), -1;
+            if (!sums_consistent(a, count))
+                return snprintf(msg, len, "%sbin %d has a sum of weights larger than its %" PRIu64
+                                " entries and sum of squared weights allow ((sum w)^2 > n "
+                                "sum w^2)", what, bin, count), -1;
+            if (id == h.n_hists && (b == 1 ? count != s->events : count > s->events))
+                return snprintf(msg, len, "%sthe event counter has %" PRIu64 " entries in bin %d "
+                                "for %" PRIu64 " events", what, count, b, s->events), -1;
+            if (id == h.n_hists && b != 1
+                && (b == 0) != ((a[GAPS_ACC_SUMW + 2] >> 63) != 0)
+                && (a[GAPS_ACC_SUMW] | a[GAPS_ACC_SUMW + 1] | a[GAPS_ACC_SUMW + 2]) != 0)
+                return snprintf(msg, len, "%sthe events of %s (bin %d) have a %s sum of weights",
+                                what, b == 0 ? "negative weight" : "imprecise weight", bin,
+                                b == 0 ? "positive" : "negative"), -1;
+        }
+    }
+    return 0;
+}
+
 /* The meaning of every field, once the bytes are known to be a state of this format: the
  * parameters within the program's limits, counts within the events, sums a run can make, a
  * resume point inside its run.  0, or -1 with the reason (after "'path' is corrupt (") in
@@ -434,6 +567,8 @@ static int check_meaning(const gaps_state *s, const unsigned char *version, int 
         if (p->in_state)
             memcpy((char *)&cfg + p->cfg_offset, gaps_param_in_state(p, s), p->size);
     }
+    cfg.vary = s->vary;   /* (bits the program knows: the reader checked them) */
+    cfg.shower_mur_factor = s->shower_mur_factor;
     char why[256];
     if (gaps_config_check(&cfg, why, sizeof why) != 0)
         return snprintf(msg, len, "parameters outside the program's limits: %s", why), -1;
@@ -464,55 +599,26 @@ static int check_meaning(const gaps_state *s, const unsigned char *version, int 
     if ((uint64_t)covered != s->events)
         return snprintf(msg, len, "%" PRIu64 " events for ranges covering %" PRId64, s->events,
                         covered), -1;
-    /* the sums: no bin holds more entries than events, every histogram at most one per
-     * event, the event counter exactly one per event in its bin and at most one (the events
-     * of negative weight, with a sum of weights <= 0) in its underflow; sums of squares are
-     * not negative and no sum exceeds what its entries can add up to (so that merges cannot
-     * overflow) */
+    if (check_sums(s, s->words, "", msg, len) != 0) return -1;
+    /* --vary: the safeguards' counts within the events, and each variation's sums (none
+     * without --vary: its counts are 0) */
+    gaps_variation vars[GAPS_VARY_MAX];
+    const int n_vary = gaps_state_vary_list(s, vars);
+    if (s->vary_over_events > (n_vary ? s->events : 0)
+        || s->vary_large_events > (n_vary ? s->events : 0))
+        return snprintf(msg, len, "%" PRIu64 " and %" PRIu64 " events counted by the variations' "
+                        "safeguards among %" PRIu64 " events%s", s->vary_over_events,
+                        s->vary_large_events, s->events, n_vary ? "" : " of a run without --vary"),
+               -1;
+    for (int v = 0; v < n_vary; ++v) {
+        char what[GAPS_VARY_NAME_MAX + 16];
+        snprintf(what, sizeof what, "variation %.*s: ", GAPS_VARY_NAME_MAX - 1, vars[v].name);
+        if (check_sums(s, s->vary_words + (long)v * state_words(s->analysis), what, msg, len)
+            != 0)
+            return -1;
+    }
     gaps_histograms h;
     gaps_histograms_layout(&h, 1, s->w_unit, s->analysis);
-    const gaps_analysis_info *info = &gaps_analysis_table[s->analysis];
-    for (int id = 0; id <= h.n_hists; ++id) {
-        /* a histogram of two columns (leptpt) has two entries per event, the event counter
-         * up to three (its bin, its underflow for a negative weight, its overflow for an
-         * imprecise one) */
-        const uint64_t per_event = id == h.n_hists ? 3
-                                   : info->hist[id].column2 != GAPS_OBS_NONE ? 2 : 1;
-        uint64_t entries = 0;
-        for (int b = 0; b < h.nbins[id] + 2; ++b) {
-            const int bin = h.offset[id] + b;
-            const uint64_t *a = s->words + (long)bin * GAPS_ACC_WORDS;
-            const uint64_t count = a[GAPS_ACC_COUNT];
-            if (count > per_event * s->events)
-                return snprintf(msg, len, "bin %d has %" PRIu64 " entries among %" PRIu64
-                                " events", bin, count, s->events), -1;
-            /* (entries <= per_event x events <= 2^63: the difference cannot wrap) */
-            if (count > per_event * s->events - entries)
-                return snprintf(msg, len, "histogram %d has %" PRIu64 "+ entries among %"
-                                PRIu64 " events", id, entries + count, s->events), -1;
-            entries += count;
-            if (a[GAPS_ACC_SUMW2 + 2] >> 63)
-                return snprintf(msg, len, "bin %d has a negative sum of squared weights", bin),
-                       -1;
-            for (int k = 0; k < 4; ++k)
-                if (!sum_within(a + k * GAPS_ACC_SUM_WORDS, count))
-                    return snprintf(msg, len, "bin %d has a sum beyond what its %" PRIu64
-                                    " entries can make", bin, count), -1;
-            if (!sums_consistent(a, count))
-                return snprintf(msg, len, "bin %d has a sum of weights larger than its %" PRIu64
-                                " entries and sum of squared weights allow ((sum w)^2 > n "
-                                "sum w^2)", bin, count), -1;
-            if (id == h.n_hists && (b == 1 ? count != s->events : count > s->events))
-                return snprintf(msg, len, "the event counter has %" PRIu64 " entries in bin %d "
-                                "for %" PRIu64 " events", count, b, s->events), -1;
-            if (id == h.n_hists && b != 1
-                && (b == 0) != ((a[GAPS_ACC_SUMW + 2] >> 63) != 0)
-                && (a[GAPS_ACC_SUMW] | a[GAPS_ACC_SUMW + 1] | a[GAPS_ACC_SUMW + 2]) != 0)
-                return snprintf(msg, len, "the events of %s (bin %d) have a %s sum of weights",
-                                b == 0 ? "negative weight" : "imprecise weight", bin,
-                                b == 0 ? "positive" : "negative"), -1;
-        }
-    }
     if (kind != KIND_CHECKPOINT) return 0;
     /* the resume point: a run the option parser allows, the next event inside it, the state
      * covering exactly the events before it, stream offsets and running sums possible */
@@ -661,6 +767,20 @@ int gaps_state_read(const char *path, gaps_state *s, gaps_resume_point *rp, char
             s->range[i].end = (int64_t)get_u64(&b);
         }
         for (long i = 0; i < state_words(s->analysis) && !b.bad; ++i) s->words[i] = get_u64(&b);
+        /* the variations: as many copies of the words as the --vary bits give (bits no
+         * program knows, none: check_meaning refuses them) */
+        const uint64_t vary_bits = get_u64(&b);
+        if (!b.bad && (vary_bits & ~(uint64_t)GAPS_VARY_SHOWER) != 0) {
+            snprintf(msg, len, "'%s' is corrupt (--vary bits 0x%" PRIx64 ": only shower, 0x%x, "
+                     "exists)", path, vary_bits, (unsigned)GAPS_VARY_SHOWER);
+            goto done;
+        }
+        s->vary = (int)vary_bits;
+        s->shower_mur_factor = get_f64(&b);
+        s->vary_over_events = get_u64(&b);
+        s->vary_large_events = get_u64(&b);
+        const long vary_words = gaps_state_vary_list(s, NULL) * state_words(s->analysis);
+        for (long i = 0; i < vary_words && !b.bad; ++i) s->vary_words[i] = get_u64(&b);
         if (kind == KIND_CHECKPOINT) {
             r->first_event = (int64_t)get_u64(&b);
             r->events = (int64_t)get_u64(&b);

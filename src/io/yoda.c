@@ -166,9 +166,18 @@ static int yoda_write(FILE *f, const gaps_state *state, const char *backend, int
 /* The numbers in the C locale's notation, whatever the caller's locale (io/c_locale.h). */
 int gaps_yoda_write(FILE *f, const gaps_state *state, const char *backend)
 {
+    /* --vary: the variations' histograms from the state's sums, as a run writes them */
+    gaps_variation vary[GAPS_VARY_MAX];
+    const int n_vary = gaps_state_vary_list(state, vary);
+    gaps_hist_result *vary_hist = NULL;
+    if (n_vary > 0) {
+        if (!(vary_hist = malloc((size_t)n_vary * sizeof *vary_hist))) return -1;
+        for (int v = 0; v < n_vary; ++v) gaps_state_vary_result(state, v, &vary_hist[v]);
+    }
     const gaps_c_locale saved = gaps_c_locale_enter();
-    const int r = yoda_write(f, state, backend, 0, NULL, NULL);
+    const int r = yoda_write(f, state, backend, n_vary, vary, vary_hist);
     gaps_c_locale_leave(saved);
+    free(vary_hist);
     return r;
 }
 

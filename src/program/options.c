@@ -983,11 +983,6 @@ static int check_together(const gaps_options *o, char *msg, size_t len)
         return fail(msg, len, NULL, "--lhe with --nlo 1: the file's events carry their own "
                                     "order (an NLO generator's S and H events are showered "
                                     "as they are); leave --nlo out");
-    if ((c->vary || c->shower_mur_factor != 1.0) && (o->state_out || o->checkpoint || o->resume))
-        return fail(msg, len, NULL, "%s does not take --state-out, --checkpoint or --resume "
-                                    "yet: the state file does not record it (nor the "
-                                    "variations' sums), so a merge or a resume would not be "
-                                    "exact", c->vary ? "--vary" : "--shower-mur-factor");
     /* two outputs on standard output would interleave */
     const char *names[] = { "--output", "--json", "--observables-out", "--hepmc",
                             "--cycles-out", "--state-out", "--lhe-out" };
@@ -1240,8 +1235,7 @@ void gaps_options_usage(FILE *f)
     snprintf(had, sizeof had, "%d", gaps_runtime_default_split_every(1));
     by_process_default(lep, had, split, sizeof split);
     fprintf(f,
-        "Uncertainty bands (doc/physics.md section 17; not with --state-out, --checkpoint,\n"
-        "--resume, --compat gaps21 or --ablate):\n"
+        "Uncertainty bands (doc/physics.md section 17; not with --compat gaps21 or --ablate):\n"
         "      --vary LIST          variation weights: shower (the shower's mu_R x 1/2 and\n"
         "                           x 2 in FSR, ISR and both: MUR_FSR=0.5, ...); scales,\n"
         "                           pdf and alphas are not yet implemented\n"

@@ -568,6 +568,7 @@ static int generate_segment(job *j, totals *t, const gaps_hooks *hooks, int64_t 
         t->first.slots = seg->slots;
         t->first.threads = seg->threads;
         t->first.cycle_log_stride = seg->cycle_log_stride;
+        t->first.vary_a_max_ratio = seg->vary_a_max_ratio;   /* (--vary: the same on every rank) */
         snprintf(t->first.backend, sizeof t->first.backend, "%s", seg->backend);
         snprintf(j->me.device, sizeof j->me.device, "%s", seg->device);
         j->me.threads = seg->threads;
@@ -680,6 +681,33 @@ static void fill_run(gaps_run *run, totals *t, int64_t cut, double wall)
     run->completed_per_cycle = t->cycle_log;
     run->cycle_log_seconds = t->cycle_log_seconds;
     run->cycle_log_length = t->cycle_log_length;
+    /* --vary: the variations' histograms and cross sections from the summed state's sums (the
+     * ranks' states carry them: gaps_mpi_reduce_state), as one process makes them */
+    run->n_vary = gaps_state_vary_list(t->state, run->vary);
+    run->vary_a_max_ratio = t->first.vary_a_max_ratio;
+    run->vary_over_events = (int64_t)t->state->vary_over_events;
+    run->vary_large_events = (int64_t)t->state->vary_large_events;
+    if (run->n_vary > 0) {
+        const size_t words = (size_t)run->n_vary
+                             * (size_t)gaps_analysis_table[t->state->analysis].total_bins
+                             * GAPS_ACC_WORDS;
+        run->vary_words = malloc(words * sizeof *run->vary_words);
+        run->vary_hist = malloc((size_t)run->n_vary * sizeof *run->vary_hist);
+        if (run->vary_words && run->vary_hist) {
+            memcpy(run->vary_words, t->state->vary_words, words * sizeof *run->vary_words);
+            for (int v = 0; v < run->n_vary; ++v) {
+                gaps_state_vary_result(t->state, v, &run->vary_hist[v]);
+                gaps_histograms_sigma(&run->vary_hist[v], &run->vary_sigma[v],
+                                      &run->vary_sigma_err[v]);
+            }
+        } else {   /* (out of memory: the YODA file is written from the state all the same) */
+            free(run->vary_words);
+            free(run->vary_hist);
+            run->vary_words = NULL;
+            run->vary_hist = NULL;
+            run->n_vary = 0;
+        }
+    }
     snprintf(run->backend, sizeof run->backend, "%s",
              t->first.backend[0] ? t->first.backend : gaps_runtime_backend_name());
     /* stage times: the mean over ranks, which run concurrently */

@@ -365,7 +365,31 @@ void gaps_report_merge_json(FILE *f, const gaps_state *total, int n_inputs)
 {
     fprintf(f, "{\n");
     write_json_physics(f, total);
-    fprintf(f, ",\n  \"merged_from\": %d\n}\n", n_inputs);
+    fprintf(f, ",\n");
+    /* --shower-mur-factor and --vary, as a run writes them (only where given); of the
+     * safeguards, the counts of events that the state keeps */
+    if (total->shower_mur_factor != 1.0)
+        fprintf(f, "  \"shower_mur_factor\": %.17g,\n", total->shower_mur_factor);
+    gaps_variation vary[GAPS_VARY_MAX];
+    const int n_vary = gaps_state_vary_list(total, vary);
+    gaps_hist_result *r = n_vary > 0 ? malloc(sizeof *r) : NULL;
+    if (r) {
+        fprintf(f, "  \"variations\": {");
+        for (int v = 0; v < n_vary; ++v) {
+            double sigma, err;
+            gaps_state_vary_result(total, v, r);
+            gaps_histograms_sigma(r, &sigma, &err);
+            fprintf(f, "%s\n    \"%s\": {\"sigma_pb\": %.17g, \"sigma_err_pb\": %.17g, "
+                       "\"mur_fsr\": %.17g, \"mur_isr\": %.17g}", v ? "," : "", vary[v].name,
+                    sigma, err, vary[v].mur_fsr, vary[v].mur_isr);
+        }
+        fprintf(f, "\n  },\n");
+        fprintf(f, "  \"variation_checks\": {\"events_p_varied_above_overestimate\": %" PRIu64
+                   ", \"events_weight_ratio_above_%g\": %" PRIu64 "},\n",
+                total->vary_over_events, GAPS_VARY_LARGE_RATIO, total->vary_large_events);
+        free(r);
+    }
+    fprintf(f, "  \"merged_from\": %d\n}\n", n_inputs);
 }
 
 void gaps_report_merge_summary(FILE *out, const gaps_state *total, int n_inputs)

@@ -260,30 +260,48 @@ static int same_inode(const char *a, const char *b)
     return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
 }
 
+/* The checkpoint's state against this run's (mine): the version, the physics, the unit. */
+static int check_resume_state(const gaps_state *mine, const gaps_state *st, const char *path,
+                              char *msg, size_t len)
+{
+    if (strncmp(mine->version, st->version, sizeof mine->version) != 0)
+        return snprintf(msg, len, "checkpoint '%s' was written by gaps %.31s, this is %s", path,
+                        st->version, GAPS_VERSION), -1;
+    const int differs = gaps_state_params_differ(mine, st);
+    char theirs[160], ours[160];
+    const char *option = NULL;
+    if (differs >= 0) {
+        const gaps_param *p = &gaps_params[differs];
+        gaps_param_format(p, gaps_param_in_state(p, st), GAPS_STYLE_EXACT, theirs,
+                          sizeof theirs);
+        gaps_param_format(p, gaps_param_in_state(p, mine), GAPS_STYLE_EXACT, ours,
+                          sizeof ours);
+        option = p->option;
+    } else {
+        /* --vary and --shower-mur-factor, physics outside the list */
+        option = gaps_state_vary_differ(st, mine, theirs, ours, sizeof theirs);
+    }
+    if (option)
+        return snprintf(msg, len, "checkpoint '%s' belongs to a run with other physics "
+                        "parameters (--%s %s, not %s): give the same options as the run that "
+                        "wrote it", path, option, theirs, ours), -1;
+    if (memcmp(&mine->w_unit, &st->w_unit, sizeof st->w_unit))
+        return snprintf(msg, len, "checkpoint '%s' is corrupt (weight unit %.17g pb, the "
+                        "process's is %.17g pb)", path, st->w_unit, mine->w_unit), -1;
+    return 0;
+}
+
 /* A checkpoint can only continue the run it was written by. */
 static int check_resume(const gaps_config *cfg, const gaps_state *st,
                         const gaps_resume_point *rp, const char *path, char *msg, size_t len)
 {
-    gaps_state mine;
-    gaps_state_init(&mine, cfg);
-    if (strncmp(mine.version, st->version, sizeof mine.version) != 0)
-        return snprintf(msg, len, "checkpoint '%s' was written by gaps %.31s, this is %s", path,
-                        st->version, GAPS_VERSION), -1;
-    const int differs = gaps_state_params_differ(&mine, st);
-    if (differs >= 0) {
-        const gaps_param *p = &gaps_params[differs];
-        char theirs[160], ours[160];
-        gaps_param_format(p, gaps_param_in_state(p, st), GAPS_STYLE_EXACT, theirs,
-                          sizeof theirs);
-        gaps_param_format(p, gaps_param_in_state(p, &mine), GAPS_STYLE_EXACT, ours,
-                          sizeof ours);
-        return snprintf(msg, len, "checkpoint '%s' belongs to a run with other physics "
-                        "parameters (--%s %s, not %s): give the same options as the run that "
-                        "wrote it", path, p->option, theirs, ours), -1;
-    }
-    if (memcmp(&mine.w_unit, &st->w_unit, sizeof st->w_unit))
-        return snprintf(msg, len, "checkpoint '%s' is corrupt (weight unit %.17g pb, the "
-                        "process's is %.17g pb)", path, st->w_unit, mine.w_unit), -1;
+    /* (on the heap: a state holds megabytes, with room for the variations' sums) */
+    gaps_state *mine = malloc(sizeof *mine);
+    if (!mine) return snprintf(msg, len, "out of memory"), -1;
+    gaps_state_init(mine, cfg);
+    const int rc = check_resume_state(mine, st, path, msg, len);
+    free(mine);
+    if (rc != 0) return -1;
     if (rp->first_event != cfg->first_event || rp->events != cfg->events)
         return snprintf(msg, len, "checkpoint '%s' belongs to a run of %" PRId64 " events from "
                         "event %" PRId64 ", not %" PRId64 " from %" PRId64, path, rp->events,
@@ -328,12 +346,6 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
     cfg->measure_energy = o->energy;
     pg->checkpoint = o->checkpoint ? o->checkpoint : o->resume;
 
-    /* --vary: the variations' sums are the process's own (gaps_run.vary_words), which the
-     * ranks' state exchange does not carry yet */
-    if (cfg->vary && gaps_ranks_count() > 1)
-        return refuse(msg, len, EXIT_USAGE, "--vary runs in one process so far, not %d MPI "
-                      "ranks (the ranks' exchange of states does not carry the variations' "
-                      "sums yet)", gaps_ranks_count());
     /* --lhe: the file's init block completes the configuration (process, sqrt(s), weight
      * unit, event numbers) before anything is checked */
     if (o->lhe) {

@@ -37,9 +37,10 @@ import zlib
 
 # The state file (src/io/state.c, doc/formats.md): magic, format, kind, version[32], the
 # parameters (8 bytes each, the PDF set's name 128 more), the PDF digest, w_unit, events,
-# capacity_hits, invalid_events, bad_weights, ...; a CRC-32 (zlib's) of everything before it
-# ends the file.
-STATE_FORMAT = 8
+# capacity_hits, invalid_events, bad_weights, ..., the ranges, the sums, the variations' block
+# (format 9: --vary, --shower-mur-factor, two counts, the variations' sums), then for a
+# checkpoint the resume point; a CRC-32 (zlib's) of everything before it ends the file.
+STATE_FORMAT = 9
 KIND_OFFSET = 12
 INVALID_OFFSET = 8 + 4 + 4 + 32 + 14 * 8 + 128 + 8 + 8 + 8 + 8
 RANGES_OFFSET = 344   # u32 number of ranges, u32 reserved, then the ranges (16 bytes each)
