@@ -116,12 +116,18 @@ class State:
         if self.kind == 2:
             self.ck = list(struct.unpack_from("<5qQ2d3Q", data, at))
             at += 88
+            # the named HepMC3 weights' running sums (sum, sum of squares each)
+            (nw,) = struct.unpack_from("<Q", data, at)
+            self.ck_named = list(struct.unpack_from("<%dd" % (2 * nw), data, at + 8))
+            at += 8 + 16 * nw
         assert at == len(data) - 4
 
     def copy(self):
         c = State.__new__(State)
         c.__dict__ = {k: (list(v) if isinstance(v, list) else v) for k, v in self.__dict__.items()}
         c.ranges = [list(r) for r in self.ranges]
+        if hasattr(self, "ck_named"):
+            c.ck_named = list(self.ck_named)
         return c
 
     def body(self, nranges=None):
@@ -153,6 +159,8 @@ class State:
             c = self.ck
             b += struct.pack("<5QQ2d3Q", *(x & U64 for x in c[:6]), c[6], c[7],
                              c[8] & U64, c[9] & U64, c[10] & U64)
+            b += struct.pack("<Q", len(self.ck_named) // 2)
+            b += struct.pack("<%dd" % len(self.ck_named), *self.ck_named)
         return b
 
     def write(self, path, nranges=None):

@@ -89,7 +89,9 @@ RUNS = {"ee-qq": (2000, 2), "pp-z": (2000, 6)}
 for proc, (n, n_vary) in RUNS.items():
     base = ["-q", "--process", proc, "--vary", "shower"]
     p = run(gaps, base + ["--events", str(n), "-o", proc + "-one.yoda", "--json",
-                          proc + "-one.json", "--state-out", proc + "-one.state"])
+                          proc + "-one.json", "--state-out", proc + "-one.state",
+                          "--hepmc", proc + "-one.hepmc", "--observables-out",
+                          proc + "-one.csv"])
     check(p.returncode == 0, proc + ": the one run", p.stderr.decode())
     one = read(proc + "-one.yoda")
     names = [l for l in one.split(b"\n") if l.startswith(b"Path: /_XSEC[")]
@@ -115,11 +117,13 @@ for proc, (n, n_vary) in RUNS.items():
         vc = {k: v for k, v in jo["variation_checks"].items() if k != "overestimate_factor"}
         check(jm.get("variation_checks") == vc, proc + ": merge JSON variation_checks")
     if hooks:
-        for f in ("ck.ckpt", "hook.count", "ck.yoda", "ck.json"):
+        for f in ("ck.ckpt", "hook.count", "ck.yoda", "ck.json", "ck.hepmc", "ck.csv",
+                  "ck.hepmc.part", "ck.csv.part"):
             if os.path.exists(f):
                 os.remove(f)
         ck = base + ["--events", str(n), "-o", "ck.yoda", "--json", "ck.json",
-                     "--checkpoint", "ck.ckpt", "--checkpoint-every", str(n // 4)]
+                     "--checkpoint", "ck.ckpt", "--checkpoint-every", str(n // 4),
+                     "--hepmc", "ck.hepmc", "--observables-out", "ck.csv"]
         p = run(hooks, ck, {"GAPS_TEST_HOOK_CHECKPOINT": KILL})
         killed = p.returncode in (-9, 137)
         check(killed, proc + ": killed at its third checkpoint", "exit %d" % p.returncode)
@@ -129,6 +133,11 @@ for proc, (n, n_vary) in RUNS.items():
             check(p.returncode == 0 and read("ck.yoda") == one,
                   proc + ": killed and resumed == the uninterrupted run (YODA bytes)",
                   p.stderr.decode())
+            # the HepMC3 events' variation weights and their running cross sections
+            # (GenCrossSection, kept in the checkpoint), and the CSV's columns
+            check(p.returncode == 0 and read("ck.hepmc") == read(proc + "-one.hepmc")
+                  and read("ck.csv") == read(proc + "-one.csv"),
+                  proc + ": killed and resumed == the uninterrupted run (HepMC3, CSV bytes)")
             if p.returncode == 0:
                 jc, jo = json.load(open("ck.json")), json.load(open(proc + "-one.json"))
                 check(jc["variations"] == jo["variations"]

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "gaps/histogram.h"
+#include "gaps/hepmc.h"
 #include "gaps/parameters.h"
 #include "gaps/vary.h"
 #include "gaps/decl.h"
@@ -86,9 +87,12 @@ typedef struct gaps_resume_point {
     int64_t next_event;           /* every event below it (and from first_event) is done */
     /* byte offsets of the streamed outputs when the checkpoint was taken, -1 if none */
     int64_t rows_offset, hepmc_offset;
-    /* running cross-section sums of the HepMC3 stream, in event order */
+    /* running cross-section sums of the HepMC3 stream, in event order: of the nominal weight,
+     * and of each named weight (sum, sum of squares; a file's own and --vary's) */
     uint64_t hepmc_n;
     double hepmc_sum_w, hepmc_sum_w2;
+    uint32_t hepmc_n_weights;
+    double hepmc_sum_wk[2 * GAPS_HEPMC_MAX_WEIGHTS];
     /* work done so far, for the summary */
     uint64_t launches, veto_cycles;
     /* a run of hard events from a file (--lhe): a digest of the events it was handed, from

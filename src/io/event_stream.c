@@ -317,7 +317,8 @@ static size_t read_at(FILE *f, int64_t at, unsigned char *buf, size_t n)
 int gaps_event_stream_check_resume(const char *part, int hepmc, int analysis, int64_t offset,
                                    int64_t first_event, int64_t next_event,
                                    const char *const *hepmc_attributes, int n_hepmc_attributes,
-                                   char *msg, size_t len)
+                                   const gaps_event_stream_weights *weights, char *msg,
+                                   size_t len)
 {
     /* a regular file only: a FIFO put in its place would block the open (or the read) for
      * ever (io/input_file.h) */
@@ -331,8 +332,12 @@ int gaps_event_stream_check_resume(const char *part, int hepmc, int analysis, in
     size_t hl = 0;
     FILE *m = open_memstream(&head, &hl);
     if (!m) { fclose(f); return snprintf(msg, len, "out of memory"), -1; }
-    if (hepmc) gaps_hepmc_write_header(m, hepmc_attributes, n_hepmc_attributes);
-    else gaps_rows_write_header(m, analysis);
+    const int n_w = weights ? weights->n : 0, n_v = weights ? weights->n_vary : 0;
+    if (hepmc)
+        gaps_hepmc_write_header_named(m, hepmc_attributes, n_hepmc_attributes,
+                                      n_w ? weights->names : NULL, n_w);
+    else
+        gaps_rows_write_header_named(m, analysis, n_w ? weights->names + (n_w - n_v) : NULL, n_v);
     if (fclose(m) != 0 || !head) {
         free(head);
         fclose(f);

@@ -79,7 +79,7 @@ void gaps_event_stream_free(gaps_event_stream *s);
 /* A resumed stream continues the file `part` (FILE.part) at byte `offset` of its checkpoint,
  * where every event before next_event is written: check that the file starts with this run's
  * header (hepmc: the HepMC3 header with these run attributes, else the CSV header of the
- * analysis) and that
+ * analysis; both with the run's named weights, NULL for none) and that
  * the offset lies at the end of event next_event - 1 (of the header when no event is done),
  * with only the beginning of event next_event (or of the HepMC3 footer) after it.  0 when it
  * does, or when the file cannot be opened (preparing the output reports that); else -1 with
@@ -87,7 +87,8 @@ void gaps_event_stream_free(gaps_event_stream *s);
 int gaps_event_stream_check_resume(const char *part, int hepmc, int analysis, int64_t offset,
                                    int64_t first_event, int64_t next_event,
                                    const char *const *hepmc_attributes, int n_hepmc_attributes,
-                                   char *msg, size_t len);
+                                   const gaps_event_stream_weights *weights, char *msg,
+                                   size_t len);
 
 /* The header line of the CSV file of an analysis (enum gaps_analysis_id); the _named one
  * with a column "weight[NAME]" per --vary weight after "weight". */

@@ -26,7 +26,8 @@ static long state_words(int a)
     return (long)gaps_analysis_table[a].total_bins * GAPS_ACC_WORDS;
 }
 /* header + parameters + digest + unit + counts + layout + range table + words + variations
- * (32 bytes and up to GAPS_VARY_MAX more copies of the words) + checkpoint + CRC.  Each
+ * (32 bytes and up to GAPS_VARY_MAX more copies of the words) + checkpoint (96 bytes and
+ * the named HepMC3 weights' sums) + CRC.  Each
  * parameter of the list (gaps/parameters.h) takes 8 bytes (an f64 or a u64), a PDF set
  * GAPS_PDF_NAME_MAX bytes of name and 8 of member: at most 8 + GAPS_PDF_NAME_MAX bytes each
  * (a bound; the exact size is that of the list). */
@@ -34,7 +35,7 @@ static long state_words(int a)
 #define HEADER_BYTES (16 + 32 + PARAM_BYTES + 8 + 8 + 32 + 16)
 #define MAX_FILE_BYTES (HEADER_BYTES + 16 * GAPS_STATE_MAX_RANGES                               \
                         + 8 * (1 + GAPS_VARY_MAX) * GAPS_HIST_MAX_TOTAL_BINS * GAPS_ACC_WORDS   \
-                        + 32 + 88 + 4)
+                        + 32 + 96 + 16 * GAPS_HEPMC_MAX_WEIGHTS + 4)
 /* The weight units a state may carry, pb: far beyond any process's (LEP: 3e-4 to 1e5), and
  * close enough to 1 that no sum converted to pb overflows or vanishes. */
 #define MIN_W_UNIT 0x1.0p-100
@@ -435,6 +436,8 @@ int gaps_state_write(FILE *f, const gaps_state *s, const gaps_resume_point *rp)
         put_u64(&b, rp->launches);
         put_u64(&b, rp->veto_cycles);
         put_u64(&b, rp->file_digest);
+        put_u64(&b, rp->hepmc_n_weights);
+        for (uint32_t k = 0; k < 2 * rp->hepmc_n_weights; ++k) put_f64(&b, rp->hepmc_sum_wk[k]);
     }
     put_u32(&b, crc32_of(b.p, b.n));
     const int ok = fwrite(b.p, 1, b.n, f) == b.n;
@@ -678,6 +681,21 @@ static int check_meaning(const gaps_state *s, const unsigned char *version, int 
                             "w^2 %.17g) with %s (%.17g, %.17g)", r->hepmc_n, r->hepmc_sum_w,
                             r->hepmc_sum_w2, what, sw, sw2), -1;
     }
+    /* the named weights' running sums: only with a HepMC3 stream; each obeys what the
+     * nominal one does (the weights may be any sign: a file's own, --vary's) */
+    if (r->hepmc_n_weights > 0 && r->hepmc_offset < 0)
+        return snprintf(msg, len, "running sums of %u named HepMC3 weights without a HepMC3 "
+                        "stream", r->hepmc_n_weights), -1;
+    for (uint32_t k = 0; k < r->hepmc_n_weights; ++k) {
+        const double sk = r->hepmc_sum_wk[2 * k], sk2 = r->hepmc_sum_wk[2 * k + 1];
+        const double n = (double)r->hepmc_n;
+        if (!(sk2 >= 0) || (r->hepmc_n == 0 && (sk != 0 || sk2 != 0))
+            || ((!isfinite(sk) || !isfinite(sk2)) && s->bad_weights == 0)
+            || (isfinite(sk2) && !(sk * sk <= n * sk2 * (1.0 + 1e-9 + n * 0x1.0p-50))))
+            return snprintf(msg, len, "impossible running sums of named HepMC3 weight %u "
+                            "(%.17g, %.17g over %" PRIu64 " events)", k + 1, sk, sk2,
+                            r->hepmc_n), -1;
+    }
     if (r->launches > (uint64_t)INT64_MAX || r->veto_cycles > (uint64_t)INT64_MAX)
         return snprintf(msg, len, "work counters beyond 2^63"), -1;
     return 0;
@@ -793,6 +811,14 @@ int gaps_state_read(const char *path, gaps_state *s, gaps_resume_point *rp, char
             r->launches = get_u64(&b);
             r->veto_cycles = get_u64(&b);
             r->file_digest = get_u64(&b);
+            const uint64_t nw = get_u64(&b);
+            if (!b.bad && nw > GAPS_HEPMC_MAX_WEIGHTS) {
+                snprintf(msg, len, "'%s' is corrupt (%" PRIu64 " named HepMC3 weights, at most "
+                         "%d)", path, nw, GAPS_HEPMC_MAX_WEIGHTS);
+                goto done;
+            }
+            r->hepmc_n_weights = (uint32_t)nw;
+            for (uint64_t k = 0; k < 2 * nw && !b.bad; ++k) r->hepmc_sum_wk[k] = get_f64(&b);
         }
     check:
         if (b.bad || b.n != b.cap) {

@@ -104,8 +104,24 @@ typedef struct program {
     double t_program;             /* gaps_now() at the start of the program: start-up and wall */
     gaps_lhe_feed *lhe;           /* --lhe: the file the hard events come from, or NULL */
     gaps_variation vary[GAPS_VARY_MAX];   /* --vary: the weights the event output names */
-    const char *weight_names[GAPS_HEPMC_MAX_WEIGHTS];   /* the file's, then --vary's */
+    const char *weight_names[GAPS_HEPMC_MAX_WEIGHTS + GAPS_VARY_MAX];   /* the file's, then
+                                                                          --vary's */
 } program;
+
+/* The named weights of each event after its nominal one, for the HepMC3 events and the CSV:
+ * a file's own (--lhe), then the --vary weights, named as in the YODA file (their number is
+ * checked against GAPS_HEPMC_MAX_WEIGHTS once the file is open, "check_weights"). */
+static void event_weights(program *pg, const gaps_config *cfg, gaps_event_stream_weights *w)
+{
+    const gaps_event_stream_weights *file_w = pg->lhe ? gaps_lhe_feed_weights(pg->lhe) : NULL;
+    const gaps_event_stream_weights none = { 0, NULL, NULL, NULL, 0 };
+    *w = file_w ? *file_w : none;
+    w->n_vary = gaps_vary_list(cfg->vary, gaps_process_table[cfg->process].hadronic, pg->vary);
+    for (int k = 0; k < w->n; ++k) pg->weight_names[k] = w->names[k];
+    for (int v = 0; v < w->n_vary; ++v) pg->weight_names[w->n + v] = pg->vary[v].name;
+    w->names = pg->weight_names;
+    w->n += w->n_vary;
+}
 
 /* hooks.hard_events of a run with --lhe */
 static int hook_hard_events(void *ctx, gaps_hard_batch *batch, int64_t first, int64_t want,
@@ -155,6 +171,8 @@ static int write_checkpoint(program *pg, const gaps_state *state, const gaps_res
             *offset[k] = gaps_outfile_tell(of);
         }
         rp.hepmc_n = s->n;
+        rp.hepmc_n_weights = s->hepmc ? (uint32_t)s->n_weights : 0;
+        for (uint32_t k = 0; k < 2 * rp.hepmc_n_weights; ++k) rp.hepmc_sum_wk[k] = s->sum_wk[k];
         rp.hepmc_sum_w = s->sum_w;
         rp.hepmc_sum_w2 = s->sum_w2;
     }
@@ -365,6 +383,16 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
         int st = 0;
         pg->lhe = gaps_lhe_feed_open(o->lhe, &fo, cfg, &st, msg, len);
         if (!pg->lhe) return st == 1 ? EXIT_RUN_FAILED : EXIT_USAGE;
+        /* check_weights: the file's named weights and --vary's in one HepMC3 event */
+        const gaps_event_stream_weights *fw = gaps_lhe_feed_weights(pg->lhe);
+        const int n_file = fw ? fw->n : 0;
+        const int n_vary = gaps_vary_list(cfg->vary, gaps_process_table[cfg->process].hadronic,
+                                          pg->vary);
+        if (n_vary > 0 && n_file + n_vary > GAPS_HEPMC_MAX_WEIGHTS
+            && (o->hepmc || o->observables_out))
+            return refuse(msg, len, EXIT_USAGE, "%s: its %d named weights and the %d of --vary "
+                          "are more than the %d an event's output carries here", o->lhe,
+                          n_file, n_vary, GAPS_HEPMC_MAX_WEIGHTS);
     }
     if (gaps_config_check(cfg, msg, len) != 0) return EXIT_USAGE;
     /* The PDF set of a process with hadron beams must load before anything is written: a
@@ -468,11 +496,14 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
                 free(part);
                 return refuse(msg, len, EXIT_RUN_FAILED, "%s", why);
             }
+            gaps_event_stream_weights weights;
+            event_weights(pg, cfg, &weights);
             const int bad = gaps_event_stream_check_resume(part, which[k] == OUT_HEPMC,
                                                            cfg->analysis,
                                                            offsets[k], cfg->first_event,
                                                            pg->rp.next_event, pg->hepmc_attr,
-                                                           pg->n_hepmc_attr, why, sizeof why);
+                                                           pg->n_hepmc_attr, &weights, why,
+                                                           sizeof why);
             free(part);
             if (bad)
                 return refuse(msg, len, EXIT_USAGE, "--resume: %s cannot be continued: %s",
@@ -516,24 +547,10 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
             free(phys);
             return refuse(msg, len, EXIT_USAGE, "%s", why);
         }
-        /* each event's named weights after its nominal one: a file's own (--lhe), then the
-         * --vary weights, named as in the YODA file */
-        const gaps_event_stream_weights *file_w = pg->lhe ? gaps_lhe_feed_weights(pg->lhe)
-                                                          : NULL;
-        gaps_event_stream_weights weights = { 0, pg->weight_names, NULL, NULL, 0 };
-        if (file_w) weights = *file_w;
-        weights.n_vary = gaps_vary_list(cfg->vary, phys->proc.hadronic, pg->vary);
+        gaps_event_stream_weights weights;
+        event_weights(pg, cfg, &weights);
         const gaps_process phys_proc = phys->proc;
         free(phys);
-        if (weights.n + weights.n_vary > GAPS_HEPMC_MAX_WEIGHTS)
-            return refuse(msg, len, EXIT_USAGE, "the file's %d named weights and the %d of "
-                          "--vary are more than the %d a HepMC3 event carries here", weights.n,
-                          weights.n_vary, GAPS_HEPMC_MAX_WEIGHTS);
-        for (int k = 0; k < weights.n; ++k) pg->weight_names[k] = weights.names[k];
-        for (int v = 0; v < weights.n_vary; ++v)
-            pg->weight_names[weights.n + v] = pg->vary[v].name;
-        weights.names = pg->weight_names;
-        weights.n += weights.n_vary;
         const int bad = gaps_event_stream_init(&pg->stream,
                                                gaps_outfile_stream(&pg->out[OUT_ROWS]),
                                                gaps_outfile_stream(&pg->out[OUT_HEPMC]),
@@ -548,6 +565,13 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
             pg->stream.n = pg->rp.hepmc_n;
             pg->stream.sum_w = pg->rp.hepmc_sum_w;
             pg->stream.sum_w2 = pg->rp.hepmc_sum_w2;
+            /* the named weights' sums, where the checkpoint's stream had the same weights */
+            if (pg->stream.hepmc && pg->rp.hepmc_n_weights != (uint32_t)pg->stream.n_weights)
+                return refuse(msg, len, EXIT_USAGE, "--resume: the checkpoint's HepMC3 events "
+                              "carry %u named weights, this run's %d",
+                              pg->rp.hepmc_n_weights, pg->stream.n_weights);
+            for (int k = 0; pg->stream.hepmc && k < 2 * pg->stream.n_weights; ++k)
+                pg->stream.sum_wk[k] = pg->rp.hepmc_sum_wk[k];
         }
     }
     /* A checkpointed run's first checkpoint, at its start: the checkpoint is this run's

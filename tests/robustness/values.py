@@ -192,8 +192,10 @@ def main():
         struct.pack_into("<I", body, KIND_OFFSET, 2)
         struct.pack_into("<Q", body, INVALID_OFFSET, k)
         # resume point: first_event, events, next_event, rows and hepmc offsets (-1: none),
-        # HepMC3 running sums, launches, veto cycles, the event-file digest (0: a built-in process)
-        body += struct.pack("<qqqqqQddQQQ", first, events, nxt_event, -1, -1, 0, 0.0, 0.0, 0, 0, 0)
+        # HepMC3 running sums, launches, veto cycles, the event-file digest (0: a built-in
+        # process), the number of named HepMC3 weights whose running sums follow (none)
+        body += struct.pack("<qqqqqQddQQQQ", first, events, nxt_event, -1, -1, 0, 0.0, 0.0, 0, 0,
+                            0, 0)
         write_state(v[1], body)
     elif c == "failing-state":
         body, _ = read_state(v[0])
