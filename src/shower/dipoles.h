@@ -114,7 +114,6 @@ GAPS_ALWAYS_INLINE int gaps_dipole_spectator_x(const gaps_pool *pool, int e, int
                      : pool->col_owner[gaps_at(pool, tag, e)];
 }
 
-/* Is flavour flav of an incoming row trialled in t - m^2 (a c or b quark)? */
 /* Whether incoming row r belongs to an antiproton beam (gaps_process.beam_anti): the beam
  * its momentum points along, +z or -z (an incoming parton stays on its beam's axis).  0 for
  * every row of a p p run, without a look at the momentum. */
@@ -125,6 +124,7 @@ GAPS_ALWAYS_INLINE int gaps_row_anti(const gaps_pool *pool, const gaps_physics *
     return phys->proc.beam_anti[pool->pz[gaps_at(pool, r, e)] < 0.0 ? 1 : 0];
 }
 
+/* Is flavour flav of an incoming row trialled in t - m^2 (a c or b quark)? */
 GAPS_ALWAYS_INLINE int gaps_isr_shifted(const gaps_isr *isr, int flav)
 {
     const int f = flav < 0 ? -flav : flav;
