@@ -275,12 +275,17 @@ static size_t rows_bytes(const job *j, int64_t cap)
 {
     return j->cfg->keep_rows ? (size_t)cap * GAPS_OBS_MAX_COLUMNS * sizeof(double) : 0;
 }
+/* The variation factors each event's record carries (--vary; gaps/vary.h). */
+static int records_vary(const job *j)
+{
+    gaps_variation v[GAPS_VARY_MAX];
+    return gaps_vary_list(j->cfg->vary, gaps_process_table[j->cfg->process].hadronic, v);
+}
 static size_t records_bytes(const job *j, int64_t cap)
 {
     gaps_records r;
-    /* no variation factors: --vary runs in one process (run.c refuses it with ranks) */
     return j->cfg->keep_records ? gaps_records_carve(&r, NULL, (size_t)cap, j->cfg->max_partons,
-                                                     0)
+                                                     records_vary(j))
                                 : 0;
 }
 static size_t batch_size(const job *j, int64_t cap)
@@ -331,7 +336,7 @@ static void pack_event(const job *j, unsigned char *buf, int64_t k, const double
     if (rec) {
         gaps_records b;
         gaps_records_carve(&b, base + rows_bytes(j, j->batch_cap), (size_t)j->batch_cap,
-                           rec->maxp, 0);
+                           rec->maxp, records_vary(j));
         gaps_records_copy(&b, (size_t)k, rec, (size_t)i);
     }
 }
@@ -381,7 +386,7 @@ static void take_batch(void *ctx, int source, const void *bytes, size_t n)
     gaps_records rec;
     if (j->cfg->keep_records)
         gaps_records_carve(&rec, base + rows_bytes(j, head[1]), (size_t)head[1],
-                           j->cfg->max_partons, 0);
+                           j->cfg->max_partons, records_vary(j));
     if (j->user->events(j->user->ctx, j->cfg->keep_rows ? (const double *)base : NULL,
                         j->cfg->keep_records ? &rec : NULL, (int)head[0]) != 0)
         j->output_failed = 1;
