@@ -57,6 +57,7 @@ typedef struct job {
     const gaps_hooks *user;      /* run.c's hooks: used on rank 0 */
     int rank, size;
     int streaming;               /* per-event output requested */
+    int n_vary;                  /* --vary factors each event's record carries (gaps/vary.h) */
     /* the segment being run */
     int64_t seg_begin, seg_end, piece;
     uint64_t npieces;
@@ -275,17 +276,11 @@ static size_t rows_bytes(const job *j, int64_t cap)
 {
     return j->cfg->keep_rows ? (size_t)cap * GAPS_OBS_MAX_COLUMNS * sizeof(double) : 0;
 }
-/* The variation factors each event's record carries (--vary; gaps/vary.h). */
-static int records_vary(const job *j)
-{
-    gaps_variation v[GAPS_VARY_MAX];
-    return gaps_vary_list(j->cfg->vary, gaps_process_table[j->cfg->process].hadronic, v);
-}
 static size_t records_bytes(const job *j, int64_t cap)
 {
     gaps_records r;
     return j->cfg->keep_records ? gaps_records_carve(&r, NULL, (size_t)cap, j->cfg->max_partons,
-                                                     records_vary(j))
+                                                     j->n_vary)
                                 : 0;
 }
 static size_t batch_size(const job *j, int64_t cap)
@@ -336,7 +331,7 @@ static void pack_event(const job *j, unsigned char *buf, int64_t k, const double
     if (rec) {
         gaps_records b;
         gaps_records_carve(&b, base + rows_bytes(j, j->batch_cap), (size_t)j->batch_cap,
-                           rec->maxp, records_vary(j));
+                           rec->maxp, j->n_vary);
         gaps_records_copy(&b, (size_t)k, rec, (size_t)i);
     }
 }
@@ -386,7 +381,7 @@ static void take_batch(void *ctx, int source, const void *bytes, size_t n)
     gaps_records rec;
     if (j->cfg->keep_records)
         gaps_records_carve(&rec, base + rows_bytes(j, head[1]), (size_t)head[1],
-                           j->cfg->max_partons, records_vary(j));
+                           j->cfg->max_partons, j->n_vary);
     if (j->user->events(j->user->ctx, j->cfg->keep_rows ? (const double *)base : NULL,
                         j->cfg->keep_records ? &rec : NULL, (int)head[0]) != 0)
         j->output_failed = 1;
@@ -487,6 +482,8 @@ static int start_job(job *j, totals *t, const gaps_config *cfg, const gaps_hooks
     j->cfg = cfg;
     j->user = hooks;
     j->streaming = cfg->keep_rows || cfg->keep_records;
+    gaps_variation vary[GAPS_VARY_MAX];
+    j->n_vary = gaps_vary_list(cfg->vary, gaps_process_table[cfg->process].hadronic, vary);
     j->output_failed = j->bad_batch = 0;
     snprintf(j->me.host, sizeof j->me.host, "%s", gaps_mpi_host());
     if (cfg->threads > 0)

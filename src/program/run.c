@@ -384,15 +384,12 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
         pg->lhe = gaps_lhe_feed_open(o->lhe, &fo, cfg, &st, msg, len);
         if (!pg->lhe) return st == 1 ? EXIT_RUN_FAILED : EXIT_USAGE;
         /* check_weights: the file's named weights and --vary's in one HepMC3 event */
-        const gaps_event_stream_weights *fw = gaps_lhe_feed_weights(pg->lhe);
-        const int n_file = fw ? fw->n : 0;
-        const int n_vary = gaps_vary_list(cfg->vary, gaps_process_table[cfg->process].hadronic,
-                                          pg->vary);
-        if (n_vary > 0 && n_file + n_vary > GAPS_HEPMC_MAX_WEIGHTS
-            && (o->hepmc || o->observables_out))
+        gaps_event_stream_weights w;
+        event_weights(pg, cfg, &w);
+        if (w.n_vary > 0 && w.n > GAPS_HEPMC_MAX_WEIGHTS && (o->hepmc || o->observables_out))
             return refuse(msg, len, EXIT_USAGE, "%s: its %d named weights and the %d of --vary "
                           "are more than the %d an event's output carries here", o->lhe,
-                          n_file, n_vary, GAPS_HEPMC_MAX_WEIGHTS);
+                          w.n - w.n_vary, w.n_vary, GAPS_HEPMC_MAX_WEIGHTS);
     }
     if (gaps_config_check(cfg, msg, len) != 0) return EXIT_USAGE;
     /* The PDF set of a process with hadron beams must load before anything is written: a
