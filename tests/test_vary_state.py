@@ -3,7 +3,8 @@
 
 Usage: test_vary_state.py GAPS WORKDIR [GAPS_HOOKS [PDF_PATH]]
 
-For ee-qq (2 variation weights) and pp-z (6), at LO:
+For ee-qq (2 variation weights) and pp-z (6) with --vary shower at LO, and pp-z at NLO with
+--vary shower,scales (12):
   - split and merge: the runs of events [0, N/2) and [N/2, N) with --state-out, merged in the
     other order by `gaps merge`, give the YODA file of the one run of N events (the Backend
     line apart, as every merge test compares), variation histograms and /_XSEC[NAME] included;
@@ -84,10 +85,12 @@ def refused(p, word):
 KILL = ('n=$(($(cat hook.count 2>/dev/null || echo 0) + 1)); echo $n >hook.count; '
         '[ $n -eq 3 ] && kill -KILL $PPID')
 
-# process: (events, number of variation weights)
-RUNS = {"ee-qq": (2000, 2), "pp-z": (2000, 6)}
-for proc, (n, n_vary) in RUNS.items():
-    base = ["-q", "--process", proc, "--vary", "shower"]
+# (label, options, events, number of variation weights)
+RUNS = [("ee-qq", ["--process", "ee-qq", "--vary", "shower"], 2000, 2),
+        ("pp-z", ["--process", "pp-z", "--vary", "shower"], 2000, 6),
+        ("pp-z-nlo", ["--process", "pp-z", "--nlo", "1", "--vary", "shower,scales"], 1200, 12)]
+for proc, opts, n, n_vary in RUNS:
+    base = ["-q"] + opts
     p = run(gaps, base + ["--events", str(n), "-o", proc + "-one.yoda", "--json",
                           proc + "-one.json", "--state-out", proc + "-one.state",
                           "--hepmc", proc + "-one.hepmc", "--observables-out",
@@ -157,7 +160,7 @@ ok, why = refused(run(gaps, ["merge", "-o", "r.yoda", "vary.state", "mur2.state"
 check(ok, "merge of states of different --shower-mur-factor refused", why)
 check(not os.path.exists("r.yoda"), "no output of a refused merge")
 if os.path.exists("ee-qq-killed.ckpt"):
-    n = RUNS["ee-qq"][0]
+    n = RUNS[0][2]
     for label, args, word in (("without --vary", [], "--vary"),
                               ("with --shower-mur-factor 2",
                                ["--vary", "shower", "--shower-mur-factor", "2"],
@@ -219,8 +222,11 @@ b = bytearray(body)
 struct.pack_into("<Q", b, at, 0)
 cases.append(("--vary bits 0 with the sums of two variations", b, "trailing"))
 b = bytearray(body)
-struct.pack_into("<Q", b, at, 2)
+struct.pack_into("<Q", b, at, 4)
 cases.append(("unknown --vary bits", b, "--vary"))
+b = bytearray(body)
+struct.pack_into("<Q", b, at, 3)   # shower,scales: four variations for ee-qq, the file has two
+cases.append(("--vary bits of four variations with the sums of two", b, "shorter"))
 b = bytearray(body)
 struct.pack_into("<d", b, at + 8, 8.0)
 cases.append(("--shower-mur-factor 8", b, "shower-mur-factor"))

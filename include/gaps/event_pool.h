@@ -120,6 +120,10 @@ typedef struct gaps_physics {
      * them (a run-uniform test) */
     int n_vary;
     double vary_mu2[GAPS_VARY_MAX][2];
+    /* the variations the hard process weights (--vary scales, proc.scales.n of them) are
+     * vary_hard_first and on: variation vary_hard_first + j starts at the hard event's
+     * vary[j], the others at 1 */
+    int vary_hard_first;
     int ablate;       /* --ablate: enum gaps_ablate_bit bits (gaps/ablate.h), 0 by default */
     uint32_t seed;
     int64_t end_event; /* refills hand out event numbers below this one (the end of the run,

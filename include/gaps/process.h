@@ -23,6 +23,7 @@
 #include "gaps/constants.h"
 #include "gaps/pdf.h"
 #include "gaps/rng.h"
+#include "gaps/vary.h"
 #include "gaps/decl.h"
 
 GAPS_C_BEGIN
@@ -160,7 +161,21 @@ typedef struct gaps_hard_event {
     int flav[GAPS_HARD_MAX], col[GAPS_HARD_MAX], acol[GAPS_HARD_MAX];
     double x[2];                    /* momentum fractions of the incoming partons */
     int next_tag;                   /* the first colour tag not used */
+    /* --vary scales (gaps_process.scales): the event's weight at each varied (mu_R, mu_F)
+     * over its weight; written only where scales.n > 0 */
+    double vary[GAPS_VARY_HARD_MAX];
 } gaps_hard_event;
+
+/* --vary scales (gaps/vary.h): what a process needs to weight its events for n varied pairs
+ * of scale factors (kR, kF), set on the host by gaps_process_set_scales().  Plain data. */
+typedef struct gaps_scale_vary {
+    int n;                                  /* 0: no scale variations */
+    double kf2[GAPS_VARY_HARD_MAX];         /* kF^2: mu_F^2 = kF^2 times the nominal one */
+    double lkr2[GAPS_VARY_HARD_MAX];        /* ln kR^2 */
+    double alphas[GAPS_VARY_HARD_MAX];      /* alpha_s at kR^2 mu_R^2 of the process's mu_R
+                                               (gaps_process_nlo_mu_r2) */
+    double as_ratio[GAPS_VARY_HARD_MAX];    /* that over alpha_s at mu_R^2 */
+} gaps_scale_vary;
 
 /* Bytes of gaps_process.data, the largest process's own run constants (pp-ll's sampling
  * table and its NLO constants take 65952); each process checks at compile time that its
@@ -188,6 +203,11 @@ typedef struct gaps_process {
     int beam_anti[2];
     gaps_process_options options;   /* its own run options (the defaults for a process that
                                        takes none) */
+    /* the power of alpha_s in its leading-order weights (pp-h: 2, the Drell-Yan processes
+     * and ee-qq: 0), set by the process's _init */
+    int born_alphas_power;
+    int nlo;                 /* made NLO (gaps_process_set_nlo) */
+    gaps_scale_vary scales;  /* --vary scales; n = 0 without */
     double w_unit;           /* a typical large event weight, pb: the unit in which the
                                 exact histogram sums are kept (gaps/histogram.h): the
                                 process's nominal one (gaps_process_init), for a hadronic
@@ -252,6 +272,13 @@ double gaps_process_hard_scale2(const gaps_process *proc);
 /* Host: the renormalisation scale mu_R^2 of the NLO matrix elements, GeV^2: s for ee-qq,
  * M_Z^2 for pp-z and pp-ll. */
 double gaps_process_nlo_mu_r2(const gaps_process *proc);
+
+/* Host: make proc's events carry the weights of the n scale variations (kR[v], kF[v])
+ * (--vary scales, gaps_hard_event.vary), alpha_s from as at kR^2 times
+ * gaps_process_nlo_mu_r2(); after gaps_process_set_nlo.  0, or -1 with the reason in msg (a
+ * process whose hard events come from a file: their variations are the file's weights). */
+int gaps_process_set_scales(gaps_process *proc, const gaps_alphas *as, int n, const double *kr,
+                            const double *kf, char *msg, size_t len);
 
 /* Host: hand an initialised process the run's strong coupling (gaps_physics_setup does, after
  * gaps_process_init and before gaps_process_set_nlo and gaps_process_prepare), for a process

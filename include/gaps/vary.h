@@ -1,6 +1,8 @@
 /* gaps/vary.h -- uncertainty bands in one run (--vary, doc/physics.md section 17): event
  * weights of the shower's renormalisation-scale variations, computed on the fly by the veto
- * algorithm (Mrenna and Skands, arXiv:1605.08352; Bellm et al., arXiv:1605.08256).
+ * algorithm (Mrenna and Skands, arXiv:1605.08352; Bellm et al., arXiv:1605.08256), and of the
+ * hard process's renormalisation and factorisation scales (--vary scales, the 7-point
+ * envelope), computed by the process when it makes the event.
  *
  * A variation replaces the argument of the shower's alpha_s, mu_R^2 = t (the emission's k_T^2,
  * times --shower-mur-factor squared), by k^2 mu_R^2 in the final-state emissions (emitter in
@@ -15,6 +17,13 @@
  * scale weights): MUR_FSR=0.5, MUR_FSR=2, MUR_ISR=0.5, MUR_ISR=2, MUR_PS=0.5, MUR_PS=2, the
  * value being k (the factor of mu_R, not of mu_R^2).  e+ e- runs have no initial-state
  * shower: only the MUR_FSR pair (FSR and PS are the same there).
+ *
+ * --vary scales multiplies the hard process's mu_R and mu_F by kR and kF, each in {1/2, 1, 2}
+ * and never a factor 4 apart: the six points of the 7-point envelope other than the nominal
+ * one, (kR, kF) = (1/2, 1/2), (1/2, 1), (1, 1/2), (1, 2), (2, 1), (2, 2), named
+ * MUR=0.5_MUF=0.5, ... as the LHEF scale weights are.  The shower is not varied with them: its
+ * scales are --vary shower's.  e+ e- collisions have no mu_F: MUR=0.5 and MUR=2 alone (weights
+ * equal to the nominal one at leading order, whose Born has no alpha_s).
  */
 #ifndef GAPS_VARY_H
 #define GAPS_VARY_H
@@ -24,12 +33,16 @@
 
 GAPS_C_BEGIN
 
-/* What --vary names (bits of gaps_config.vary).  Only `shower` exists; the other names of
- * issue 31 are refused as "not yet" (gaps_vary_parse). */
-enum gaps_vary_bit { GAPS_VARY_SHOWER = 1 };
+/* What --vary names (bits of gaps_config.vary).  `shower` and `scales` exist; `pdf` and
+ * `alphas` are refused as "not yet" (gaps_vary_parse). */
+enum gaps_vary_bit { GAPS_VARY_SHOWER = 1, GAPS_VARY_SCALES = 2 };
+/* Every bit a program of this version knows (a state with others is refused) */
+#define GAPS_VARY_KNOWN (GAPS_VARY_SHOWER | GAPS_VARY_SCALES)
 
-/* The most variation weights a run carries (shower: six). */
-#define GAPS_VARY_MAX 6
+/* The most variation weights a run carries (shower: six; scales: six) and the most of them
+ * that the hard process computes (scales). */
+#define GAPS_VARY_MAX 12
+#define GAPS_VARY_HARD_MAX 6
 /* The factors k of mu_R of --vary shower. */
 #define GAPS_VARY_MUR_DOWN 0.5
 #define GAPS_VARY_MUR_UP 2.0
@@ -54,11 +67,12 @@ enum gaps_vary_flag {
     GAPS_VARY_FLAG_LARGE = 2
 };
 
-/* One variation: its name and the factors k of mu_R of the final- and initial-state
- * emissions (1: not varied). */
+/* One variation: its name, the factors k of mu_R of the shower's final- and initial-state
+ * emissions, and the factors of the hard process's mu_R and mu_F (1: not varied). */
 typedef struct gaps_variation {
     char name[GAPS_VARY_NAME_MAX];
     double mur_fsr, mur_isr;
+    double mur, muf;
 } gaps_variation;
 
 /* Parse a --vary value: names separated by single commas.  0 with the bits in *bits, or -1

@@ -315,8 +315,8 @@ static int config_check(const gaps_config *cfg, char *msg, size_t len)
           && cfg->shower_mur_factor <= GAPS_SHOWER_MUR_FACTOR_MAX))
         return snprintf(msg, len, "--shower-mur-factor must be from %g to %g",
                         GAPS_SHOWER_MUR_FACTOR_MIN, GAPS_SHOWER_MUR_FACTOR_MAX), -1;
-    if (cfg->vary & ~GAPS_VARY_SHOWER)
-        return snprintf(msg, len, "--vary: only shower is implemented"), -1;
+    if (cfg->vary & ~GAPS_VARY_KNOWN)
+        return snprintf(msg, len, "--vary: only shower and scales are implemented"), -1;
     if (cfg->shower_mur_factor != 1.0 || cfg->vary) {
         const char *what = cfg->vary ? "--vary" : "--shower-mur-factor";
         /* GAPS 2.1's constant coupling and its f > g rejections, and the ablations' own
@@ -433,12 +433,21 @@ int gaps_physics_setup(gaps_physics *phys, const gaps_config *cfg, const gaps_pd
     }
     {
         gaps_variation vars[GAPS_VARY_MAX];
+        double kr[GAPS_VARY_HARD_MAX], kf[GAPS_VARY_HARD_MAX];
+        int n_hard = 0;
         const double nominal = phys->mur_scaled ? phys->mur2 : 1.0;
         phys->n_vary = gaps_vary_list(cfg->vary, phys->proc.hadronic, vars);
         for (int v = 0; v < phys->n_vary; ++v) {
             phys->vary_mu2[v][0] = nominal * vars[v].mur_fsr * vars[v].mur_fsr;
             phys->vary_mu2[v][1] = nominal * vars[v].mur_isr * vars[v].mur_isr;
+            if (vars[v].mur != 1.0 || vars[v].muf != 1.0) {   /* the hard process's, last */
+                if (!n_hard) phys->vary_hard_first = v;
+                kr[n_hard] = vars[v].mur;
+                kf[n_hard++] = vars[v].muf;
+            }
         }
+        if (gaps_process_set_scales(&phys->proc, &phys->as, n_hard, kr, kf, msg, len) != 0)
+            return -1;
     }
     /* the overestimate alpha_s(t_C), at the smallest argument factor of the run: 1 by
      * default */

@@ -198,6 +198,8 @@ static void vary_text(int bits, char *buf, size_t len)
 {
     if (bits == 0) snprintf(buf, len, "none");
     else if (bits == GAPS_VARY_SHOWER) snprintf(buf, len, "shower");
+    else if (bits == GAPS_VARY_SCALES) snprintf(buf, len, "scales");
+    else if (bits == (GAPS_VARY_SHOWER | GAPS_VARY_SCALES)) snprintf(buf, len, "shower,scales");
     else snprintf(buf, len, "0x%x", (unsigned)bits);
 }
 
@@ -788,9 +790,9 @@ int gaps_state_read(const char *path, gaps_state *s, gaps_resume_point *rp, char
         /* the variations: as many copies of the words as the --vary bits give (bits no
          * program knows, none: check_meaning refuses them) */
         const uint64_t vary_bits = get_u64(&b);
-        if (!b.bad && (vary_bits & ~(uint64_t)GAPS_VARY_SHOWER) != 0) {
-            snprintf(msg, len, "'%s' is corrupt (--vary bits 0x%" PRIx64 ": only shower, 0x%x, "
-                     "exists)", path, vary_bits, (unsigned)GAPS_VARY_SHOWER);
+        if (!b.bad && (vary_bits & ~(uint64_t)GAPS_VARY_KNOWN) != 0) {
+            snprintf(msg, len, "'%s' is corrupt (--vary bits 0x%" PRIx64 ": only shower and "
+                     "scales, 0x%x, exist)", path, vary_bits, (unsigned)GAPS_VARY_KNOWN);
             goto done;
         }
         s->vary = (int)vary_bits;

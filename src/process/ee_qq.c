@@ -160,6 +160,14 @@ void gaps_process_ee_qq_generate(const gaps_process *proc, gaps_rng *rng, gaps_h
     const gaps_ee_qq_data *d = GAPS_PROCESS_CDATA(gaps_ee_qq_data, proc);
     if (d->nlo.on) gaps_ee_qq_nlo_generate(&d->lo, &d->nlo, rng, ev);
     else gaps_ee_qq_generate(&d->lo, rng, ev);
+    /* --vary scales at NLO (doc/physics.md 17.6): an S event weighs B (1 + C_F a/pi), an H
+     * event (its record has the gluon: three rows) R - D, proportional to a; with
+     * mu_R = kR sqrt(s) the coupling a' = a as_ratio (the Born has none, so no logarithm) */
+    if (d->nlo.on)
+        for (int v = 0; v < proc->scales.n; ++v) {
+            const double r = proc->scales.as_ratio[v];
+            ev->vary[v] = ev->n == 3 ? r : (1.0 + (d->nlo.k_s - 1.0) * r) / d->nlo.k_s;
+        }
 }
 
 GAPS_DEVICE_END

@@ -93,9 +93,8 @@ GAPS_DEVICE_BEGIN
 /* The collinear coefficients of one gluon leg at x: the x-integrand (K + P) per unit of the
  * LO density is c0 + c1 rho_g + cq (the sum of rho over the quarks and antiquarks); times the
  * Jacobian jac (pp_h_nlo.h's K and P terms of a gluon leg). */
-static void gluon_leg_coefficients(const gaps_pp_nlo *nlo, double x, double jac, double c[3])
+static void gluon_leg_coefficients(double as, double lf, double x, double jac, double c[3])
 {
-    const double as = nlo->alphas, lf = nlo->lf;
     const double k0 = gaps_pp_k_gg_integrand(as, x, 0.0);
     const double k1 = gaps_pp_k_gg_integrand(as, x, 1.0) - k0;
     const double p0 = gaps_pp_p_gg_integrand(as, lf, x, 0.0);
@@ -107,9 +106,8 @@ static void gluon_leg_coefficients(const gaps_pp_nlo *nlo, double x, double jac,
 
 /* The collinear coefficients of one quark leg at x: the x-integrand (K + P) per unit of the
  * LO density is c0 + c1 rho_q + cg rho_g; returned times the Jacobian jac. */
-static void leg_coefficients(const gaps_pp_nlo *nlo, double x, double jac, double c[3])
+static void leg_coefficients(double as, double lf, double x, double jac, double c[3])
 {
-    const double as = nlo->alphas, lf = nlo->lf;
     const double k0 = gaps_pp_k_qq_integrand(as, x, 0.0);
     const double k1 = gaps_pp_k_qq_integrand(as, x, 1.0) - k0;
     const double p0 = gaps_pp_p_qq_integrand(as, lf, x, 0.0);
@@ -123,7 +121,9 @@ static void leg_coefficients(const gaps_pp_nlo *nlo, double x, double jac, doubl
  * eta^u (a leg whose x rounds to 1, measure ~1e-16, contributes nothing), the densities g at
  * eta/x (scale^2 muf2), the coefficients c, the density that the other kind of parton feeds
  * into the Born leg (other: the gluon's of a quark leg, the quarks' sum of a gluon leg), and
- * the factor one = 1 + (V + I)/B + the K and P endpoints of both legs. */
+ * the factor one = 1 + (V + I)/B + the K and P endpoints of both legs.  The densities and the
+ * coefficients are made apart, since --vary scales changes the coupling and ln(M^2/mu_F^2) of
+ * the coefficients for every variation but the densities only for each new mu_F. */
 typedef struct s_legs {
     double ga[GAPS_PDF_NPARTONS], gb[GAPS_PDF_NPARTONS];
     double ca[3], cb[3];
@@ -141,45 +141,72 @@ static double other_partons(const double *g, int gluon_legs)
     return sum;
 }
 
-static void s_legs_make(const gaps_mcatnlo *mc, const gaps_pdf *pdf, double ea, double eb,
-                        double ua, double ub, double muf2, s_legs *L)
+/* The legs' x for the uniforms ua, ub at Born fractions ea, eb (la, lb their logarithms). */
+static void s_legs_x(double ea, double eb, double ua, double ub, double *la, double *lb,
+                     double *xa, double *xb)
 {
-    const gaps_pp_nlo *nlo = &mc->nlo;
-    const double as = nlo->alphas;
-    const double la = gaps_log(ea), lb = gaps_log(eb);
-    const double xa = gaps_exp(ua * la), xb = gaps_exp(ub * lb);
+    *la = gaps_log(ea);
+    *lb = gaps_log(eb);
+    *xa = gaps_exp(ua * *la);
+    *xb = gaps_exp(ub * *lb);
+}
+
+/* The densities of s_legs at mu_F^2 = muf2. */
+static void s_legs_densities(const gaps_mcatnlo *mc, const gaps_pdf *pdf, double ea, double eb,
+                             double xa, double xb, double muf2, s_legs *L)
+{
     /* Each array is written once, by the PDF or by the zeros of a leg that contributes
      * nothing: zeros stored first and then overwritten by the PDF call were read back as
      * zeros by clang 19's NVPTX code (the gluon's entries of the S weight and of the real
      * channels were lost on the GPU; doc/gpu.md, "Toolchain defects"). */
-    if (xa < 1.0) {
-        gaps_pdf_xfxq2_all(pdf, ea / xa, muf2, L->ga);
-        if (mc->gluon_legs) gluon_leg_coefficients(nlo, xa, -xa * la, L->ca);
-        else leg_coefficients(nlo, xa, -xa * la, L->ca);
-    } else {
+    if (xa < 1.0) gaps_pdf_xfxq2_all(pdf, ea / xa, muf2, L->ga);
+    else
         for (int m = 0; m < GAPS_PDF_NPARTONS; ++m) L->ga[m] = 0.0;
+    if (xb < 1.0) gaps_pdf_xfxq2_all(pdf, eb / xb, muf2, L->gb);
+    else
+        for (int m = 0; m < GAPS_PDF_NPARTONS; ++m) L->gb[m] = 0.0;
+    L->other_a = other_partons(L->ga, mc->gluon_legs);
+    L->other_b = other_partons(L->gb, mc->gluon_legs);
+}
+
+/* The coefficients and endpoints of s_legs for coupling as, lf = ln(M^2 / mu_F^2) and
+ * (V + I)/B = vi. */
+static void s_legs_coefficients(const gaps_mcatnlo *mc, double as, double lf, double vi,
+                                double ea, double eb, double la, double lb, double xa,
+                                double xb, s_legs *L)
+{
+    if (xa < 1.0) {
+        if (mc->gluon_legs) gluon_leg_coefficients(as, lf, xa, -xa * la, L->ca);
+        else leg_coefficients(as, lf, xa, -xa * la, L->ca);
+    } else {
         for (int m = 0; m < 3; ++m) L->ca[m] = 0.0;
     }
     if (xb < 1.0) {
-        gaps_pdf_xfxq2_all(pdf, eb / xb, muf2, L->gb);
-        if (mc->gluon_legs) gluon_leg_coefficients(nlo, xb, -xb * lb, L->cb);
-        else leg_coefficients(nlo, xb, -xb * lb, L->cb);
+        if (mc->gluon_legs) gluon_leg_coefficients(as, lf, xb, -xb * lb, L->cb);
+        else leg_coefficients(as, lf, xb, -xb * lb, L->cb);
     } else {
-        for (int m = 0; m < GAPS_PDF_NPARTONS; ++m) L->gb[m] = 0.0;
         for (int m = 0; m < 3; ++m) L->cb[m] = 0.0;
     }
-    L->other_a = other_partons(L->ga, mc->gluon_legs);
-    L->other_b = other_partons(L->gb, mc->gluon_legs);
     if (mc->gluon_legs)
-        L->one = 1.0 + mc->virtual_i
+        L->one = 1.0 + vi
                  + gaps_pp_k_gg_endpoint(as, ea) + gaps_pp_k_gg_endpoint(as, eb)
-                 + gaps_pp_p_gg_endpoint(as, nlo->lf, ea) + gaps_pp_p_gg_endpoint(as, nlo->lf, eb);
+                 + gaps_pp_p_gg_endpoint(as, lf, ea) + gaps_pp_p_gg_endpoint(as, lf, eb);
     else
-        L->one = 1.0 + mc->virtual_i
-                 + gaps_pp_k_qq_endpoint(as, ea, nlo->gaps21)
-                 + gaps_pp_k_qq_endpoint(as, eb, nlo->gaps21)
-                 + gaps_pp_p_qq_endpoint(as, nlo->lf, ea)
-                 + gaps_pp_p_qq_endpoint(as, nlo->lf, eb);
+        L->one = 1.0 + vi
+                 + gaps_pp_k_qq_endpoint(as, ea, mc->nlo.gaps21)
+                 + gaps_pp_k_qq_endpoint(as, eb, mc->nlo.gaps21)
+                 + gaps_pp_p_qq_endpoint(as, lf, ea)
+                 + gaps_pp_p_qq_endpoint(as, lf, eb);
+}
+
+static void s_legs_make(const gaps_mcatnlo *mc, const gaps_pdf *pdf, double ea, double eb,
+                        double ua, double ub, double muf2, s_legs *L)
+{
+    double la, lb, xa, xb;
+    s_legs_x(ea, eb, ua, ub, &la, &lb, &xa, &xb);
+    s_legs_densities(mc, pdf, ea, eb, xa, xb, muf2, L);
+    s_legs_coefficients(mc, mc->nlo.alphas, mc->nlo.lf, mc->virtual_i, ea, eb, la, lb, xa, xb,
+                        L);
 }
 
 /* The S bracket of the channel with partons ia (+z), ib (-z) per unit of its Born factor:
@@ -454,6 +481,96 @@ static void real_point(const gaps_mcatnlo *mc, const gaps_pdf *pdf, const double
     }
 }
 
+/* ---- --vary scales (doc/physics.md 17.6) ---- */
+
+/* An event is S channel ks, H channel kh or M entry km, chosen with probability |its
+ * contribution c| / total, and weighs sign(c) total; the same event weighs sign(c) total c'/c
+ * for the contributions c' at varied scales, whose mean is the varied cross section.  So each
+ * variation's weight over the nominal one is c'/c of the chosen contribution (0 where c = 0,
+ * which is chosen only when every contribution is 0).  mu_R is fixed, mu_F the mass of V
+ * (kF^2 mu_F^2 the varied one); with the Born's coupling alpha_s^n:
+ *   S: the Born factor takes (a'/a)^n, the S bracket is made again from the densities at the
+ *      varied mu_F, the coupling a' and lf' = lf - ln kF^2 in the K and P terms, and
+ *      (V + I)/B at a', which for mu_R = kR mu_R0 also gains n (a'/2 pi) (beta_0/2) ln kR^2,
+ *      the term that keeps a'^n (1 + ...) equal to a^n (1 + ...) to this order;
+ *   H, M: a weight [xf](xi_1) [xf](xi_2) times a real matrix element or a dipole, both
+ *      proportional to alpha_s^(n+1): (a'/a)^(n+1) times the ratio of the densities. */
+#define SCALES_HALF_BETA0 ((11.0 * GAPS_CA - 4.0 * GAPS_TR * GAPS_N_FLAVOURS) / 6.0)
+
+/* The index of parton pdg in the arrays of gaps_pdf_xfxq2_all (6 the gluon). */
+static int pdf_index(int pdg)
+{
+    return pdg == GAPS_GLUON ? 6 : 6 + pdg;
+}
+
+static double power_of(double a, int n)
+{
+    double r = 1.0;
+    for (int k = 0; k < n; ++k) r *= a;
+    return r;
+}
+
+/* S channel (ia, ib) with nominal contribution cs (the Born factor's ratio apart) */
+static void scales_s(const gaps_process *proc, const gaps_mcatnlo *mc, const double *u,
+                     const gaps_nlo_born *b, const s_legs *legs, int ia, int ib, double cs,
+                     gaps_hard_event *ev)
+{
+    const gaps_scale_vary *sv = &proc->scales;
+    double la, lb, xa, xb;
+    s_legs_x(b->ea, b->eb, u[mc->i_legs], u[mc->i_legs + 1], &la, &lb, &xa, &xb);
+    s_legs L = *legs;
+    double fa[GAPS_PDF_NPARTONS], fb[GAPS_PDF_NPARTONS];
+    for (int m = 0; m < GAPS_PDF_NPARTONS; ++m) fa[m] = b->fa[m], fb[m] = b->fb[m];
+    double kf2_seen = 1.0;
+    for (int v = 0; v < sv->n; ++v) {
+        const double kf2 = sv->kf2[v];
+        if (kf2 != kf2_seen) {   /* the variations come in runs of one kF */
+            kf2_seen = kf2;
+            const double q2 = kf2 * b->m2;
+            if (kf2 == 1.0) {
+                L = *legs;
+                for (int m = 0; m < GAPS_PDF_NPARTONS; ++m) fa[m] = b->fa[m], fb[m] = b->fb[m];
+            } else {
+                s_legs_densities(mc, proc->pdf, b->ea, b->eb, xa, xb, q2, &L);
+                gaps_pdf_xfxq2_all(proc->pdf, b->ea, q2, fa);
+                gaps_pdf_xfxq2_all(proc->pdf, b->eb, q2, fb);
+            }
+        }
+        const double av = sv->alphas[v];
+        const double vi = mc->virtual_i * sv->as_ratio[v]
+                          + proc->born_alphas_power * av / (2.0 * GAPS_PI) * SCALES_HALF_BETA0
+                                * sv->lkr2[v];
+        s_legs_coefficients(mc, av, mc->nlo.lf - gaps_log(kf2), vi, b->ea, b->eb, la, lb, xa,
+                            xb, &L);
+        const double c = power_of(sv->as_ratio[v], proc->born_alphas_power)
+                         * s_bracket(&L, fa, fb, ia, ib);
+        ev->vary[v] = cs != 0.0 ? c / cs : 0.0;
+    }
+}
+
+/* H channel or M entry with incoming partons pa (+z), pb (-z) (PDG codes) at the real point */
+static void scales_real(const gaps_process *proc, const gaps_nlo_real *r, int pa, int pb,
+                        gaps_hard_event *ev)
+{
+    const gaps_scale_vary *sv = &proc->scales;
+    const int ia = pdf_index(pa), ib = pdf_index(pb);
+    const double lum = r->f1[ia] * r->f2[ib];
+    double kf2_seen = 1.0, lum_v = lum;
+    for (int v = 0; v < sv->n; ++v) {
+        const double kf2 = sv->kf2[v];
+        if (kf2 != kf2_seen) {
+            kf2_seen = kf2;
+            const double q2 = kf2 * r->m2;
+            lum_v = kf2 == 1.0 ? lum
+                               : gaps_pdf_xfxq2(proc->pdf, pa, r->xi1, q2)
+                                     * gaps_pdf_xfxq2(proc->pdf, pb, r->xi2, q2);
+        }
+        ev->vary[v] = lum != 0.0 ? power_of(sv->as_ratio[v], proc->born_alphas_power + 1)
+                                       * (lum_v / lum)
+                                 : 0.0;
+    }
+}
+
 /* ---- the event ---- */
 
 void gaps_mcatnlo_generate(const gaps_process *proc, const gaps_mcatnlo *mc, gaps_rng *rng,
@@ -510,6 +627,11 @@ void gaps_mcatnlo_generate(const gaps_process *proc, const gaps_mcatnlo *mc, gap
         } else {
             x = r.m2 / r.sh;   /* the initial-initial map's x of either emitter */
         }
+        if (proc->scales.n) {   /* the real channel's partons, in a record of its own */
+            gaps_hard_event h;
+            nlo_h_partons(proc, km / 2, 2 + b.n_out, &h);
+            scales_real(proc, &r, h.flav[0], h.flav[1], ev);
+        }
         ev->next_tag = born_rows(mc->half_ecm, pa, pb, emitter_a ? x * r.xi1 : r.xi1,
                                  emitter_a ? r.xi2 : x * r.xi2, ev);
         double l[4] = { 0.0, 0.0, 0.0, 0.0 };
@@ -519,6 +641,9 @@ void gaps_mcatnlo_generate(const gaps_process *proc, const gaps_mcatnlo *mc, gap
         return;
     }
     if (!hard) {
+        if (proc->scales.n)
+            scales_s(proc, mc, u, &b, &legs, b.pa[ks], b.pb[ks],
+                     s_bracket(&legs, b.fa, b.fb, b.pa[ks], b.pb[ks]), ev);
         ev->next_tag = born_rows(mc->half_ecm, b.pa[ks], b.pb[ks], b.ea, b.eb, ev);
         colourless_rows(&b, b.p_out[0], b.p_out[1], -1, ev);
         ev->t_start = nlo->gaps21 ? big_s : b.m2;
@@ -542,6 +667,7 @@ void gaps_mcatnlo_generate(const gaps_process *proc, const gaps_mcatnlo *mc, gap
     ev->x[0] = r.xi1;
     ev->x[1] = r.xi2;
     ev->next_tag = nlo_h_partons(proc, kh, out, ev);
+    if (proc->scales.n) scales_real(proc, &r, ev->flav[0], ev->flav[1], ev);
     colourless_rows(&b, l, NULL, out, ev);
     ev->n = out + 1;
     /* the emission's k_T^2 = t u / s_hat (the parton's transverse momentum squared); GAPS 2.1

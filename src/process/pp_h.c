@@ -46,6 +46,7 @@ int gaps_process_pp_h_init(gaps_process *proc, char *msg, size_t len)
     h->y_max = gaps_log(proc->ecm / GAPS_PP_H_MH);
     h->half_ecm = 0.5 * proc->ecm;
     h->y_bins = 0;
+    proc->born_alphas_power = 2;   /* g g -> H through the top loop: alpha_s(m_H^2)^2 */
     /* the coupling of the default parameters until the run's is handed over */
     gaps_alphas as;
     gaps_alphas_init(&as, 2, GAPS_DEFAULT_ALPHAS_MZ);

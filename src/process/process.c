@@ -170,6 +170,34 @@ int gaps_process_set_nlo(gaps_process *proc, double alphas, int compat, char *ms
 #undef CALL_
     default: break;
     }
+    proc->nlo = 1;
+    return 0;
+}
+
+int gaps_process_set_scales(gaps_process *proc, const gaps_alphas *as, int n, const double *kr,
+                            const double *kf, char *msg, size_t len)
+{
+    gaps_scale_vary *sv = &proc->scales;
+    memset(sv, 0, sizeof *sv);
+    if (n <= 0) return 0;
+    if (proc->from_file)
+        return snprintf(msg, len, "--vary scales: the hard events come from a file, whose "
+                        "scale variations are its own weights (the HepMC3 and CSV outputs "
+                        "carry them)"), -1;
+    if (n > GAPS_VARY_HARD_MAX)
+        return snprintf(msg, len, "--vary scales: %d variations, at most %d", n,
+                        GAPS_VARY_HARD_MAX), -1;
+    /* the process's mu_R: its NLO one, which is also its Born's where the Born has alpha_s
+     * (pp-h: m_H) */
+    const double mu_r2 = gaps_process_nlo_mu_r2(proc);
+    const double a0 = gaps_alphas_value(as, mu_r2);
+    sv->n = n;
+    for (int v = 0; v < n; ++v) {
+        sv->kf2[v] = kf[v] * kf[v];
+        sv->lkr2[v] = log(kr[v] * kr[v]);
+        sv->alphas[v] = kr[v] == 1.0 ? a0 : gaps_alphas_value(as, kr[v] * kr[v] * mu_r2);
+        sv->as_ratio[v] = sv->alphas[v] / a0;
+    }
     return 0;
 }
 
@@ -278,6 +306,47 @@ void gaps_process_generate_ee(const gaps_process *proc, gaps_rng *rng, gaps_hard
     gaps_process_ee_qq_generate(proc, rng, ev);
 }
 
+/* --vary scales at leading order (doc/physics.md 17.6).  Every Born weight of a hadron
+ * collision is [xf](x_a, mu_F^2) [xf](x_b, mu_F^2) alpha_s(mu_R^2)^n times factors that do not
+ * depend on the scales, with mu_F^2 the mass^2 of the colourless system, x_a x_b s, and
+ * mu_R fixed (n = proc->born_alphas_power); so each variation's weight over the nominal one is
+ * the ratio of the densities at kF^2 mu_F^2 and at mu_F^2 times as_ratio^n.  The Born of
+ * e+ e- -> q qbar has neither: its weights are the nominal ones. */
+static void scales_lo(const gaps_process *proc, gaps_hard_event *ev)
+{
+    const gaps_scale_vary *sv = &proc->scales;
+    double pdfs = 1.0, pdfs_kf2 = 1.0, kf2_seen = 1.0, lum = 0.0;
+    int ia = 0, ib = 0;
+    double muf2 = 0.0;
+    if (proc->hadronic) {
+        ia = ev->flav[0];
+        ib = ev->flav[1];
+        muf2 = ev->x[0] * ev->x[1] * proc->s;
+        lum = gaps_pdf_xfxq2(proc->pdf, ia, ev->x[0], muf2)
+              * gaps_pdf_xfxq2(proc->pdf, ib, ev->x[1], muf2);
+    }
+    for (int v = 0; v < sv->n; ++v) {
+        if (!proc->hadronic) {
+            ev->vary[v] = 1.0;
+            continue;
+        }
+        double r = 1.0;
+        for (int k = 0; k < proc->born_alphas_power; ++k) r *= sv->as_ratio[v];
+        if (sv->kf2[v] != 1.0) {
+            if (sv->kf2[v] != kf2_seen) {   /* the variations come in runs of one kF^2 */
+                kf2_seen = sv->kf2[v];
+                const double q2 = kf2_seen * muf2;
+                pdfs_kf2 = gaps_pdf_xfxq2(proc->pdf, ia, ev->x[0], q2)
+                           * gaps_pdf_xfxq2(proc->pdf, ib, ev->x[1], q2);
+            }
+            pdfs = lum != 0.0 ? pdfs_kf2 / lum : 0.0;
+        } else {
+            pdfs = 1.0;
+        }
+        ev->vary[v] = r * pdfs;
+    }
+}
+
 void gaps_process_generate(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev)
 {
     switch (proc->id) {
@@ -287,6 +356,8 @@ void gaps_process_generate(const gaps_process *proc, gaps_rng *rng, gaps_hard_ev
 #undef GAPS_PROCESS_CASE_
     default: ev->n = ev->n_in = 0; ev->weight = 0.0; ev->t_start = 0.0; break;
     }
+    /* at NLO the event builders weight their events themselves (mcatnlo.c, ee_qq.c) */
+    if (proc->scales.n && !proc->nlo) scales_lo(proc, ev);
 }
 
 GAPS_DEVICE_END

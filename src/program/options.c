@@ -1236,8 +1236,10 @@ void gaps_options_usage(FILE *f)
     by_process_default(lep, had, split, sizeof split);
     fprintf(f,
         "Uncertainty bands (doc/physics.md section 17; not with --compat gaps21 or --ablate):\n"
-        "      --vary LIST          variation weights: shower (the shower's mu_R x 1/2 and\n"
-        "                           x 2 in FSR, ISR and both: MUR_FSR=0.5, ...); scales,\n"
+        "      --vary LIST          variation weights, comma-separated: shower (the shower's\n"
+        "                           mu_R x 1/2 and x 2 in FSR, ISR and both: MUR_FSR=0.5,\n"
+        "                           ...), scales (the hard process's mu_R and mu_F, the\n"
+        "                           7-point envelope: MUR=0.5_MUF=0.5, ...; not with --lhe);\n"
         "                           pdf and alphas are not yet implemented\n"
         "      --shower-mur-factor K\n"
         "                           the shower's alpha_s at (K p_T)^2, %g..%g (default 1)\n",

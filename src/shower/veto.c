@@ -137,6 +137,12 @@ GAPS_ALWAYS_INLINE void shower_start(gaps_pool *pool, const gaps_physics *phys, 
         if (b < ev.n_in) pool->x_in[gaps_at(pool, b, e)] = ev.x[b];
 
     start_showering(pool, phys, e, ev.n, ev.n_in, ev.next_tag, ev.weight, ev.t_start, ee_only);
+    /* --vary scales: the hard process weighted these variations (a loop of constant length,
+     * so that the hard event's array is indexed by constants) */
+    if (varies(phys, ee_only))
+        for (int j = 0; j < GAPS_VARY_HARD_MAX; ++j)
+            if (j < phys->proc.scales.n)
+                pool->vary_w[gaps_at(pool, phys->vary_hard_first + j, e)] = ev.vary[j];
 }
 
 /* The start of an event whose hard event another generator made (a process with source LHE:
