@@ -4,8 +4,8 @@
 Usage: test_vary_outputs.py GAPS WORKDIR [PDF_PATH]
 
 For ee-qq (two weights) and pp-z (six) with --vary shower, ee-qq at NLO with --vary scales
-(two) and pp-z at NLO with --vary shower,scales (twelve), one run writes YODA, CSV and
-HepMC3 files.  Checked:
+(two) and pp-z at NLO with --vary shower,scales,alphas (fourteen), one run writes YODA, CSV
+and HepMC3 files.  Checked:
 - the names: the HepMC3 run info's weight line is "W Default" and the names of the YODA
   file's /_XSEC[NAME] objects in their order; the CSV header has "weight[NAME]" columns in
   the same order right after "weight";
@@ -50,7 +50,8 @@ RUNS = [
     ("ee-qq", "0", "shower", 3000, "/LEP/tau", "tau", SHOWER["ee-qq"]),
     ("pp-z", "0", "shower", 1000, "/gaps_lhc/zpt", "zpt", SHOWER["pp-z"]),
     ("ee-qq", "1", "scales", 3000, "/LEP/tau", "tau", SCALES["ee-qq"]),
-    ("pp-z", "1", "shower,scales", 600, "/gaps_lhc/zpt", "zpt", SHOWER["pp-z"] + SCALES["pp-z"]),
+    ("pp-z", "1", "shower,scales,alphas", 600, "/gaps_lhc/zpt", "zpt",
+     SHOWER["pp-z"] + SCALES["pp-z"] + ["ALPHAS_MZ=0.117", "ALPHAS_MZ=0.119"]),
 ]
 HEADERS = {   # the CSV headers of a run without --vary
     "ee-qq": "# event,weight,n_partons,y23,y34,y45,y56,tau,rho_H,rho_L,B_T,B_W,B_N,C",

@@ -4,7 +4,7 @@
 Usage: test_vary_state.py GAPS WORKDIR [GAPS_HOOKS [PDF_PATH]]
 
 For ee-qq (2 variation weights) and pp-z (6) with --vary shower at LO, and pp-z at NLO with
---vary shower,scales (12):
+--vary shower,scales,alphas (14):
   - split and merge: the runs of events [0, N/2) and [N/2, N) with --state-out, merged in the
     other order by `gaps merge`, give the YODA file of the one run of N events (the Backend
     line apart, as every merge test compares), variation histograms and /_XSEC[NAME] included;
@@ -88,7 +88,8 @@ KILL = ('n=$(($(cat hook.count 2>/dev/null || echo 0) + 1)); echo $n >hook.count
 # (label, options, events, number of variation weights)
 RUNS = [("ee-qq", ["--process", "ee-qq", "--vary", "shower"], 2000, 2),
         ("pp-z", ["--process", "pp-z", "--vary", "shower"], 2000, 6),
-        ("pp-z-nlo", ["--process", "pp-z", "--nlo", "1", "--vary", "shower,scales"], 1200, 12)]
+        ("pp-z-nlo", ["--process", "pp-z", "--nlo", "1", "--vary", "shower,scales,alphas"],
+         1200, 14)]
 for proc, opts, n, n_vary in RUNS:
     base = ["-q"] + opts
     p = run(gaps, base + ["--events", str(n), "-o", proc + "-one.yoda", "--json",
@@ -222,7 +223,7 @@ b = bytearray(body)
 struct.pack_into("<Q", b, at, 0)
 cases.append(("--vary bits 0 with the sums of two variations", b, "trailing"))
 b = bytearray(body)
-struct.pack_into("<Q", b, at, 4)
+struct.pack_into("<Q", b, at, 8)
 cases.append(("unknown --vary bits", b, "--vary"))
 b = bytearray(body)
 struct.pack_into("<Q", b, at, 3)   # shower,scales: four variations for ee-qq, the file has two

@@ -1,5 +1,6 @@
-/* test_vary_sudakov.c -- the shower's mu_R variation weights (--vary shower, doc/physics.md
- * section 17) reproduce the first-emission density of the varied shower.
+/* test_vary_sudakov.c -- the shower's mu_R and alpha_s(M_Z) variation weights (--vary shower
+ * and alphas, doc/physics.md section 17) reproduce the first-emission density of the varied
+ * shower.
  *
  * With the running coupling (two loops, the default) the first emission of the q qbar pair of
  * e+ e- -> q qbar at 91.2 GeV has the density
@@ -24,6 +25,10 @@
  *   4. proves the power: the nominal events without the weights (the reweighting switched off)
  *      against F_1/2 and F_2, and the reweighted events against F_1, must all fail (chi^2 above
  *      the same point).
+ * 5. the same for two variations of alpha_s(M_Z^2) itself (the coupling of --vary alphas, its
+ *    weights made by the same veto code), at 0.108 and 0.128 so that 10^5 events resolve
+ *    them: reweighted events and independent showers with that coupling against F of that
+ *    coupling, and the controls.
  * Exit status 0 if every check passes.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -77,8 +82,9 @@ static double z_integral(double t, int nz)
     return sum * h / 3.0;
 }
 
-/* S_k at the grid points t_j = t_C (s/(4 t_C))^(j/nt), j = 0..nt (S = 0 at s/4) */
-static void sudakov_grid(double k2, int nt, int nz, double *S)
+/* S_k at the grid points t_j = t_C (s/(4 t_C))^(j/nt), j = 0..nt (S = 0 at s/4), with the
+ * coupling as */
+static void sudakov_grid(const gaps_alphas *as, double k2, int nt, int nz, double *S)
 {
     const double l0 = log(T_CUT), l1 = log(0.25 * s_ecm), h = (l1 - l0) / nt;
     double *g = malloc((nt + 1) * sizeof *g);
@@ -86,7 +92,7 @@ static void sudakov_grid(double k2, int nt, int nz, double *S)
         const double t = exp(l0 + j * h);
         /* the varied coupling's argument is kept at or above the cutoff (veto.c) */
         const double arg = k2 == 1.0 ? t : fmax(k2 * t, T_CUT);
-        g[j] = 2.0 * gaps_alphas_value(&as_run, arg) / (2.0 * GAPS_PI) * z_integral(t, nz);
+        g[j] = 2.0 * gaps_alphas_value(as, arg) / (2.0 * GAPS_PI) * z_integral(t, nz);
     }
     /* cumulative from the top, Simpson on pairs of intervals (trapezoid for an odd rest) */
     S[nt] = 0.0;
@@ -98,17 +104,22 @@ static void sudakov_grid(double k2, int nt, int nz, double *S)
 }
 
 /* F_k at the NBINS + 1 bin edges (edge i at t_C (s/(4 t_C))^(i/NBINS)) */
-static void edges_F(double k2, int nt, int nz, double *F)
+static void edges_F(const gaps_alphas *as, double k2, int nt, int nz, double *F)
 {
     double *S = malloc((nt + 1) * sizeof *S);
-    sudakov_grid(k2, nt, nz, S);
+    sudakov_grid(as, k2, nt, nz, S);
     for (int i = 0; i <= NBINS; ++i) F[i] = exp(-S[i * (nt / NBINS)]);
     free(S);
 }
 
-/* Shower N events; first_t[e] the t of the first emission (0: none above t_C), and with
- * n_vary weights w[v * N + e] at that point. */
-static int generate(double mur2, int n_vary, double *first_t, double *w)
+/* The couplings of step 5: alpha_s(M_Z^2) = 0.108 and 0.128 */
+static gaps_alphas as_var[2];
+
+/* Shower N events with coupling as; first_t[e] the t of the first emission (0: none above
+ * t_C), and with n_vary weights w[v * N + e] at that point: the mu_R variations k^2 = 1/4, 4
+ * (couplings 0), or the couplings as_var (couplings 1). */
+static int generate(const gaps_alphas *as, double mur2, int n_vary, int couplings,
+                    double *first_t, double *w)
 {
     gaps_physics phys;
     memset(&phys, 0, sizeof phys);
@@ -117,7 +128,7 @@ static int generate(double mur2, int n_vary, double *first_t, double *w)
         printf("FAIL: %s\n", why);
         return -1;
     }
-    phys.as = as_run;
+    phys.as = *as;
     phys.t_cut = T_CUT;
     phys.seed = SEED;
     phys.end_event = N_EVENTS;
@@ -129,11 +140,19 @@ static int generate(double mur2, int n_vary, double *first_t, double *w)
     }
     phys.n_vary = n_vary;
     const double k2[2] = { 0.25, 4.0 };
+    const gaps_alphas *largest = &phys.as;   /* the overestimate's coupling (generator.c) */
     for (int v = 0; v < n_vary; ++v) {
-        phys.vary_mu2[v][0] = phys.vary_mu2[v][1] = k2[v];
-        bound = fmin(bound, k2[v]);
+        if (couplings) {
+            phys.vary_mu2[v][0] = phys.vary_mu2[v][1] = 1.0;
+            phys.vary_as[v] = as_var[v];
+            phys.vary_coupling[v] = (signed char)(v + 1);
+            if (as_var[v].asmz > largest->asmz) largest = &as_var[v];
+        } else {
+            phys.vary_mu2[v][0] = phys.vary_mu2[v][1] = k2[v];
+            bound = fmin(bound, k2[v]);
+        }
     }
-    phys.a_max = gaps_alphas_value(&phys.as, bound * T_CUT);
+    phys.a_max = gaps_alphas_value(largest, bound * T_CUT);
 
     gaps_pool pool;
     if (gaps_pool_create(&pool, N_EVENTS, MAX_PARTONS, NULL) != 0
@@ -230,16 +249,20 @@ int main(void)
     gaps_alphas_init(&as_run, 2, GAPS_DEFAULT_ALPHAS_MZ);
 
     /* 1. the Sudakov form factors and their convergence */
-    const double k2[3] = { 1.0, 0.25, 4.0 };
-    double F[3][NBINS + 1];
-    for (int k = 0; k < 3; ++k) {
+    gaps_alphas_init(&as_var[0], 2, 0.108);
+    gaps_alphas_init(&as_var[1], 2, 0.128);
+    /* F of k^2 = 1, 1/4, 4 with the run's coupling, then of k^2 = 1 with as_var */
+    const double k2[5] = { 1.0, 0.25, 4.0, 1.0, 1.0 };
+    const gaps_alphas *as_of[5] = { &as_run, &as_run, &as_run, &as_var[0], &as_var[1] };
+    double F[5][NBINS + 1];
+    for (int k = 0; k < 5; ++k) {
         double Ff[NBINS + 1];
-        edges_F(k2[k], N_T, N_Z, F[k]);
-        edges_F(k2[k], 2 * N_T, 2 * N_Z, Ff);
+        edges_F(as_of[k], k2[k], N_T, N_Z, F[k]);
+        edges_F(as_of[k], k2[k], 2 * N_T, 2 * N_Z, Ff);
         double worst = 0.0;
         for (int i = 0; i <= NBINS; ++i) worst = fmax(worst, fabs(F[k][i] - Ff[i]));
-        printf("k^2 = %-4g  F(t_C) = %.6f   integration change at twice the points %.1e\n",
-               k2[k], F[k][0], worst);
+        printf("alpha_s(M_Z) %.3f k^2 = %-4g  F(t_C) = %.6f   integration change at twice the "
+               "points %.1e\n", as_of[k]->asmz, k2[k], F[k][0], worst);
         /* 1e-4: thirty times below the statistical resolution 1/sqrt(N) of the samples (the
          * kinks of alpha_s at the flavour thresholds keep Simpson's rule near 1e-5) */
         CHECK(worst < 1e-4, "the Sudakov integration at k^2 = %g has not converged (%.1e)",
@@ -249,15 +272,22 @@ int main(void)
     /* 2. the showers */
     double *t_nom = malloc(N_EVENTS * sizeof *t_nom), *w = malloc(2 * N_EVENTS * sizeof *w);
     double *t_lo = malloc(N_EVENTS * sizeof *t_lo), *t_hi = malloc(N_EVENTS * sizeof *t_hi);
-    if (!t_nom || !w || !t_lo || !t_hi || generate(1.0, 2, t_nom, w) != 0
-        || generate(0.25, 0, t_lo, NULL) != 0 || generate(4.0, 0, t_hi, NULL) != 0) {
+    double *t_as = malloc(N_EVENTS * sizeof *t_as), *wa = malloc(2 * N_EVENTS * sizeof *wa);
+    double *t_as0 = malloc(N_EVENTS * sizeof *t_as0), *t_as1 = malloc(N_EVENTS * sizeof *t_as1);
+    if (!t_nom || !w || !t_lo || !t_hi || !t_as || !wa || !t_as0 || !t_as1
+        || generate(&as_run, 1.0, 2, 0, t_nom, w) != 0
+        || generate(&as_run, 0.25, 0, 0, t_lo, NULL) != 0
+        || generate(&as_run, 4.0, 0, 0, t_hi, NULL) != 0
+        || generate(&as_run, 1.0, 2, 1, t_as, wa) != 0
+        || generate(&as_var[0], 1.0, 0, 0, t_as0, NULL) != 0
+        || generate(&as_var[1], 1.0, 0, 0, t_as1, NULL) != 0) {
         printf("FAIL: generation\n");
         return 1;
     }
     double wmin = INFINITY, wmax = -INFINITY;
     for (long e = 0; e < 2L * N_EVENTS; ++e) {
-        wmin = fmin(wmin, w[e]);
-        wmax = fmax(wmax, w[e]);
+        wmin = fmin(wmin, fmin(w[e], wa[e]));
+        wmax = fmax(wmax, fmax(w[e], wa[e]));
     }
     printf("%d events a run (seed %u); variation weights from %.4g to %.4g\n", N_EVENTS, SEED,
            wmin, wmax);
@@ -273,6 +303,15 @@ int main(void)
         { "control: nominal, no weights, vs F(k=2)", t_nom, NULL, 2, 0 },
         { "control: reweighted MUR=0.5 vs F(k=1)", t_nom, w, 0, 0 },
         { "control: reweighted MUR=2 vs F(k=1)", t_nom, w + N_EVENTS, 0, 0 },
+        { "reweighted ALPHAS_MZ=0.108 vs F(0.108)", t_as, wa, 3, 1 },
+        { "reweighted ALPHAS_MZ=0.128 vs F(0.128)", t_as, wa + N_EVENTS, 4, 1 },
+        { "shower at 0.108 vs F(0.108)", t_as0, NULL, 3, 1 },
+        { "shower at 0.128 vs F(0.128)", t_as1, NULL, 4, 1 },
+        { "nominal of the alpha_s run vs F(k=1)", t_as, NULL, 0, 1 },
+        { "control: nominal, no weights, vs F(0.108)", t_as, NULL, 3, 0 },
+        { "control: nominal, no weights, vs F(0.128)", t_as, NULL, 4, 0 },
+        { "control: reweighted ALPHAS_MZ=0.108 vs F(k=1)", t_as, wa, 0, 0 },
+        { "control: reweighted ALPHAS_MZ=0.128 vs F(k=1)", t_as, wa + N_EVENTS, 0, 0 },
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; ++i) {
         const double x = chi2(c[i].t, c[i].w, F[c[i].f]);
@@ -288,6 +327,10 @@ int main(void)
     free(w);
     free(t_lo);
     free(t_hi);
+    free(t_as);
+    free(wa);
+    free(t_as0);
+    free(t_as1);
     if (failures) printf("%d check(s) failed\n", failures);
     return failures ? 1 : 0;
 }

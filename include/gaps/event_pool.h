@@ -124,6 +124,10 @@ typedef struct gaps_physics {
      * vary_hard_first and on: variation vary_hard_first + j starts at the hard event's
      * vary[j], the others at 1 */
     int vary_hard_first;
+    /* the coupling of variation v's shower: the run's (as) where vary_coupling[v] = 0, else
+     * vary_as[vary_coupling[v] - 1] (--vary alphas: alpha_s(M_Z^2) down, up) */
+    signed char vary_coupling[GAPS_VARY_MAX];
+    gaps_alphas vary_as[2];
     int ablate;       /* --ablate: enum gaps_ablate_bit bits (gaps/ablate.h), 0 by default */
     uint32_t seed;
     int64_t end_event; /* refills hand out event numbers below this one (the end of the run,

@@ -161,19 +161,21 @@ typedef struct gaps_hard_event {
     int flav[GAPS_HARD_MAX], col[GAPS_HARD_MAX], acol[GAPS_HARD_MAX];
     double x[2];                    /* momentum fractions of the incoming partons */
     int next_tag;                   /* the first colour tag not used */
-    /* --vary scales (gaps_process.scales): the event's weight at each varied (mu_R, mu_F)
-     * over its weight; written only where scales.n > 0 */
+    /* --vary scales and alphas (gaps_process.scales): the event's weight at each varied
+     * (mu_R, mu_F, alpha_s) over its weight; written only where scales.n > 0 */
     double vary[GAPS_VARY_HARD_MAX];
 } gaps_hard_event;
 
-/* --vary scales (gaps/vary.h): what a process needs to weight its events for n varied pairs
- * of scale factors (kR, kF), set on the host by gaps_process_set_scales().  Plain data. */
+/* --vary scales and alphas (gaps/vary.h): what a process needs to weight its events for n
+ * variations of its scales (kR, kF) and coupling, set on the host by
+ * gaps_process_set_scales().  Plain data. */
 typedef struct gaps_scale_vary {
     int n;                                  /* 0: no scale variations */
     double kf2[GAPS_VARY_HARD_MAX];         /* kF^2: mu_F^2 = kF^2 times the nominal one */
     double lkr2[GAPS_VARY_HARD_MAX];        /* ln kR^2 */
     double alphas[GAPS_VARY_HARD_MAX];      /* alpha_s at kR^2 mu_R^2 of the process's mu_R
-                                               (gaps_process_nlo_mu_r2) */
+                                               (gaps_process_nlo_mu_r2), of the variation's
+                                               coupling (--vary alphas: another alpha_s(M_Z)) */
     double as_ratio[GAPS_VARY_HARD_MAX];    /* that over alpha_s at mu_R^2 */
 } gaps_scale_vary;
 
@@ -273,12 +275,14 @@ double gaps_process_hard_scale2(const gaps_process *proc);
  * M_Z^2 for pp-z and pp-ll. */
 double gaps_process_nlo_mu_r2(const gaps_process *proc);
 
-/* Host: make proc's events carry the weights of the n scale variations (kR[v], kF[v])
- * (--vary scales, gaps_hard_event.vary), alpha_s from as at kR^2 times
+/* Host: make proc's events carry the weights of the n variations (kR[v], kF[v], coupling[v])
+ * (--vary scales and alphas, gaps_hard_event.vary): mu_R and mu_F times kR and kF, alpha_s
+ * from coupling[v] at kR^2 gaps_process_nlo_mu_r2() against as (the run's) at
  * gaps_process_nlo_mu_r2(); after gaps_process_set_nlo.  0, or -1 with the reason in msg (a
  * process whose hard events come from a file: their variations are the file's weights). */
 int gaps_process_set_scales(gaps_process *proc, const gaps_alphas *as, int n, const double *kr,
-                            const double *kf, char *msg, size_t len);
+                            const double *kf, const gaps_alphas *const *coupling, char *msg,
+                            size_t len);
 
 /* Host: hand an initialised process the run's strong coupling (gaps_physics_setup does, after
  * gaps_process_init and before gaps_process_set_nlo and gaps_process_prepare), for a process

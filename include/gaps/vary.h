@@ -24,6 +24,12 @@
  * MUR=0.5_MUF=0.5, ... as the LHEF scale weights are.  The shower is not varied with them: its
  * scales are --vary shower's.  e+ e- collisions have no mu_F: MUR=0.5 and MUR=2 alone (weights
  * equal to the nominal one at leading order, whose Born has no alpha_s).
+ *
+ * --vary alphas moves alpha_s(M_Z^2) by -+ GAPS_VARY_ALPHAS_DELTA in every coupling of the
+ * event: the shower's (by the same trial reweighting) and the hard process's (its alpha_s^n
+ * and its NLO terms), named ALPHAS_MZ=0.117 and ALPHAS_MZ=0.119 for the default 0.118.  The
+ * parton densities stay the run's: a PDF fitted with the other alpha_s would come with
+ * --vary pdf.
  */
 #ifndef GAPS_VARY_H
 #define GAPS_VARY_H
@@ -33,16 +39,19 @@
 
 GAPS_C_BEGIN
 
-/* What --vary names (bits of gaps_config.vary).  `shower` and `scales` exist; `pdf` and
- * `alphas` are refused as "not yet" (gaps_vary_parse). */
-enum gaps_vary_bit { GAPS_VARY_SHOWER = 1, GAPS_VARY_SCALES = 2 };
+/* What --vary names (bits of gaps_config.vary).  `shower`, `scales` and `alphas` exist; `pdf`
+ * is refused as "not yet" (gaps_vary_parse). */
+enum gaps_vary_bit { GAPS_VARY_SHOWER = 1, GAPS_VARY_SCALES = 2, GAPS_VARY_ALPHAS = 4 };
 /* Every bit a program of this version knows (a state with others is refused) */
-#define GAPS_VARY_KNOWN (GAPS_VARY_SHOWER | GAPS_VARY_SCALES)
+#define GAPS_VARY_KNOWN (GAPS_VARY_SHOWER | GAPS_VARY_SCALES | GAPS_VARY_ALPHAS)
 
-/* The most variation weights a run carries (shower: six; scales: six) and the most of them
- * that the hard process computes (scales). */
-#define GAPS_VARY_MAX 12
-#define GAPS_VARY_HARD_MAX 6
+/* The most variation weights a run carries (shower: six; scales: six; alphas: two) and the
+ * most of them that the hard process weights (scales and alphas). */
+#define GAPS_VARY_MAX 14
+#define GAPS_VARY_HARD_MAX 8
+/* --vary alphas: alpha_s(M_Z^2) of the run (--alphas-mz) minus and plus this, in the shower
+ * and the hard process alike (the spacing of the alpha_s series of the common PDF sets) */
+#define GAPS_VARY_ALPHAS_DELTA 0.001
 /* The factors k of mu_R of --vary shower. */
 #define GAPS_VARY_MUR_DOWN 0.5
 #define GAPS_VARY_MUR_UP 2.0
@@ -68,11 +77,13 @@ enum gaps_vary_flag {
 };
 
 /* One variation: its name, the factors k of mu_R of the shower's final- and initial-state
- * emissions, and the factors of the hard process's mu_R and mu_F (1: not varied). */
+ * emissions, the factors of the hard process's mu_R and mu_F (1: not varied), and the
+ * alpha_s(M_Z^2) of both (0: the run's). */
 typedef struct gaps_variation {
     char name[GAPS_VARY_NAME_MAX];
     double mur_fsr, mur_isr;
     double mur, muf;
+    double alphas_mz;
 } gaps_variation;
 
 /* Parse a --vary value: names separated by single commas.  0 with the bits in *bits, or -1
@@ -80,8 +91,9 @@ typedef struct gaps_variation {
 int gaps_vary_parse(const char *text, int *bits, char *msg, size_t len);
 
 /* The variations of `bits` for a process with (hadronic = 1) or without initial-state
- * shower, in their order (the order of every output); returns their number. */
-int gaps_vary_list(int bits, int hadronic, gaps_variation out[GAPS_VARY_MAX]);
+ * shower and a run of alpha_s(M_Z^2) = alphas_mz, in their order (the order of every
+ * output: shower, scales, alphas); returns their number. */
+int gaps_vary_list(int bits, int hadronic, double alphas_mz, gaps_variation out[GAPS_VARY_MAX]);
 
 GAPS_C_END
 

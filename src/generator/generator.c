@@ -54,6 +54,16 @@ static double shower_mu2_bound(const gaps_physics *phys)
     return m;
 }
 
+/* The largest coupling a run's shower evaluates: with --vary alphas the one of the larger
+ * alpha_s(M_Z^2), which is the larger at every scale; the overestimates take it at
+ * shower_mu2_bound() (doc/physics.md 17.3). */
+static const gaps_alphas *shower_coupling_bound(const gaps_physics *phys)
+{
+    for (int v = 0; v < phys->n_vary; ++v)
+        if (phys->vary_coupling[v] == 2) return &phys->vary_as[1];
+    return &phys->as;
+}
+
 static int config_hadronic(const gaps_config *cfg)
 {
     return cfg->process >= 0 && cfg->process < GAPS_N_PROCESSES
@@ -316,7 +326,7 @@ static int config_check(const gaps_config *cfg, char *msg, size_t len)
         return snprintf(msg, len, "--shower-mur-factor must be from %g to %g",
                         GAPS_SHOWER_MUR_FACTOR_MIN, GAPS_SHOWER_MUR_FACTOR_MAX), -1;
     if (cfg->vary & ~GAPS_VARY_KNOWN)
-        return snprintf(msg, len, "--vary: only shower and scales are implemented"), -1;
+        return snprintf(msg, len, "--vary: only shower, scales and alphas are implemented"), -1;
     if (cfg->shower_mur_factor != 1.0 || cfg->vary) {
         const char *what = cfg->vary ? "--vary" : "--shower-mur-factor";
         /* GAPS 2.1's constant coupling and its f > g rejections, and the ablations' own
@@ -327,9 +337,12 @@ static int config_check(const gaps_config *cfg, char *msg, size_t len)
         if (!phys) return snprintf(msg, len, "out of memory"), -1;
         const int rc = gaps_physics_setup(phys, cfg, NULL, msg, len);
         const double mu2 = rc == 0 ? shower_mu2_bound(phys) : 1.0;
+        gaps_alphas bound = as;
+        if (rc == 0) bound = *shower_coupling_bound(phys);
         free(phys);
         if (rc != 0) return -1;
-        if (!gaps_alphas_is_defined(&as, mu2 * cfg->t_cut))
+        if (!gaps_alphas_is_defined(&as, mu2 * cfg->t_cut)
+            || !gaps_alphas_is_defined(&bound, mu2 * cfg->t_cut))
             return snprintf(msg, len, "%s: alpha_s is not defined at %g t_cut = %g GeV^2 (below "
                             "the Landau pole): give a larger --tcut", what, mu2,
                             mu2 * cfg->t_cut), -1;
@@ -434,24 +447,37 @@ int gaps_physics_setup(gaps_physics *phys, const gaps_config *cfg, const gaps_pd
     {
         gaps_variation vars[GAPS_VARY_MAX];
         double kr[GAPS_VARY_HARD_MAX], kf[GAPS_VARY_HARD_MAX];
-        int n_hard = 0;
+        const gaps_alphas *coupling[GAPS_VARY_HARD_MAX];
+        int n_hard = 0, n_as = 0;
         const double nominal = phys->mur_scaled ? phys->mur2 : 1.0;
-        phys->n_vary = gaps_vary_list(cfg->vary, phys->proc.hadronic, vars);
+        phys->n_vary = gaps_vary_list(cfg->vary, phys->proc.hadronic, cfg->alphas_mz, vars);
         for (int v = 0; v < phys->n_vary; ++v) {
             phys->vary_mu2[v][0] = nominal * vars[v].mur_fsr * vars[v].mur_fsr;
             phys->vary_mu2[v][1] = nominal * vars[v].mur_isr * vars[v].mur_isr;
-            if (vars[v].mur != 1.0 || vars[v].muf != 1.0) {   /* the hard process's, last */
+            phys->vary_coupling[v] = 0;
+            if (vars[v].alphas_mz != 0.0) {   /* --vary alphas: down, then up */
+                if (n_as >= 2
+                    || gaps_alphas_init(&phys->vary_as[n_as], cfg->alphas_order,
+                                        vars[v].alphas_mz) != 0)
+                    return snprintf(msg, len, "--vary alphas: alpha_s(M_Z) = %g is not a "
+                                    "coupling", vars[v].alphas_mz), -1;
+                phys->vary_coupling[v] = (signed char)(++n_as);
+            }
+            /* the hard process's (scales and alphas), the list's last ones */
+            if (vars[v].mur != 1.0 || vars[v].muf != 1.0 || vars[v].alphas_mz != 0.0) {
                 if (!n_hard) phys->vary_hard_first = v;
+                coupling[n_hard] = phys->vary_coupling[v] ? &phys->vary_as[n_as - 1] : &phys->as;
                 kr[n_hard] = vars[v].mur;
                 kf[n_hard++] = vars[v].muf;
             }
         }
-        if (gaps_process_set_scales(&phys->proc, &phys->as, n_hard, kr, kf, msg, len) != 0)
+        if (gaps_process_set_scales(&phys->proc, &phys->as, n_hard, kr, kf, coupling, msg,
+                                    len) != 0)
             return -1;
     }
     /* the overestimate alpha_s(t_C), at the smallest argument factor of the run: 1 by
      * default */
-    phys->a_max = gaps_alphas_value(&phys->as, shower_mu2_bound(phys) * cfg->t_cut);
+    phys->a_max = gaps_alphas_value(shower_coupling_bound(phys), shower_mu2_bound(phys) * cfg->t_cut);
     phys->seed = cfg->seed;
     phys->end_event = cfg->first_event + cfg->events;
     return 0;
@@ -547,7 +573,8 @@ static int run_physics_setup(const gaps_config *cfg, gaps_physics *phys, run_pdf
     }
     /* the bounds of the initial-state shower come from the host copy of the set */
     double *table = NULL;
-    int ok = gaps_isr_init_scaled(&phys->isr, &host, &phys->as, shower_mu2_bound(phys),
+    int ok = gaps_isr_init_scaled(&phys->isr, &host, shower_coupling_bound(phys),
+                                  shower_mu2_bound(phys),
                                   cfg->compat, cfg->t_cut, cfg->ecm * cfg->ecm, &table) == 0
              && (rp->bound = gaps_device_copy(table, gaps_isr_table_bytes(&phys->isr))) != NULL
              && gaps_pdf_to_device(&host, &rp->view) == 0;
@@ -1168,7 +1195,7 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     uint64_t *vary_words_host = NULL, *vary_words_dev = NULL;
     size_t vary_reduce_bytes = 0;
     int vary_ok = 1;
-    run->n_vary = gaps_vary_list(cfg->vary, phys.proc.hadronic, run->vary);
+    run->n_vary = gaps_vary_list(cfg->vary, phys.proc.hadronic, cfg->alphas_mz, run->vary);
     if (phys.n_vary > 0) {
         hist.n_vary = phys.n_vary;
         hist.vary_acc = gaps_device_alloc(hist_bytes * (size_t)phys.n_vary);

@@ -182,7 +182,7 @@ int gaps_state_vary_list(const gaps_state *s, gaps_variation *out)
     if (!s->vary) return 0;
     const int hadronic = s->process >= 0 && s->process < GAPS_N_PROCESSES
                          && gaps_process_table[s->process].hadronic;
-    return gaps_vary_list(s->vary, hadronic, out ? out : tmp);
+    return gaps_vary_list(s->vary, hadronic, s->alphas_mz, out ? out : tmp);
 }
 
 void gaps_state_vary_result(const gaps_state *s, int v, gaps_hist_result *out)
@@ -196,11 +196,20 @@ void gaps_state_vary_result(const gaps_state *s, int v, gaps_hist_result *out)
 /* --vary's value as the option takes it */
 static void vary_text(int bits, char *buf, size_t len)
 {
-    if (bits == 0) snprintf(buf, len, "none");
-    else if (bits == GAPS_VARY_SHOWER) snprintf(buf, len, "shower");
-    else if (bits == GAPS_VARY_SCALES) snprintf(buf, len, "scales");
-    else if (bits == (GAPS_VARY_SHOWER | GAPS_VARY_SCALES)) snprintf(buf, len, "shower,scales");
-    else snprintf(buf, len, "0x%x", (unsigned)bits);
+    static const char *names[] = { "shower", "scales", "alphas" };   /* bits 1, 2, 4 */
+    if (bits == 0) {
+        snprintf(buf, len, "none");
+        return;
+    }
+    if (bits & ~GAPS_VARY_KNOWN) {
+        snprintf(buf, len, "0x%x", (unsigned)bits);
+        return;
+    }
+    size_t at = 0;
+    buf[0] = 0;
+    for (int k = 0; k < 3; ++k)
+        if (bits & (1 << k) && at < len)
+            at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? "," : "", names[k]);
 }
 
 const char *gaps_state_vary_differ(const gaps_state *a, const gaps_state *b, char *va,
@@ -791,8 +800,8 @@ int gaps_state_read(const char *path, gaps_state *s, gaps_resume_point *rp, char
          * program knows, none: check_meaning refuses them) */
         const uint64_t vary_bits = get_u64(&b);
         if (!b.bad && (vary_bits & ~(uint64_t)GAPS_VARY_KNOWN) != 0) {
-            snprintf(msg, len, "'%s' is corrupt (--vary bits 0x%" PRIx64 ": only shower and "
-                     "scales, 0x%x, exist)", path, vary_bits, (unsigned)GAPS_VARY_KNOWN);
+            snprintf(msg, len, "'%s' is corrupt (--vary bits 0x%" PRIx64 ": only shower, "
+                     "scales and alphas, 0x%x, exist)", path, vary_bits, (unsigned)GAPS_VARY_KNOWN);
             goto done;
         }
         s->vary = (int)vary_bits;

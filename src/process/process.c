@@ -175,17 +175,18 @@ int gaps_process_set_nlo(gaps_process *proc, double alphas, int compat, char *ms
 }
 
 int gaps_process_set_scales(gaps_process *proc, const gaps_alphas *as, int n, const double *kr,
-                            const double *kf, char *msg, size_t len)
+                            const double *kf, const gaps_alphas *const *coupling, char *msg,
+                            size_t len)
 {
     gaps_scale_vary *sv = &proc->scales;
     memset(sv, 0, sizeof *sv);
     if (n <= 0) return 0;
     if (proc->from_file)
-        return snprintf(msg, len, "--vary scales: the hard events come from a file, whose "
-                        "scale variations are its own weights (the HepMC3 and CSV outputs "
-                        "carry them)"), -1;
+        return snprintf(msg, len, "--vary scales and alphas: the hard events come from a file, "
+                        "whose variations are its own weights (the HepMC3 and CSV outputs "
+                        "carry them); --vary shower is for files"), -1;
     if (n > GAPS_VARY_HARD_MAX)
-        return snprintf(msg, len, "--vary scales: %d variations, at most %d", n,
+        return snprintf(msg, len, "--vary: %d variations of the hard process, at most %d", n,
                         GAPS_VARY_HARD_MAX), -1;
     /* the process's mu_R: its NLO one, which is also its Born's where the Born has alpha_s
      * (pp-h: m_H) */
@@ -195,7 +196,9 @@ int gaps_process_set_scales(gaps_process *proc, const gaps_alphas *as, int n, co
     for (int v = 0; v < n; ++v) {
         sv->kf2[v] = kf[v] * kf[v];
         sv->lkr2[v] = log(kr[v] * kr[v]);
-        sv->alphas[v] = kr[v] == 1.0 ? a0 : gaps_alphas_value(as, kr[v] * kr[v] * mu_r2);
+        sv->alphas[v] = kr[v] == 1.0 && coupling[v] == as
+                        ? a0
+                        : gaps_alphas_value(coupling[v], kr[v] * kr[v] * mu_r2);
         sv->as_ratio[v] = sv->alphas[v] / a0;
     }
     return 0;

@@ -1239,8 +1239,10 @@ void gaps_options_usage(FILE *f)
         "      --vary LIST          variation weights, comma-separated: shower (the shower's\n"
         "                           mu_R x 1/2 and x 2 in FSR, ISR and both: MUR_FSR=0.5,\n"
         "                           ...), scales (the hard process's mu_R and mu_F, the\n"
-        "                           7-point envelope: MUR=0.5_MUF=0.5, ...; not with --lhe);\n"
-        "                           pdf and alphas are not yet implemented\n"
+        "                           7-point envelope: MUR=0.5_MUF=0.5, ...; not with --lhe),\n"
+        "                           alphas (alpha_s(M_Z) -+ 0.001 in shower and hard process:\n"
+        "                           ALPHAS_MZ=0.117, ...; not with --lhe); pdf is not yet\n"
+        "                           implemented\n"
         "      --shower-mur-factor K\n"
         "                           the shower's alpha_s at (K p_T)^2, %g..%g (default 1)\n",
         GAPS_SHOWER_MUR_FACTOR_MIN, GAPS_SHOWER_MUR_FACTOR_MAX);

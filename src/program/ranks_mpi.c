@@ -483,7 +483,8 @@ static int start_job(job *j, totals *t, const gaps_config *cfg, const gaps_hooks
     j->user = hooks;
     j->streaming = cfg->keep_rows || cfg->keep_records;
     gaps_variation vary[GAPS_VARY_MAX];
-    j->n_vary = gaps_vary_list(cfg->vary, gaps_process_table[cfg->process].hadronic, vary);
+    j->n_vary = gaps_vary_list(cfg->vary, gaps_process_table[cfg->process].hadronic, cfg->alphas_mz,
+                               vary);
     j->output_failed = j->bad_batch = 0;
     snprintf(j->me.host, sizeof j->me.host, "%s", gaps_mpi_host());
     if (cfg->threads > 0)

@@ -178,10 +178,12 @@ void gaps_report_json(FILE *f, const gaps_config *cfg, const gaps_run *run, int6
         fprintf(f, "  \"variations\": {");
         for (int v = 0; v < run->n_vary; ++v)
             fprintf(f, "%s\n    \"%s\": {\"sigma_pb\": %.17g, \"sigma_err_pb\": %.17g, "
-                       "\"mur_fsr\": %.17g, \"mur_isr\": %.17g, \"mur\": %.17g, \"muf\": %.17g}",
+                       "\"mur_fsr\": %.17g, \"mur_isr\": %.17g, \"mur\": %.17g, \"muf\": %.17g, "
+                       "\"alphas_mz\": %.17g}",
                     v ? "," : "", run->vary[v].name, run->vary_sigma[v],
                     run->vary_sigma_err[v], run->vary[v].mur_fsr, run->vary[v].mur_isr,
-                    run->vary[v].mur, run->vary[v].muf);
+                    run->vary[v].mur, run->vary[v].muf,
+                    run->vary[v].alphas_mz != 0.0 ? run->vary[v].alphas_mz : cfg->alphas_mz);
         fprintf(f, "\n  },\n");
         /* the safeguards of doc/physics.md 17.3: events whose weights they touched */
         fprintf(f, "  \"variation_checks\": {\"overestimate_factor\": %.17g, "
@@ -381,9 +383,11 @@ void gaps_report_merge_json(FILE *f, const gaps_state *total, int n_inputs)
             gaps_state_vary_result(total, v, r);
             gaps_histograms_sigma(r, &sigma, &err);
             fprintf(f, "%s\n    \"%s\": {\"sigma_pb\": %.17g, \"sigma_err_pb\": %.17g, "
-                       "\"mur_fsr\": %.17g, \"mur_isr\": %.17g, \"mur\": %.17g, \"muf\": %.17g}",
+                       "\"mur_fsr\": %.17g, \"mur_isr\": %.17g, \"mur\": %.17g, \"muf\": %.17g, "
+                       "\"alphas_mz\": %.17g}",
                     v ? "," : "", vary[v].name, sigma, err, vary[v].mur_fsr, vary[v].mur_isr,
-                    vary[v].mur, vary[v].muf);
+                    vary[v].mur, vary[v].muf,
+                    vary[v].alphas_mz != 0.0 ? vary[v].alphas_mz : total->alphas_mz);
         }
         fprintf(f, "\n  },\n");
         fprintf(f, "  \"variation_checks\": {\"events_p_varied_above_overestimate\": %" PRIu64

@@ -116,7 +116,8 @@ static void event_weights(program *pg, const gaps_config *cfg, gaps_event_stream
     const gaps_event_stream_weights *file_w = pg->lhe ? gaps_lhe_feed_weights(pg->lhe) : NULL;
     const gaps_event_stream_weights none = { 0, NULL, NULL, NULL, 0 };
     *w = file_w ? *file_w : none;
-    w->n_vary = gaps_vary_list(cfg->vary, gaps_process_table[cfg->process].hadronic, pg->vary);
+    w->n_vary = gaps_vary_list(cfg->vary, gaps_process_table[cfg->process].hadronic, cfg->alphas_mz,
+                               pg->vary);
     for (int k = 0; k < w->n; ++k) pg->weight_names[k] = w->names[k];
     for (int v = 0; v < w->n_vary; ++v) pg->weight_names[w->n + v] = pg->vary[v].name;
     w->names = pg->weight_names;

@@ -246,14 +246,18 @@ GAPS_OUT_OF_LINE void vary_trial(gaps_pool *pool, const gaps_physics *phys, int 
     int over = 0;
     for (int v = 0; v < phys->n_vary; ++v) {
         const double mu2 = phys->vary_mu2[v][isr];
-        if (mu2 == nominal) continue;
+        const int c = phys->vary_coupling[v];
+        if (mu2 == nominal && c == 0) continue;
         double f;
-        if (mu2 == mu2_seen[0]) f = f_seen[0];
-        else if (mu2 == mu2_seen[1]) f = f_seen[1];
+        /* the factors of the shower's mu_R variations are shared by argument; those of
+         * another coupling (--vary alphas, at the nominal argument) are their own */
+        if (c == 0 && mu2 == mu2_seen[0]) f = f_seen[0];
+        else if (c == 0 && mu2 == mu2_seen[1]) f = f_seen[1];
         else {
             const double arg = scaled_as_arg(phys, mu2, t);
-            const double av = ee_only ? gaps_alphas_value_own(&phys->as, arg)
-                                      : gaps_alphas_value(&phys->as, arg);
+            const gaps_alphas *as = c == 0 ? &phys->as : &phys->vary_as[c - 1];
+            const double av = ee_only ? gaps_alphas_value_own(as, arg)
+                                      : gaps_alphas_value(as, arg);
             const double rv = r * (av / a);
             if (accepted) {
                 f = av / a;
@@ -261,9 +265,11 @@ GAPS_OUT_OF_LINE void vary_trial(gaps_pool *pool, const gaps_physics *phys, int 
                 f = (1.0 - rv) / (1.0 - r);
                 over |= rv > 1.0;
             }
-            const int slot = mu2_seen[0] < 0.0 ? 0 : 1;
-            mu2_seen[slot] = mu2;
-            f_seen[slot] = f;
+            if (c == 0) {
+                const int slot = mu2_seen[0] < 0.0 ? 0 : 1;
+                mu2_seen[slot] = mu2;
+                f_seen[slot] = f;
+            }
         }
         pool->vary_w[gaps_at(pool, v, e)] *= f;
     }
