@@ -38,9 +38,54 @@
  *         of ln(m_H^2/mu_F^2) must cancel d sigma_LO / d ln mu_F^2 at m_H (within 1 %: the set
  *         evolves with its own one-loop alpha_s); and the mu_R term of (V + I) against the
  *         textbook's (33 - 2 n_f)/6 ln(mu_R^2/m_H^2) alpha_s/pi.
- * Usage: test_pp_h_nlo PDFSETS_DIR [--sigma].  Exit status 0 pass, 1 fail, 2 usage or PDF
- * set.  With --sigma: only print the textbook integration's sigma_NLO (pb), for the test of
- * the program's NLO events (tests/test_pp_h.sh). */
+ * Scale variations (issue 31 item 4: the generator's --vary scales weights against an
+ * independent fixed-order integration of the same scale choices).  --scales prints 3A's
+ * sigma_LO and sigma_NLO at the seven points (k_R, k_F) = (1, 1), (1/2, 1/2), (1/2, 1),
+ * (1, 1/2), (1, 2), (2, 1), (2, 2), mu_R = k_R m_H, mu_F = k_F m_H, one line each:
+ *   SCALES pp-h <lo|nlo> <k_R> <k_F> <sigma, pb>.
+ * alpha_s = alpha_s(mu_R^2) of the run's coupling (as above: two loops from 0.118) in sigma_0,
+ * so that the Born goes as alpha_s(mu_R)^2, and in the O(alpha_s) terms; the PDFs at mu_F^2.
+ * With L_F = ln(m_H^2/mu_F^2) and L_R = ln(mu_R^2/m_H^2) the MSbar heavy-top terms become
+ * (Dawson, Nucl. Phys. B359 (1991) 283; Djouadi, Spira, Zerwas, Phys. Lett. B264 (1991) 440;
+ * Spira, hep-ph/9705337, there written
+ * -z P_gg(z) ln(mu_F^2/s_hat) and -(z/2) P_gq(z) ln(mu_F^2/(s_hat (1-z)^2)), s_hat = m_H^2/z)
+ *   C        += (33 - 2 n_f)/6 L_R,   i.e. 2 (alpha_s/(2 pi)) (beta_0/2) L_R in units of
+ *               alpha_s/pi, beta_0/2 = (11 C_A - 2 n_f)/6, n_f = 5 (from the Born's alpha_s^2),
+ *   Delta_gg += z P_gg(z) L_F,   Delta_gq += (z/2) P_gq(z) L_F,   Delta_qq unchanged,
+ * where now P_gg's plus distribution and delta(1 - z) act (at L_F = 0 they met ln z = 0).
+ * Derived: 3A's O(alpha_s) term is (alpha_s/pi) sigma_0 integral dz Lum_ij(tau_H/z) Delta_ij(z)/z
+ * (Lum_ij(tau') = integral d ln x1 [x f_i](x1) [x f_j](tau'/x1)); the DGLAP equations of x f in
+ * alpha_s/(2 pi) with P_gq = C_F [1 + (1 - z)^2]/z give d Lum_gg(tau_H)/d ln mu^2 =
+ * (alpha_s/(2 pi)) integral dz [2 P_gg(z) Lum_gg + P_gq(z) Lum_gq](tau_H/z) (Lum_gq: 3A's q g +
+ * g q channel), which the Delta terms cancel; at one loop d alpha_s^2 / d ln mu^2 =
+ * -alpha_s^2 (alpha_s/pi)(33 - 2 n_f)/6, which C's term cancels.  At fixed x1, with
+ * g(z) = [x f](x1) [x f](x2) (z times 3A's L, g(1) = lum1) and g = 0 below z_min:
+ *   integral dz L z P_gg = 6 { integral_zmin^1 dz [(g(z) - g(1))/(1 - z)
+ *                                                  + (1/z - 2 + z(1 - z)) g(z)]
+ *                             + g(1) ln(1 - z_min) } + (33 - 2 n_f)/6 g(1).
+ * One full integration per point at --sigma's tolerances (outer and inner 1e-6).  Measured
+ * (6 s on one core of a busy machine; about 3 minutes with --scales-check):
+ *   (k_R, k_F)    (1,1)     (.5,.5)   (.5,1)    (1,.5)    (1,2)     (2,1)     (2,2)
+ *   pp-h LO      13.69289  16.26327  16.89755  13.17891  14.02431  11.32825  11.60244
+ *   pp-h NLO     31.51224  37.13062  37.74860  30.91221  31.98220  26.70052  27.12647
+ * --scales-check prints the table and checks: (a) (1, 1) is --sigma's integration to the bit
+ * (the unmodified program's 13.692894492247742 and 31.512239702663852 pb to 17 digits when
+ * this was written); (b) the LO of every point against 3B's direct y-integration with the
+ * PDFs at (k_F m_H)^2 (to 1e-10): within 4.6e-8 (3A's LO is to 1e-6); (c) the logs'
+ * normalisation at the central point: the coefficient of L_F, 0.29848 pb (g g -0.55110,
+ * q g +0.84958), against d sigma_LO / d ln mu_F^2 of the PDF grid's evolution, 0.29834 pb;
+ * that of L_R, 1.88210 pb, against -d sigma_LO / d ln mu_R^2 of the run's two-loop running,
+ * 1.96791 pb (ratio 0.956: the two-loop term, b_1 alpha_s / b_0 = 4.5 %); (d) mu_F from m_H/2
+ * to 2 m_H at k_R = 1 moves sigma by +6.2 % at LO and +3.4 % at NLO: not "much smaller", and
+ * should not be: the log cancels the Born's d sigma_LO / d ln mu_F^2 (c), and what moves at
+ * NLO is the corrections' own PDFs, which with K = 2.3 are (K - 1)/K = 0.57 of sigma_NLO and
+ * move much like the Born (NLO/LO ratio of the two: 0.55; required within 0.1 of (K - 1)/K);
+ * mu_R from m_H/2 to 2 m_H at k_F = 1: -40.7 % at LO, -35.1 % at NLO; (e) the tolerances
+ * / 100 move the 14 numbers by at most 1.4e-7 (relative; required < 1e-4).
+ * Usage: test_pp_h_nlo PDFSETS_DIR [--sigma | --scales | --scales-check].  Exit status 0
+ * pass, 1 fail, 2 usage or PDF set.  With --sigma: only print the textbook integration's
+ * sigma_NLO (pb), for the test of the program's NLO events (tests/test_pp_h.sh); with
+ * --scales: only the table above. */
 #define _POSIX_C_SOURCE 200809L   /* check.h's clock */
 #include "gaps/alphas.h"
 #include "gaps/constants.h"
@@ -68,8 +113,14 @@
 #define CF (4.0 / 3.0)
 #define NF 5.0
 
-static double AS;   /* alpha_s(m_H^2) */
+static double AS;   /* alpha_s(m_H^2); --scales: alpha_s(mu_R^2) */
 static double INNER_REL = 1e-6;   /* relative tolerance of the inner integrals */
+/* The textbook's scales (3A; header, "Scale variations"): mu_F^2, ln(m_H^2/mu_F^2) and
+ * ln(mu_R^2/m_H^2); m_H^2, 0 and 0 but in --scales. */
+static double MUF2 = MH2;
+static double LF = 0.0;
+static double LR = 0.0;
+#define BETA0H ((11.0 * CA - 2.0 * NF) / 6.0)   /* beta_0/2 = (33 - 2 n_f)/6 */
 
 static double dot4(const double a[4], const double b[4])
 {
@@ -414,7 +465,8 @@ static void test_limits(void)
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* 3A: the textbook: the MSbar heavy-top coefficient functions at mu_F = mu_R = m_H
+/* 3A: the textbook: the MSbar heavy-top coefficient functions at mu_F = mu_R = m_H (--scales:
+ * at other scales, with the terms of the header's "Scale variations", MUF2, LF, LR)
  * (z = m_H^2 / s_hat; Spira hep-ph/9705337, the limit m_t -> infinity):
  *   sigma = sigma_0 [1 + C as/pi] tau_H dL_gg/dtau_H + sum_ij integral_tau_H^1 dtau dL_ij/dtau
  *           (as/pi) sigma_0 Delta_ij(z),      C = pi^2 + 11/2,
@@ -439,7 +491,7 @@ typedef struct tctx { const gaps_pdf *pdf; int ch; double x1, A[13], lum1; } tct
 static double lum_pair(const tctx *c, double x2)
 {
     double B[13];
-    gaps_pdf_xfxq2_all(c->pdf, x2, MH2, B);
+    gaps_pdf_xfxq2_all(c->pdf, x2, MUF2, B);
     const double *A = c->A;
     double l = 0.0;
     if (c->ch == 0) l = A[6] * B[6];
@@ -459,15 +511,20 @@ static double textbook_z(double w, void *v)
     const double lnz = lzmin * w * w, z = exp(lnz), omz = -expm1(lnz);
     if (!(omz > 0.0)) return 0.0;
     const double jac = z * -lzmin * 2.0 * w, l1 = log(omz);
-    const double L = lum_pair(c, tauh / (c->x1 * z)) / z;
+    const double pair = lum_pair(c, tauh / (c->x1 * z)), L = pair / z;
     double d;
     if (c->ch == 0) {
+        /* z P_gg(z) ln(m_H^2/mu_F^2) (zero at mu_F = m_H): its plus distribution
+         * 6 z [1/(1-z)]_+ on L subtracts L(1) = lum1, the rest 6 (1/z - 2 + z(1-z)) z L */
         const double zpgg = 6.0 * (z / omz + 1.0 - 2.0 * z + z * z * omz);
         d = L * (-zpgg * lnz - 5.5 * omz * omz * omz - 12.0 * z * (2.0 - z * omz) * l1)
-            + 12.0 * l1 / omz * (L - c->lum1);
+            + 12.0 * l1 / omz * (L - c->lum1)
+            + LF * 6.0 * ((pair - c->lum1) / omz + (1.0 / z - 2.0 + z * omz) * pair);
     } else if (c->ch == 1) {
+        /* (z/2) P_gq(z) ln(m_H^2/mu_F^2): regular */
         const double pgq = 4.0 / 3.0 * (1.0 + omz * omz) / z;
-        d = L * (-0.5 * z * pgq * (lnz - 2.0 * l1) - 1.0 + 2.0 * z - z * z / 3.0);
+        d = L * (-0.5 * z * pgq * (lnz - 2.0 * l1) - 1.0 + 2.0 * z - z * z / 3.0)
+            + LF * L * 0.5 * z * pgq;
     } else {
         d = L * 32.0 / 27.0 * omz * omz * omz;
     }
@@ -475,7 +532,10 @@ static double textbook_z(double w, void *v)
 }
 
 /* d/d ln x1: the delta(1 - z) part (with the plus distribution's -integral_0^z_min) times
- * (1 + (as/pi) C) or the O(as) rest alone (c->lum1 < 0 asks for the LO alone) */
+ * (1 + (as/pi) C) or the O(as) rest alone (c->lum1 < 0 asks for the LO alone).  Away from
+ * the central scales (--scales) C gains (33 - 2 n_f)/6 [ln(mu_R^2/m_H^2) + ln(m_H^2/mu_F^2)]
+ * (the Born's alpha_s^2 and P_gg's delta(1 - z)) and the plus distribution of z P_gg its
+ * 6 ln(1 - z_min) ln(m_H^2/mu_F^2); at the central scales these are exact zeros. */
 typedef struct tout { int ch, part; const gaps_pdf *pdf; } tout;
 static double textbook_x1(double lnx1, void *v)
 {
@@ -484,12 +544,14 @@ static double textbook_x1(double lnx1, void *v)
     c.pdf = o->pdf;
     c.ch = o->ch;
     c.x1 = exp(lnx1);
-    gaps_pdf_xfxq2_all(c.pdf, c.x1, MH2, c.A);
+    gaps_pdf_xfxq2_all(c.pdf, c.x1, MUF2, c.A);
     const double tauh = MH2 / (ECM * ECM), zmin = tauh / c.x1;
     c.lum1 = lum_pair(&c, zmin);   /* z = 1: x2 = tau_H / x1 */
     if (o->part == 0) return o->ch == 0 ? c.lum1 : 0.0;   /* LO */
     const double api = AS / PI, lt = log1p(-zmin);
-    double r = o->ch == 0 ? api * c.lum1 * (5.5 + PI * PI + 6.0 * lt * lt) : 0.0;
+    double r = o->ch == 0 ? api * c.lum1 * (5.5 + PI * PI + 6.0 * lt * lt + BETA0H * (LR + LF)
+                                            + 6.0 * LF * lt)
+                          : 0.0;
     return r + api * integrate(textbook_z, &c, 0.0, 1.0, INNER_REL);
 }
 
@@ -721,10 +783,136 @@ static void library(const gaps_pdf *pdf, double sigma0, double rel, channels *ou
     vint->qq += vqq - rqq;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Scale variations (--scales, --scales-check; header, "Scale variations"): the textbook 3A at
+ * mu_R = k_R m_H, mu_F = k_F m_H, one full integration per point, alpha_s = alpha_s(mu_R^2)
+ * of the run's coupling in sigma_0 (alpha_s^2) and in the O(alpha_s) terms alike. */
+#define NSC 7
+static const double SC_KR[NSC] = { 1.0, 0.5, 0.5, 1.0, 1.0, 2.0, 2.0 };
+static const double SC_KF[NSC] = { 1.0, 0.5, 1.0, 0.5, 2.0, 1.0, 2.0 };
+
+/* One point: the textbook at the point's scales, then the central ones restored (AS = as0). */
+static void scale_point(const gaps_pdf *pdf, const gaps_alphas *as, double as0, double kr,
+                        double kf, double rel, double inner, channels *out)
+{
+    const double in0 = INNER_REL;
+    AS = gaps_alphas_value(as, kr * kr * MH2);
+    MUF2 = kf * kf * MH2;
+    LF = log(MH2 / MUF2);
+    LR = log(kr * kr);
+    INNER_REL = inner;
+    /* sigma_0 written as --sigma writes it: at (1, 1) the same integration to the bit */
+    textbook(pdf, GF * AS * AS / (288.0 * sqrt(2.0) * PI) * GEV2_TO_PB, rel, out);
+    AS = as0;
+    MUF2 = MH2;
+    LF = LR = 0.0;
+    INNER_REL = in0;
+}
+
+/* the table, --sigma's tolerances (1e-6, inner 1e-6) divided by tighten */
+static void scale_table(const gaps_pdf *pdf, const gaps_alphas *as, double tighten,
+                        channels t[NSC])
+{
+    const double as0 = AS;
+    for (int i = 0; i < NSC; ++i)
+        scale_point(pdf, as, as0, SC_KR[i], SC_KF[i], 1e-6 / tighten, 1e-6 / tighten, &t[i]);
+}
+
+static void scale_print(const channels t[NSC])
+{
+    for (int o = 0; o < 2; ++o)
+        for (int i = 0; i < NSC; ++i)
+            printf("SCALES pp-h %s %g %g %.6f\n", o ? "nlo" : "lo", SC_KR[i], SC_KF[i],
+                   o ? ch_total(&t[i]) : t[i].lo);
+}
+
+static void scales_check(const gaps_pdf *pdf, const gaps_alphas *as, const channels t[NSC])
+{
+    /* (a) (1, 1) is --sigma's integration (and tests/test_pp_h.sh's reference) to the bit */
+    channels A;
+    INNER_REL = 1e-6;
+    textbook(pdf, GF * AS * AS / (288.0 * sqrt(2.0) * PI) * GEV2_TO_PB, 1e-6, &A);
+    printf("(1, 1) against --sigma: LO %.9f / %.9f, NLO %.9f / %.9f pb\n", t[0].lo, A.lo,
+           ch_total(&t[0]), ch_total(&A));
+    CHECK(t[0].lo == A.lo && ch_total(&t[0]) == ch_total(&A), "(1, 1) is not --sigma's number");
+    CHECK(fabs(ch_total(&A) - 31.5122) < 1e-3, "sigma_NLO %.6f, 31.5122 expected", ch_total(&A));
+    /* (b) LO at every point against the direct y-integration of 3B (sigma_0 [xg][xg] at
+     * x_1,2 = (m_H/sqrt S) e^(+-y), the PDFs at (k_F m_H)^2, sigma_0 at alpha_s(mu_R^2)) */
+    double worst = 0.0;
+    for (int i = 0; i < NSC; ++i) {
+        const double a = gaps_alphas_value(as, SC_KR[i] * SC_KR[i] * MH2);
+        const double s0 = GF * a * a / (288.0 * sqrt(2.0) * PI) * GEV2_TO_PB;
+        const double d = born_piece(pdf, s0, P_LO, SC_KF[i] * SC_KF[i] * MH2, 0.0, 1e-10);
+        worst = fmax(worst, fabs(t[i].lo / d - 1.0));
+    }
+    printf("LO of every point against the direct y-integration: worst rel. %.1e\n", worst);
+    CHECK(worst < 1e-6, "LO against the direct integration %.3e", worst);   /* 3A's rel */
+    /* (c) the logs' normalisation: the coefficient of ln(m_H^2/mu_F^2) (LF = 1 with the PDFs
+     * at m_H^2, minus LF = 0) against d sigma_LO / d ln mu_F^2 of the PDF grid's evolution
+     * (one loop, its own alpha_s: ~1 %), and that of ln(mu_R^2/m_H^2) against
+     * -d sigma_LO / d ln mu_R^2 of the run's (two-loop) running coupling: their difference is
+     * the two-loop term, b_1 alpha_s / b_0 = 0.40 alpha_s ~ 4.5 % */
+    {
+        const double h = 0.1, s0 = GF * AS * AS / (288.0 * sqrt(2.0) * PI) * GEV2_TO_PB;
+        const double lp = born_piece(pdf, s0, P_LO, MH2 * exp(h), 0.0, 1e-10);
+        const double lm = born_piece(pdf, s0, P_LO, MH2 * exp(-h), 0.0, 1e-10);
+        const double dlo_f = (lp - lm) / (2.0 * h);
+        const double ap = gaps_alphas_value(as, MH2 * exp(h));
+        const double am = gaps_alphas_value(as, MH2 * exp(-h));
+        const double dlo_r = A.lo * (ap * ap - am * am) / (2.0 * h * AS * AS);
+        channels F, R;
+        LF = 1.0;
+        textbook(pdf, s0, 1e-6, &F);
+        LF = 0.0;
+        LR = 1.0;
+        textbook(pdf, s0, 1e-6, &R);
+        LR = 0.0;
+        const double cf = ch_total(&F) - ch_total(&A), cr = ch_total(&R) - ch_total(&A);
+        printf("mu_F: d sigma_LO/d ln mu_F^2 = %.5f pb (PDF grid), coefficient of "
+               "ln(m_H^2/mu_F^2) %.5f pb (g g %+.5f, q g %+.5f): ratio %.4f\n", dlo_f, cf,
+               F.gg - A.gg, F.qg - A.qg, cf / dlo_f);
+        printf("mu_R: -d sigma_LO/d ln mu_R^2 = %.5f pb (two-loop running), coefficient of "
+               "ln(mu_R^2/m_H^2) %.5f pb = sigma_LO (alpha_s/pi) 23/6: ratio %.4f\n", -dlo_r,
+               cr, cr / -dlo_r);
+        CHECK(fabs(cf / dlo_f - 1.0) < 0.02, "ln mu_F coefficient %.5f vs %.5f", cf, dlo_f);
+        CHECK(fabs(cr / -dlo_r - 1.0) < 0.1, "ln mu_R coefficient %.5f vs %.5f", cr, -dlo_r);
+        CHECK(fabs(F.qq - A.qq) == 0.0 && fabs(R.qg - A.qg) == 0.0 && fabs(R.qq - A.qq) == 0.0,
+              "the logs in the wrong channels");
+    }
+    /* (d) the scale dependence: mu_F from m_H/2 to 2 m_H at k_R = 1, mu_R likewise at k_F = 1.
+     * Once the log has cancelled the Born's d sigma_LO / d ln mu_F^2 (c), what moves with mu_F
+     * at NLO is the O(alpha_s) corrections' own PDFs, an O(alpha_s^2) effect, but with
+     * K = 2.3 the corrections are (K - 1)/K = 0.57 of sigma_NLO: if they move like the Born
+     * (the same g g luminosity near tau_H dominates), the NLO's relative mu_F dependence is
+     * (K - 1)/K times the LO's, not "much smaller" as for Drell-Yan (K = 1.11). */
+    const double f_lo = (t[4].lo - t[3].lo) / t[0].lo;
+    const double f_nlo = (ch_total(&t[4]) - ch_total(&t[3])) / ch_total(&t[0]);
+    const double r_lo = (t[5].lo - t[2].lo) / t[0].lo;
+    const double r_nlo = (ch_total(&t[5]) - ch_total(&t[2])) / ch_total(&t[0]);
+    const double k = ch_total(&t[0]) / t[0].lo;
+    printf("mu_F from m_H/2 to 2 m_H (k_R = 1), relative to (1, 1): LO %+.4f, NLO %+.4f (ratio "
+           "%.3f; (K - 1)/K = %.3f); mu_R likewise (k_F = 1): LO %+.4f, NLO %+.4f\n", f_lo, f_nlo,
+           f_nlo / f_lo, (k - 1.0) / k, r_lo, r_nlo);
+    CHECK(fabs(f_nlo) < fabs(f_lo) && fabs(f_nlo / f_lo - (k - 1.0) / k) < 0.1,
+          "the NLO mu_F dependence %.4f against the LO's %.4f", f_nlo, f_lo);
+    CHECK(fabs(r_nlo) < fabs(r_lo), "the NLO mu_R dependence is not smaller than the LO one");
+    /* (e) convergence: the tolerances 100 times tighter */
+    channels t2[NSC];
+    scale_table(pdf, as, 100.0, t2);
+    double move = 0.0;
+    for (int i = 0; i < NSC; ++i) {
+        move = fmax(move, fabs(t2[i].lo / t[i].lo - 1.0));
+        move = fmax(move, fabs(ch_total(&t2[i]) / ch_total(&t[i]) - 1.0));
+    }
+    printf("tolerances (1e-6, inner 1e-6) / 100: the 14 numbers move by at most %.1e "
+           "(relative)\n", move);
+    CHECK(move < 1e-4, "the table moves by %.3e with tolerances / 100", move);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: test_pp_h_nlo PDFSETS_DIR\n");
+        fprintf(stderr, "usage: test_pp_h_nlo PDFSETS_DIR [--sigma | --scales | --scales-check]\n");
         return 2;
     }
     const double t0 = test_now();
@@ -743,6 +931,26 @@ int main(int argc, char **argv)
         textbook(&pdf, GF * AS * AS / (288.0 * sqrt(2.0) * PI) * GEV2_TO_PB, 1e-6, &A);
         printf("%.9g\n", ch_total(&A));
         return 0;
+    }
+    if (argc > 2 && (strcmp(argv[2], "--scales") == 0 || strcmp(argv[2], "--scales-check") == 0)) {
+        gaps_pdf pdf;
+        char err[512];
+        if (gaps_pdf_load(&pdf, GAPS_DEFAULT_PDF, argv[1], err, sizeof err) != 0) {
+            fprintf(stderr, "test_pp_h_nlo: %s\n", err);
+            return 2;
+        }
+        channels t[NSC];
+        scale_table(&pdf, &as, 1.0, t);
+        scale_print(t);
+        if (strcmp(argv[2], "--scales-check") == 0) {
+            printf("table: %.1f s\n", test_now() - t0);
+            scales_check(&pdf, &as, t);
+            printf("time %.1f s\n", test_now() - t0);
+            printf(failures ? "test_pp_h_nlo --scales-check: %d FAILURES\n"
+                            : "test_pp_h_nlo --scales-check: all checks passed\n", failures);
+        }
+        gaps_pdf_free(&pdf);
+        return failures ? 1 : 0;
     }
     printf("alpha_s(m_H^2 = (125 GeV)^2) = %.8f (two-loop running from alpha_s(M_Z) = 0.118, "
            "as pp_h.c)\n", AS);

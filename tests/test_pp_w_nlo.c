@@ -68,7 +68,54 @@
  * of that charge, sigma_NLO against the quadrature's W+ and W- (4 standard errors); in 3, the
  * real channels' H and M weights of one charge alone are the default's bit for bit, the other
  * charge's 0.
- * Usage: test_pp_w_nlo PDFSETS_DIR [N [SEED]]   (N hard events, default 10^6) */
+ * Scale variations (issue 31 item 4: the generator's --vary scales weights against an
+ * independent fixed-order integration of the same scale choices).  --scales prints, for pp-z
+ * (on shell, as in 1) and pp-w (W+ + W-, the default --process pp-w), sigma_LO and sigma_NLO at
+ * the seven points (k_R, k_F) = (1, 1), (1/2, 1/2), (1/2, 1), (1, 1/2), (1, 2), (2, 1), (2, 2),
+ * mu_R = k_R mu_R0, mu_F = k_F mu_F0 (pp-z: mu_R0 = mu_F0 = M_Z; pp-w: mu_R0 = M_W, mu_F0 =
+ * m_(l nu) point by point), one line each:  SCALES <process> <lo|nlo> <k_R> <k_F> <sigma, pb>.
+ * alpha_s((k_R mu_R0)^2) is the run's coupling as in 1 (gaps/alphas.h, two loops from 0.118,
+ * which gives exactly 0.118 at M_Z^2), the PDFs are at (k_F mu_F0)^2.  At LO only the PDFs'
+ * scale moves.  At NLO the MSbar coefficient functions gain the collinear counterterms' logs,
+ *   Delta_qqbar'(z) += 2 P_qq(z) ln(m^2/mu_F^2),   Delta_qg(z) += P_qg(z) ln(m^2/mu_F^2),
+ *   P_qq(z) = C_F [(1 + z^2)/(1 - z)]_+ = C_F [(1 + z^2)/(1 - z)_+ + (3/2) delta(1 - z)],
+ *   P_qg(z) = T_R [z^2 + (1 - z)^2]
+ * (ESW chapter 9, whose q g coefficient carries ln((1 - z)^2 Q^2 / (z mu^2)); the ln(Q^2/M^2)
+ * terms of Hamberg, van Neerven, Matsuura), and mu_R enters through a = alpha_s(mu_R^2)/(2 pi)
+ * alone: the Born has no alpha_s, so there is no ln mu_R term at this order.  The logs'
+ * normalisation, derived here: the DGLAP equations of x f, d [x f_i](x)/d ln mu^2 =
+ * a sum_j integral_x^1 dz P_ij(z) [x f_j](x/z), give this file's luminosities
+ *   d Lum_qq(tau)/d ln mu^2 = a integral_tau^1 dz [2 P_qq(z) Lum_qq(tau/z) + P_qg(z) Lum_qg(tau/z)]
+ * (P_qq on each leg of q qbar'; the gluon of either leg splitting into the partner, which is
+ * Lum_qg with the couplings cg and both orientations), and the logs above make
+ * d sigma_NLO / d ln mu_F^2 = O(alpha_s^2) (--scales-check (c) measures it).  On [tau, 1],
+ * h(z) = Lum(tau/z) (zero below tau),
+ *   integral dz [(1 + z^2)/(1 - z)]_+ h(z) = integral_tau^1 dz [(1 + z^2) h(z) - 2 h(1)]/(1 - z)
+ *                                            + h(1) [2 ln(1 - tau) + 3/2],
+ * the subtraction the ln(1 - z) term already makes (z_integrand, w_of_m2).  At pp-z's
+ * mu_F = k_F M_Z and pp-w's mu_F = k_F m the log is -ln k_F^2.  One quadrature per k_F at the
+ * central alpha_s serves its k_R (the corrections are linear in a: times
+ * alpha_s((k_R mu_R0)^2)/alpha_s(mu_R0^2), exactly 1 at k_R = 1); the W's mass integral is split
+ * where mu_F^2 = k_F^2 m^2 crosses a Q^2 knot; the tolerances are 1's.  Measured (13-16 s on
+ * one core of a busy machine; about 2 minutes with --scales-check):
+ *   (k_R, k_F)    (1,1)       (.5,.5)     (.5,1)      (1,.5)      (1,2)       (2,1)       (2,2)
+ *   pp-z LO     43142.2765  37763.4805  43142.2765  37763.4805  48179.6130  43142.2765  48179.6130
+ *   pp-z NLO    47937.9927  47806.6603  48499.1386  46754.6098  48403.6726  47484.9456  48382.5059
+ *   pp-w LO     15487.5389  13417.7963  15487.5389  13417.7963  17431.8173  15487.5389  17431.8173
+ *   pp-w NLO    17248.6372  17176.3492  17459.3718  16774.6634  17429.3988  17079.2431  17429.6314
+ * --scales-check prints the table and checks: (a) (1, 1) is 1's central quadrature to the bit
+ * (and was the unmodified program's to 17 digits when this was written: 43142.276532288663,
+ * 47937.99269139886, 15487.538852574999, 17248.637169355316 pb); (b) the LO of every point
+ * against a direct integration with the PDFs at (k_F mu_F0)^2 (kronrod.h's adaptive integrate()
+ * in u and t to 1e-9, not lumi()'s rule): within 5.5e-10; (c) the logs' normalisation: the
+ * coefficient of ln(M_Z^2/mu_F^2) in pp-z's corrections at mu_F = M_Z, 3760.03 pb (q qbar
+ * -1855.69, q g +5615.72), against d sigma_LO / d ln mu_F^2 of the PDF grid's own evolution,
+ * 3760.01 pb (CT14lo evolves at one loop from alpha_s(M_Z) = 0.118: the run's value there);
+ * (d) mu_F from M/2 to 2 M at k_R = 1 moves sigma by +24.1 % (pp-z) and +25.9 % (pp-w) at LO,
+ * by +3.4 % and +3.8 % at NLO (required: NLO below a quarter of LO); (e) REL_Z and REL_M / 100
+ * move the 28 numbers by at most 6e-10 (relative; required < 1e-4).
+ * Usage: test_pp_w_nlo PDFSETS_DIR [N [SEED]]   (N hard events, default 10^6)
+ *        test_pp_w_nlo PDFSETS_DIR --scales | --scales-check */
 #define _POSIX_C_SOURCE 200809L   /* check.h's clock */
 #include "gaps/alphas.h"
 #include "gaps/compat.h"
@@ -124,6 +171,8 @@ typedef struct dy_model {
     const gaps_pdf *pdf;
     double s;          /* hadronic s, GeV^2 */
     double a;          /* alpha_s / (2 pi) */
+    double kf2;        /* mu_F^2 / m^2 (1: the central mu_F = m; --scales: k_F^2) */
+    double lf;         /* ln(m^2 / mu_F^2) = -ln kf2, the collinear counterterms' log */
     int nset;          /* channel sets integrated together (W+ and W-; the Z) */
     channels set[MAX_SETS];
 } dy_model;
@@ -167,14 +216,14 @@ static void channels_z(channels *c)
 }
 
 /* y_max(tau') times the q qbar' and the q g luminosity densities of every set at u = y/y_max
- * in [-1, 1], the PDFs at mu_F^2 = m2. */
+ * in [-1, 1], the PDFs at mu_F^2 = kf2 m2 (kf2 = 1, exactly m2, but in --scales). */
 static void lumi_density(const dy_model *md, double m2, double tp, double u, double *lqq,
                          double *lqg)
 {
-    const double ymax = -0.5 * log(tp), r = sqrt(tp);
+    const double ymax = -0.5 * log(tp), r = sqrt(tp), muf2 = md->kf2 * m2;
     double f1[13], f2[13];
-    gaps_pdf_xfxq2_all(md->pdf, r * exp(u * ymax), m2, f1);
-    gaps_pdf_xfxq2_all(md->pdf, r * exp(-u * ymax), m2, f2);
+    gaps_pdf_xfxq2_all(md->pdf, r * exp(u * ymax), muf2, f1);
+    gaps_pdf_xfxq2_all(md->pdf, r * exp(-u * ymax), muf2, f2);
     for (int s = 0; s < md->nset; ++s) {
         const channels *c = &md->set[s];
         double q = 0.0, g = 0.0;
@@ -301,9 +350,9 @@ static void integrate_v(vintegrand f, void *ctx, int nv, double a, double b, dou
 }
 
 /* Tolerances: the z-integral to REL_Z of the corrections, the mass integral to REL_M of LO
- * plus corrections. */
-#define REL_Z 1e-5
-#define REL_M 1e-5
+ * plus corrections (variables: --scales-check divides both by 100). */
+static double REL_Z = 1e-5;
+static double REL_M = 1e-5;
 /* z = tau^(v^4), v in [0, 1]: near z = 1, 1 - z ~ v^4 ln(1/tau) (the plus distribution's
  * log becomes v^3 ln v), towards z = tau logarithmic in z (where Lum(tau/z) falls to 0 at
  * tau/z = 1); 1 - z below V_MIN^4 ln(1/tau) ~ 1e-11 is left out: it holds ~1e-8 of the
@@ -318,7 +367,10 @@ typedef struct dy_point {
 
 /* The corrections' z-integrands (without a) over v, per set: q qbar' and q g.  The
  * subtraction (1 + z^2) Lum(tau/z) - 2 Lum(tau) of two luminosities exact to rounding keeps
- * ~15 + log10(1 - z) digits. */
+ * ~15 + log10(1 - z) digits.  Away from mu_F = m (--scales) the same subtraction carries the
+ * regular part of 2 P_qq(z) ln(m^2/mu_F^2) (header, "Scale variations"), finite at z = 1, and
+ * the q g term gains P_qg(z) ln(m^2/mu_F^2); at mu_F = m, lf = 0 adds exact zeros, so the
+ * central integration is the same to the bit. */
 static void z_integrand(double v, void *vp, double *out)
 {
     const dy_point *p = vp;
@@ -333,9 +385,10 @@ static void z_integrand(double v, void *vp, double *out)
     const double lo = log(omz), lz = log1p(-omz), z2 = z * z;
     const double pqg = (z2 + omz * omz) * log(omz * omz / z) + 0.5 + 3.0 * z - 3.5 * z2;
     for (int s = 0; s < md->nset; ++s) {
-        out[2 * s] = jac * GAPS_CF * (4.0 * lo / omz * ((1.0 + z2) * q1[s] - 2.0 * p->born[s])
-                                      - 2.0 * (1.0 + z2) * lz / omz * q1[s]);
-        out[2 * s + 1] = jac * GAPS_TR * pqg * g1[s];
+        const double sub = (1.0 + z2) * q1[s] - 2.0 * p->born[s];
+        out[2 * s] = jac * GAPS_CF * (4.0 * lo / omz * sub - 2.0 * (1.0 + z2) * lz / omz * q1[s]
+                                      + 2.0 * md->lf * sub / omz);
+        out[2 * s + 1] = jac * GAPS_TR * (pqg + md->lf * (z2 + omz * omz)) * g1[s];
     }
 }
 
@@ -349,7 +402,11 @@ static void w_of_m2(const dy_model *md, double m2, double *out)
     lumi(md, m2, p.tau, p.born, g);
     integrate_v(z_integrand, &p, 2 * md->nset, 0.0, 1.0, REL_Z, corr);
     const double l = log1p(-p.tau);
-    const double endpoint = GAPS_CF * (2.0 * GAPS_PI * GAPS_PI / 3.0 - 8.0 + 4.0 * l * l);
+    /* the delta(1 - z) and the plus distributions' integrals over [0, tau]: of
+     * 4 [ln(1-z)/(1-z)]_+ (1 + z^2) and, away from mu_F = m, of 2 P_qq(z) ln(m^2/mu_F^2) =
+     * 2 C_F [(1 + z^2)/(1 - z)_+ + (3/2) delta(1 - z)] ln(m^2/mu_F^2) */
+    const double endpoint = GAPS_CF * (2.0 * GAPS_PI * GAPS_PI / 3.0 - 8.0 + 4.0 * l * l)
+                            + 2.0 * GAPS_CF * md->lf * (2.0 * l + 1.5);
     for (int s = 0; s < md->nset; ++s) {
         out[3 * s] = p.born[s];
         out[3 * s + 1] = md->a * (endpoint * p.born[s] + corr[2 * s]);
@@ -369,15 +426,18 @@ static void w_dt(double t, void *vp, double *out)
     for (int v = 0; v < 3 * md->nset; ++v) out[v] *= c;
 }
 
-/* sigma of W+ and W- in pb: [LO, q qbar' correction, q g correction] of W+, then of W-.  The
- * PDFs are C^1 in Q^2 (cubics in ln Q^2 between the grid's Q knots), so the t-integral is
- * split at the knots inside the window: smooth pieces. */
-static void sigma_w(const gaps_pdf *pdf, double alphas, double out[6])
+/* sigma of W+ and W- in pb: [LO, q qbar' correction, q g correction] of W+, then of W-, at
+ * mu_F^2 = kf2 m^2 (kf2 = 1: the central mu_F = m).  The PDFs are C^1 in Q^2 (cubics in
+ * ln Q^2 between the grid's Q knots), so the t-integral is split where mu_F^2 = kf2 m^2
+ * crosses a knot inside the window: smooth pieces. */
+static void sigma_w(const gaps_pdf *pdf, double alphas, double kf2, double out[6])
 {
     dy_model md;
     md.pdf = pdf;
     md.s = ECM * ECM;
     md.a = alphas / (2.0 * GAPS_PI);
+    md.kf2 = kf2;
+    md.lf = -log(kf2);
     md.nset = 2;
     channels_w(&md.set[0], 1);
     channels_w(&md.set[1], -1);
@@ -385,7 +445,7 @@ static void sigma_w(const gaps_pdf *pdf, double alphas, double out[6])
     int nb = 0;
     br[nb++] = atan((M_LO * M_LO - MW * MW) / (MW * GW));
     for (int k = 0; k < pdf->nq && nb < 62; ++k) {
-        const double q2 = exp(pdf->lnq2[k]);
+        const double q2 = exp(pdf->lnq2[k]) / kf2;   /* the m^2 at which mu_F^2 is the knot */
         if (q2 > M_LO * M_LO && q2 < M_HI * M_HI) br[nb++] = atan((q2 - MW * MW) / (MW * GW));
     }
     br[nb++] = atan((M_HI * M_HI - MW * MW) / (MW * GW));
@@ -401,19 +461,211 @@ static void sigma_w(const gaps_pdf *pdf, double alphas, double out[6])
 /* The Z on shell: sigma_B = pi^2 alpha (v^2 + a^2) / (N_c sin^2 cos^2 theta_W) delta(m^2 - M^2)
  * ((pi/N_c) sqrt 2 G_F M^2 (v^2 + a^2) delta(s_hat - M^2), ESW chapter 9, with sqrt 2 G_F =
  * pi alpha / (sin^2 cos^2 theta_W M^2)), so sigma = sigma_B-coefficient / M^2 W(M^2):
- * [LO, q qbar' correction, q g correction]. */
-static void sigma_z(const gaps_pdf *pdf, double alphas, double out[3])
+ * [LO, q qbar' correction, q g correction], the PDFs at mu_F^2 = kf2 M_Z^2 and the
+ * counterterms' log lf (ln(M_Z^2/mu_F^2) = -ln kf2 but in --scales-check's test of the
+ * log's normalisation, which sets them apart). */
+static void sigma_z_lf(const gaps_pdf *pdf, double alphas, double kf2, double lf, double out[3])
 {
     dy_model md;
     md.pdf = pdf;
     md.s = ECM * ECM;
     md.a = alphas / (2.0 * GAPS_PI);
+    md.kf2 = kf2;
+    md.lf = lf;
     md.nset = 1;
     channels_z(&md.set[0]);
     const double m2 = GAPS_MZ * GAPS_MZ, sw2 = GAPS_SIN2_THETAW;
     const double norm = GAPS_PI * GAPS_PI * GAPS_ALPHA_EM / (GAPS_NC * sw2 * (1.0 - sw2) * m2);
     w_of_m2(&md, m2, out);
     for (int v = 0; v < 3; ++v) out[v] *= norm * GAPS_GEV2_TO_PB;
+}
+
+static void sigma_z(const gaps_pdf *pdf, double alphas, double kf2, double out[3])
+{
+    sigma_z_lf(pdf, alphas, kf2, -log(kf2), out);
+}
+
+/* ---- Scale variations (--scales, --scales-check; header, "Scale variations") ---- */
+#define NSC 7
+static const double SC_KR[NSC] = { 1.0, 0.5, 0.5, 1.0, 1.0, 2.0, 2.0 };
+static const double SC_KF[NSC] = { 1.0, 0.5, 1.0, 0.5, 2.0, 1.0, 2.0 };
+
+typedef struct scale_table {
+    double z_lo[NSC], z_nlo[NSC], w_lo[NSC], w_nlo[NSC];   /* pb, in SC_KR/SC_KF's order */
+} scale_table;
+
+/* The seven points of pp-z (on shell) and pp-w (W+ + W-).  The corrections are linear in
+ * a = alpha_s/(2 pi) and mu_R enters nowhere else, so one quadrature per k_F (at the central
+ * alpha_s: 0.118 = alpha_s(M_Z^2) of the running, alpha_s(M_W^2)) serves its k_R's, the
+ * corrections times alpha_s((k_R mu_R0)^2) / alpha_s(mu_R0^2): exactly 1 at k_R = 1, so
+ * (1, 1) is section 1's central quadrature, the same calls to the bit. */
+static void scale_table_make(const gaps_pdf *pdf, scale_table *t)
+{
+    gaps_alphas as;
+    gaps_alphas_init(&as, 2, ALPHAS_MZ);   /* the run's coupling, as run_events / main */
+    const double mz2 = GAPS_MZ * GAPS_MZ, mw2 = MW * MW;
+    const double az0 = gaps_alphas_value(&as, mz2), aw0 = gaps_alphas_value(&as, mw2);
+    static const double kf[3] = { 1.0, 0.5, 2.0 };
+    double zs[3][3], ws[3][6];
+    for (int f = 0; f < 3; ++f) {
+        sigma_z(pdf, az0, kf[f] * kf[f], zs[f]);
+        sigma_w(pdf, aw0, kf[f] * kf[f], ws[f]);
+    }
+    for (int i = 0; i < NSC; ++i) {
+        const int f = SC_KF[i] == 1.0 ? 0 : SC_KF[i] == 0.5 ? 1 : 2;
+        const double k2 = SC_KR[i] * SC_KR[i];
+        const double rz = gaps_alphas_value(&as, k2 * mz2) / az0;
+        const double rw = gaps_alphas_value(&as, k2 * mw2) / aw0;
+        const double *z = zs[f], *w = ws[f];
+        /* summed in section 1's order */
+        t->z_lo[i] = z[0];
+        t->z_nlo[i] = z[0] + rz * z[1] + rz * z[2];
+        const double lo_p = w[0], lo_m = w[3];
+        const double nlo_p = w[0] + rw * w[1] + rw * w[2], nlo_m = w[3] + rw * w[4] + rw * w[5];
+        t->w_lo[i] = lo_p + lo_m;
+        t->w_nlo[i] = nlo_p + nlo_m;
+    }
+}
+
+static void scale_table_print(const scale_table *t)
+{
+    const char *proc[2] = { "pp-z", "pp-w" };
+    const double *v[2][2] = { { t->z_lo, t->z_nlo }, { t->w_lo, t->w_nlo } };
+    for (int p = 0; p < 2; ++p)
+        for (int o = 0; o < 2; ++o)
+            for (int i = 0; i < NSC; ++i)
+                printf("SCALES %s %s %g %g %.6f\n", proc[p], o ? "nlo" : "lo", SC_KR[i], SC_KF[i],
+                       v[p][o][i]);
+}
+
+/* --scales-check's direct LO: the luminosity by kronrod.h's adaptive integrate() in u (not the
+ * piecewise rule of lumi()), the PDFs at mu_F^2 = kf2 m^2, every set summed; the W's mass
+ * integral by integrate() in t, split where mu_F^2 crosses a Q^2 knot. */
+typedef struct lo_ctx { dy_model md; double m2, tp, rel; } lo_ctx;
+static double lo_u(double u, void *vp)
+{
+    const lo_ctx *c = vp;
+    double q[MAX_SETS], g[MAX_SETS], sum = 0.0;
+    lumi_density(&c->md, c->m2, c->tp, u, q, g);
+    for (int s = 0; s < c->md.nset; ++s) sum += q[s];
+    return sum;
+}
+static double lo_t(double t, void *vp)
+{
+    lo_ctx *c = vp;
+    const double g2 = 4.0 * GAPS_PI * GAPS_ALPHA_EM / GAPS_SIN2_THETAW;
+    c->m2 = MW * MW + MW * GW * tan(t);
+    c->tp = c->m2 / c->md.s;
+    return g2 * g2 / (192.0 * GAPS_PI * GAPS_NC * MW * GW) * GAPS_GEV2_TO_PB
+           * integrate(lo_u, c, -1.0, 1.0, c->rel);
+}
+static void lo_direct(const gaps_pdf *pdf, double kf2, double rel, double *z_lo, double *w_lo)
+{
+    lo_ctx c;
+    memset(&c, 0, sizeof c);
+    c.md.pdf = pdf;
+    c.md.s = ECM * ECM;
+    c.md.kf2 = kf2;
+    c.rel = rel;
+    c.md.nset = 1;
+    channels_z(&c.md.set[0]);
+    const double sw2 = GAPS_SIN2_THETAW, mz2 = GAPS_MZ * GAPS_MZ;
+    c.m2 = mz2;
+    c.tp = mz2 / c.md.s;
+    *z_lo = GAPS_PI * GAPS_PI * GAPS_ALPHA_EM / (GAPS_NC * sw2 * (1.0 - sw2) * mz2)
+            * GAPS_GEV2_TO_PB * integrate(lo_u, &c, -1.0, 1.0, rel);
+    c.md.nset = 2;
+    channels_w(&c.md.set[0], 1);
+    channels_w(&c.md.set[1], -1);
+    double br[64];
+    int nb = 0;
+    br[nb++] = atan((M_LO * M_LO - MW * MW) / (MW * GW));
+    for (int k = 0; k < pdf->nq && nb < 62; ++k) {
+        const double m2 = exp(pdf->lnq2[k]) / kf2;
+        if (m2 > M_LO * M_LO && m2 < M_HI * M_HI) br[nb++] = atan((m2 - MW * MW) / (MW * GW));
+    }
+    br[nb++] = atan((M_HI * M_HI - MW * MW) / (MW * GW));
+    *w_lo = 0.0;
+    for (int b = 0; b + 1 < nb; ++b) *w_lo += integrate(lo_t, &c, br[b], br[b + 1], rel);
+}
+
+/* --scales-check: the checks of the table (header, "Scale variations"). */
+static void scales_check(const gaps_pdf *pdf, const scale_table *t)
+{
+    /* (a) (1, 1) is section 1's central quadrature, called as main() calls it */
+    double zs[3], ws[6];
+    gaps_alphas as;
+    gaps_alphas_init(&as, 2, ALPHAS_MZ);
+    sigma_z(pdf, 0.118, 1.0, zs);
+    sigma_w(pdf, gaps_alphas_value(&as, MW * MW), 1.0, ws);
+    const double z_lo = zs[0], z_nlo = zs[0] + zs[1] + zs[2];
+    const double nlo_p = ws[0] + ws[1] + ws[2], nlo_m = ws[3] + ws[4] + ws[5];
+    const double w_lo = ws[0] + ws[3], w_nlo = nlo_p + nlo_m;
+    printf("(1, 1) against section 1's central numbers: pp-z LO %.6f / %.6f, NLO %.6f / %.6f; "
+           "pp-w LO %.6f / %.6f, NLO %.6f / %.6f pb\n", t->z_lo[0], z_lo, t->z_nlo[0], z_nlo,
+           t->w_lo[0], w_lo, t->w_nlo[0], w_nlo);
+    CHECK(t->z_lo[0] == z_lo && t->z_nlo[0] == z_nlo && t->w_lo[0] == w_lo
+          && t->w_nlo[0] == w_nlo, "(1, 1) is not the central quadrature to the bit");
+    CHECK(fabs(z_lo - Z_LO) < 0.02 && fabs(z_nlo - Z_NLO) < 0.2 && fabs(w_lo - W_LO) < 0.01,
+          "central numbers against doc/nlo.md and test_pp_w");
+    /* (b) LO at every k_F against the direct integration with the PDFs at the varied scale */
+    double worst = 0.0;
+    static const double kf[3] = { 1.0, 0.5, 2.0 };
+    for (int f = 0; f < 3; ++f) {
+        double zd, wd;
+        lo_direct(pdf, kf[f] * kf[f], 1e-9, &zd, &wd);
+        printf("LO, k_F = %g: direct integration pp-z %.6f, pp-w %.6f pb\n", kf[f], zd, wd);
+        for (int i = 0; i < NSC; ++i)
+            if (SC_KF[i] == kf[f])
+                worst = fmax(worst, fmax(fabs(t->z_lo[i] / zd - 1.0), fabs(t->w_lo[i] / wd - 1.0)));
+    }
+    printf("LO of every point against the direct integration (adaptive in u and t, PDFs at "
+           "(k_F mu_F0)^2): worst rel. %.1e\n", worst);
+    CHECK(worst < 1e-7, "LO against the direct integration %.3e", worst);
+    /* (c) the normalisation of the counterterms' log: on the Z, the coefficient of
+     * ln(M_Z^2/mu_F^2) at mu_F = M_Z (lf = 1 with the PDFs at M_Z^2, minus lf = 0) must be
+     * d sigma_LO / d ln mu_F^2 from the PDF grid's own evolution (to the difference of its
+     * one-loop alpha_s and the run's: a few per cent) */
+    {
+        const double h = 0.1;
+        double zp[3], zm[3], z1[3];
+        sigma_z(pdf, 0.118, exp(h), zp);
+        sigma_z(pdf, 0.118, exp(-h), zm);
+        sigma_z_lf(pdf, 0.118, 1.0, 1.0, z1);
+        const double dlo = (zp[0] - zm[0]) / (2.0 * h), coef = z1[1] + z1[2] - zs[1] - zs[2];
+        const double dqq = z1[1] - zs[1], dqg = z1[2] - zs[2];
+        printf("pp-z: d sigma_LO/d ln mu_F^2 = %.3f pb (PDF grid), coefficient of "
+               "ln(M_Z^2/mu_F^2) in the NLO corrections %.3f pb (q qbar %+.3f, q g %+.3f): "
+               "ratio %.4f\n", dlo, coef, dqq, dqg, coef / dlo);
+        CHECK(fabs(coef / dlo - 1.0) < 0.05, "ln mu_F coefficient %.3f vs %.3f", coef, dlo);
+    }
+    /* (d) the mu_F dependence: NLO much flatter than LO (k_R = 1, k_F = 2 against 1/2) */
+    const double dz_lo = (t->z_lo[4] - t->z_lo[3]) / t->z_lo[0];
+    const double dz_nlo = (t->z_nlo[4] - t->z_nlo[3]) / t->z_nlo[0];
+    const double dw_lo = (t->w_lo[4] - t->w_lo[3]) / t->w_lo[0];
+    const double dw_nlo = (t->w_nlo[4] - t->w_nlo[3]) / t->w_nlo[0];
+    printf("mu_F from M/2 to 2M (k_R = 1), relative to (1, 1): pp-z LO %+.4f, NLO %+.4f; "
+           "pp-w LO %+.4f, NLO %+.4f\n", dz_lo, dz_nlo, dw_lo, dw_nlo);
+    CHECK(fabs(dz_nlo) < 0.25 * fabs(dz_lo) && fabs(dw_nlo) < 0.25 * fabs(dw_lo),
+          "the NLO mu_F dependence is not much smaller than the LO one");
+    /* (e) convergence: the tolerances 100 times tighter */
+    const double rz = REL_Z, rm = REL_M;
+    REL_Z = rz / 100.0;
+    REL_M = rm / 100.0;
+    scale_table t2;
+    scale_table_make(pdf, &t2);
+    REL_Z = rz;
+    REL_M = rm;
+    double move = 0.0;
+    for (int i = 0; i < NSC; ++i) {
+        move = fmax(move, fabs(t2.z_lo[i] / t->z_lo[i] - 1.0));
+        move = fmax(move, fabs(t2.z_nlo[i] / t->z_nlo[i] - 1.0));
+        move = fmax(move, fabs(t2.w_lo[i] / t->w_lo[i] - 1.0));
+        move = fmax(move, fabs(t2.w_nlo[i] / t->w_nlo[i] - 1.0));
+    }
+    printf("tolerances (REL_Z, REL_M) / 100: the 28 numbers move by at most %.1e (relative)\n",
+           move);
+    CHECK(move < 1e-4, "the table moves by %.3e with tolerances / 100", move);
 }
 
 /* ================================================================================== */
@@ -1031,9 +1283,12 @@ static int run_events(const gaps_pdf *pdf, int w_charge, long n, uint32_t seed,
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: test_pp_w_nlo PDFSETS_DIR [N [SEED]]\n");
+        fprintf(stderr, "usage: test_pp_w_nlo PDFSETS_DIR [N [SEED] | --scales | "
+                        "--scales-check]\n");
         return 2;
     }
+    const int scales = argc > 2 && strcmp(argv[2], "--scales") == 0;
+    const int scales_chk = argc > 2 && strcmp(argv[2], "--scales-check") == 0;
     const long n = argc > 2 ? atol(argv[2]) : 1000000L;
     const uint32_t seed = argc > 3 ? (uint32_t)strtoul(argv[3], NULL, 10) : 1u;
     const double t0 = test_now();
@@ -1044,6 +1299,21 @@ int main(int argc, char **argv)
         fprintf(stderr, "test_pp_w_nlo: %s\n", err);
         return 2;
     }
+    if (scales || scales_chk) {   /* the 7-point table (and its checks) alone */
+        GL4 = gl_make(4);
+        scale_table t;
+        scale_table_make(&pdf, &t);
+        scale_table_print(&t);
+        if (scales_chk) {
+            printf("table: %.1f s\n", test_now() - t0);
+            scales_check(&pdf, &t);
+            printf("time %.1f s\n", test_now() - t0);
+            printf(failures ? "test_pp_w_nlo --scales-check: %d FAILURES\n"
+                            : "test_pp_w_nlo --scales-check: all checks passed\n", failures);
+        }
+        gaps_pdf_free(&pdf);
+        return failures ? 1 : 0;
+    }
 
     printf("== 1. the textbook NLO Drell-Yan quadrature ==\n");
     GL4 = gl_make(4);
@@ -1051,6 +1321,8 @@ int main(int argc, char **argv)
         dy_model md;
         md.pdf = &pdf;
         md.s = ECM * ECM;
+        md.kf2 = 1.0;
+        md.lf = 0.0;
         md.nset = 1;
         channels_w(&md.set[0], 1);
         double worst = 0.0;
@@ -1069,7 +1341,7 @@ int main(int argc, char **argv)
         CHECK(worst < 1e-11, "piecewise luminosity %.3e", worst);
     }
     double zs[3];
-    sigma_z(&pdf, 0.118, zs);
+    sigma_z(&pdf, 0.118, 1.0, zs);
     const double z_lo = zs[0], z_nlo = zs[0] + zs[1] + zs[2];
     printf("cross-check, p p -> Z on shell (the same code with the Z's couplings and a delta "
            "function at M_Z; mu = M_Z, alpha_s 0.118): LO %.4f pb (doc/nlo.md 11.7: %.2f), "
@@ -1083,7 +1355,7 @@ int main(int argc, char **argv)
     gaps_alphas_init(&as, 2, ALPHAS_MZ);
     const double as_mw = gaps_alphas_value(&as, MW * MW);
     double ws[6];
-    sigma_w(&pdf, as_mw, ws);
+    sigma_w(&pdf, as_mw, 1.0, ws);
     const double lo_p = ws[0], lo_m = ws[3];
     const double nlo_p = ws[0] + ws[1] + ws[2], nlo_m = ws[3] + ws[4] + ws[5];
     const double lo = lo_p + lo_m, nlo = nlo_p + nlo_m;
