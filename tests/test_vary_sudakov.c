@@ -152,7 +152,8 @@ static int generate(const gaps_alphas *as, double mur2, int n_vary, int coupling
             bound = fmin(bound, k2[v]);
         }
     }
-    phys.a_max = gaps_alphas_value(largest, bound * T_CUT);
+    /* the couplings' arguments are kept at or above t_C (veto.c): the overestimate's is too */
+    phys.a_max = gaps_alphas_value(largest, fmax(bound, 1.0) * T_CUT);
 
     gaps_pool pool;
     if (gaps_pool_create(&pool, N_EVENTS, MAX_PARTONS, NULL) != 0

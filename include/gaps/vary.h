@@ -59,6 +59,13 @@ enum gaps_vary_bit { GAPS_VARY_SHOWER = 1, GAPS_VARY_SCALES = 2, GAPS_VARY_ALPHA
  * factor 2 beyond each end, where alpha_s at k^2 t_C is still defined for the default cutoff */
 #define GAPS_SHOWER_MUR_FACTOR_MIN 0.25
 #define GAPS_SHOWER_MUR_FACTOR_MAX 4.0
+/* The factor of the shower's overestimates in a run with --vary weights: a trial's acceptance
+ * r = P/O stays below 1/GAPS_VARY_HEADROOM, so a rejected trial multiplies a variation whose
+ * coupling is smaller (a' < a) by at most 1/(1 - 1/GAPS_VARY_HEADROOM) = 3.  With a tight
+ * overestimate r approaches 1 and (1 - r a'/a)/(1 - r) grows without bound: heavy-tailed band
+ * weights, whose histograms failed the comparison with independent runs (doc/physics.md
+ * 17.3) */
+#define GAPS_VARY_HEADROOM 1.5
 /* An event whose variation weight is more than this many times its nominal weight (either
  * sign) is counted (gaps_run.vary_large_events): a diagnostic of the weights' spread, not a
  * cap (a cap would bias the band) */

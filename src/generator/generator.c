@@ -43,8 +43,9 @@ void gaps_config_defaults(gaps_config *cfg)
 
 /* The smallest factor of the argument of the shower's coupling that a run evaluates: the
  * nominal k^2 of --shower-mur-factor and that of every --vary weight.  The overestimates are
- * made for alpha_s at this factor times t (alpha_s falls with its argument), so that the
- * trials bound the nominal density and every varied one (doc/physics.md 17.3); 1 by default. */
+ * made for alpha_s at max(this factor times t, t_C) (alpha_s falls with its argument, which
+ * the shower keeps at or above its cutoff), so that the trials bound the nominal density and
+ * every varied one (doc/physics.md 17.3); 1 by default. */
 static double shower_mu2_bound(const gaps_physics *phys)
 {
     double m = phys->mur_scaled ? phys->mur2 : 1.0;
@@ -62,6 +63,13 @@ static const gaps_alphas *shower_coupling_bound(const gaps_physics *phys)
     for (int v = 0; v < phys->n_vary; ++v)
         if (phys->vary_coupling[v] == 2) return &phys->vary_as[1];
     return &phys->as;
+}
+
+/* The factor of the overestimates of a run with variation weights (GAPS_VARY_HEADROOM), 1
+ * without (doc/physics.md 17.3). */
+static double shower_headroom(const gaps_physics *phys)
+{
+    return phys->n_vary ? GAPS_VARY_HEADROOM : 1.0;
 }
 
 static int config_hadronic(const gaps_config *cfg)
@@ -336,7 +344,7 @@ static int config_check(const gaps_config *cfg, char *msg, size_t len)
         gaps_physics *phys = malloc(sizeof *phys);
         if (!phys) return snprintf(msg, len, "out of memory"), -1;
         const int rc = gaps_physics_setup(phys, cfg, NULL, msg, len);
-        const double mu2 = rc == 0 ? shower_mu2_bound(phys) : 1.0;
+        const double mu2 = rc == 0 ? fmax(shower_mu2_bound(phys), 1.0) : 1.0;
         gaps_alphas bound = as;
         if (rc == 0) bound = *shower_coupling_bound(phys);
         free(phys);
@@ -475,9 +483,12 @@ int gaps_physics_setup(gaps_physics *phys, const gaps_config *cfg, const gaps_pd
                                     len) != 0)
             return -1;
     }
-    /* the overestimate alpha_s(t_C), at the smallest argument factor of the run: 1 by
-     * default */
-    phys->a_max = gaps_alphas_value(shower_coupling_bound(phys), shower_mu2_bound(phys) * cfg->t_cut);
+    /* the overestimate: alpha_s at the smallest argument the run evaluates, max(mu2 t_C, t_C)
+     * for the smallest factor mu2 of the run (t_C by default, and for every --vary run whose
+     * factors are at most 1: the floor of scaled_as_arg), times a --vary run's headroom */
+    phys->a_max = shower_headroom(phys)
+                  * gaps_alphas_value(shower_coupling_bound(phys),
+                                      fmax(shower_mu2_bound(phys), 1.0) * cfg->t_cut);
     phys->seed = cfg->seed;
     phys->end_event = cfg->first_event + cfg->events;
     return 0;
@@ -574,7 +585,7 @@ static int run_physics_setup(const gaps_config *cfg, gaps_physics *phys, run_pdf
     /* the bounds of the initial-state shower come from the host copy of the set */
     double *table = NULL;
     int ok = gaps_isr_init_scaled(&phys->isr, &host, shower_coupling_bound(phys),
-                                  shower_mu2_bound(phys),
+                                  shower_mu2_bound(phys), shower_headroom(phys),
                                   cfg->compat, cfg->t_cut, cfg->ecm * cfg->ecm, &table) == 0
              && (rp->bound = gaps_device_copy(table, gaps_isr_table_bytes(&phys->isr))) != NULL
              && gaps_pdf_to_device(&host, &rp->view) == 0;
@@ -1213,7 +1224,8 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
         vary_ok = hist.vary_acc && vary_words_host && vary_words_dev && run->vary_words
                   && run->vary_hist;
         const double nominal = phys.mur_scaled ? phys.mur2 : 1.0;
-        run->vary_a_max_ratio = phys.a_max / gaps_alphas_value(&phys.as, nominal * cfg->t_cut);
+        run->vary_a_max_ratio = phys.a_max / gaps_alphas_value(&phys.as, fmax(nominal, 1.0)
+                                                                         * cfg->t_cut);
     }
     gaps_physics *phys_dev = gaps_device_copy(&phys, sizeof phys);
     gaps_histograms *hist_dev = hist.acc ? gaps_device_copy(&hist, sizeof hist) : NULL;

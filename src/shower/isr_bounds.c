@@ -57,7 +57,9 @@ static double coupling_k(const gaps_alphas *as, double mu2, double lambda2, doub
         else if (i <= AS_GRID + 2) t = as->t_ref[1 + (i - AS_GRID - 1)] / mu2;   /* thresholds */
         else t = as->t_ref[1 + (i - AS_GRID - 3)] / mu2 * (1.0 - 1e-12);         /* and below */
         if (!(t >= t_lo && t <= t_hi)) continue;
-        k = fmax(k, gaps_alphas_value(as, mu2 * t) * log(t / lambda2));
+        /* the shower's argument max(mu2 t, t_C) (scaled_as_arg in veto.c; t_lo is t_C): a
+         * bound of alpha_s(mu2 t) itself would be far above it near the cutoff for mu2 < 1 */
+        k = fmax(k, gaps_alphas_value(as, fmax(mu2 * t, t_lo)) * log(t / lambda2));
     }
     return AS_MARGIN * k;
 }
@@ -84,16 +86,18 @@ static void coupling_bound(gaps_isr *isr, const gaps_alphas *as, double mu2, dou
 int gaps_isr_init(gaps_isr *isr, const gaps_pdf *pdf, const gaps_alphas *as, int compat,
                   double t_cut, double t_max, double **table)
 {
-    return gaps_isr_init_scaled(isr, pdf, as, 1.0, compat, t_cut, t_max, table);
+    return gaps_isr_init_scaled(isr, pdf, as, 1.0, 1.0, compat, t_cut, t_max, table);
 }
 
 int gaps_isr_init_scaled(gaps_isr *isr, const gaps_pdf *pdf, const gaps_alphas *as, double mu2,
-                         int compat, double t_cut, double t_max, double **table)
+                         double headroom, int compat, double t_cut, double t_max,
+                         double **table)
 {
     isr->compat = compat;
     /* compat keeps GAPS 2.1's constant alpha_max: its f > g rejections depend on it */
     if (compat == GAPS_COMPAT_GAPS21) isr->as_lambda2 = isr->as_k = 0.0;
     else coupling_bound(isr, as, mu2, t_cut, t_max);   /* t_C: the final-final dipoles' end */
+    isr->as_k *= headroom;   /* 0 stays 0: the constant coupling's case */
     isr->t_min = fmax(t_cut, pdf->q2min);
     for (int f = 0; f < 6; ++f) isr->m2[f] = 0.0;
     /* the heavy quarks' thresholds of the set: below them the set has no c or b (GAPS 2.1
@@ -152,9 +156,10 @@ int gaps_isr_init_scaled(gaps_isr *isr, const gaps_pdf *pdf, const gaps_alphas *
     isr->heavy_loglog = compat != GAPS_COMPAT_GAPS21;
     isr->heavy_stop = isr->heavy_loglog ? HEAVY_STOP : 1e-9;
     for (int f = 0; f < 6; ++f)
-        isr->a_heavy[f] = isr->heavy_loglog && isr->m2[f] > 0.0
-                          ? gaps_alphas_value(as, mu2 * isr->m2[f])
-                          : gaps_alphas_value(as, mu2 * t_cut);
+        isr->a_heavy[f] = headroom
+                          * (isr->heavy_loglog && isr->m2[f] > 0.0
+                                 ? gaps_alphas_value(as, fmax(mu2 * isr->m2[f], t_cut))
+                                 : gaps_alphas_value(as, fmax(mu2, 1.0) * t_cut));
     /* two points per decade down to the stop above each threshold */
     for (int f = 4; f <= 5; ++f)
         for (int k = 1; pow(10.0, -0.5 * k) >= isr->heavy_stop * 0.999 && k <= 20; ++k)
