@@ -156,9 +156,12 @@ int gaps_isr_init_scaled(gaps_isr *isr, const gaps_pdf *pdf, const gaps_alphas *
     isr->heavy_loglog = compat != GAPS_COMPAT_GAPS21;
     isr->heavy_stop = isr->heavy_loglog ? HEAVY_STOP : 1e-9;
     for (int f = 0; f < 6; ++f)
+        /* the floor of the varied arguments (mu2 < 1) only: a run without them keeps its
+         * events, whatever its --tcut */
         isr->a_heavy[f] = headroom
                           * (isr->heavy_loglog && isr->m2[f] > 0.0
-                                 ? gaps_alphas_value(as, fmax(mu2 * isr->m2[f], t_cut))
+                                 ? gaps_alphas_value(as, fmax(mu2 * isr->m2[f],
+                                                              mu2 < 1.0 ? t_cut : 0.0))
                                  : gaps_alphas_value(as, fmax(mu2, 1.0) * t_cut));
     /* two points per decade down to the stop above each threshold */
     for (int f = 4; f <= 5; ++f)
