@@ -518,33 +518,33 @@ static void scales_s(const gaps_process *proc, const gaps_mcatnlo *mc, const dou
     const gaps_scale_vary *sv = &proc->scales;
     double la, lb, xa, xb;
     s_legs_x(b->ea, b->eb, u[mc->i_legs], u[mc->i_legs + 1], &la, &lb, &xa, &xb);
-    s_legs L = *legs;
-    double fa[GAPS_PDF_NPARTONS], fb[GAPS_PDF_NPARTONS];
-    for (int m = 0; m < GAPS_PDF_NPARTONS; ++m) fa[m] = b->fa[m], fb[m] = b->fb[m];
-    double kf2_seen = 1.0;
+    unsigned done = 0;   /* the variations weighted so far: each kF's densities are made once */
     for (int v = 0; v < sv->n; ++v) {
+        if (done >> v & 1u) continue;
         const double kf2 = sv->kf2[v];
-        if (kf2 != kf2_seen) {   /* the variations come in runs of one kF */
-            kf2_seen = kf2;
+        s_legs L = *legs;
+        double fa[GAPS_PDF_NPARTONS], fb[GAPS_PDF_NPARTONS];
+        if (kf2 == 1.0) {
+            for (int m = 0; m < GAPS_PDF_NPARTONS; ++m) fa[m] = b->fa[m], fb[m] = b->fb[m];
+        } else {
             const double q2 = kf2 * b->m2;
-            if (kf2 == 1.0) {
-                L = *legs;
-                for (int m = 0; m < GAPS_PDF_NPARTONS; ++m) fa[m] = b->fa[m], fb[m] = b->fb[m];
-            } else {
-                s_legs_densities(mc, proc->pdf, b->ea, b->eb, xa, xb, q2, &L);
-                gaps_pdf_xfxq2_all(proc->pdf, b->ea, q2, fa);
-                gaps_pdf_xfxq2_all(proc->pdf, b->eb, q2, fb);
-            }
+            s_legs_densities(mc, proc->pdf, b->ea, b->eb, xa, xb, q2, &L);
+            gaps_pdf_xfxq2_all(proc->pdf, b->ea, q2, fa);
+            gaps_pdf_xfxq2_all(proc->pdf, b->eb, q2, fb);
         }
-        const double av = sv->alphas[v];
-        const double vi = mc->virtual_i * sv->as_ratio[v]
-                          + proc->born_alphas_power * av / (2.0 * GAPS_PI) * SCALES_HALF_BETA0
-                                * sv->lkr2[v];
-        s_legs_coefficients(mc, av, mc->nlo.lf - gaps_log(kf2), vi, b->ea, b->eb, la, lb, xa,
-                            xb, &L);
-        const double c = power_of(sv->as_ratio[v], proc->born_alphas_power)
-                         * s_bracket(&L, fa, fb, ia, ib);
-        ev->vary[v] = cs != 0.0 ? c / cs : 0.0;
+        for (int w = v; w < sv->n; ++w) {
+            if (sv->kf2[w] != kf2) continue;
+            done |= 1u << w;
+            const double av = sv->alphas[w];
+            const double vi = mc->virtual_i * sv->as_ratio[w]
+                              + proc->born_alphas_power * av / (2.0 * GAPS_PI)
+                                    * SCALES_HALF_BETA0 * sv->lkr2[w];
+            s_legs_coefficients(mc, av, mc->nlo.lf - gaps_log(kf2), vi, b->ea, b->eb, la, lb,
+                                xa, xb, &L);
+            const double c = power_of(sv->as_ratio[w], proc->born_alphas_power)
+                             * s_bracket(&L, fa, fb, ia, ib);
+            ev->vary[w] = cs != 0.0 ? c / cs : 0.0;
+        }
     }
 }
 
@@ -552,23 +552,9 @@ static void scales_s(const gaps_process *proc, const gaps_mcatnlo *mc, const dou
 static void scales_real(const gaps_process *proc, const gaps_nlo_real *r, int pa, int pb,
                         gaps_hard_event *ev)
 {
-    const gaps_scale_vary *sv = &proc->scales;
-    const int ia = pdf_index(pa), ib = pdf_index(pb);
-    const double lum = r->f1[ia] * r->f2[ib];
-    double kf2_seen = 1.0, lum_v = lum;
-    for (int v = 0; v < sv->n; ++v) {
-        const double kf2 = sv->kf2[v];
-        if (kf2 != kf2_seen) {
-            kf2_seen = kf2;
-            const double q2 = kf2 * r->m2;
-            lum_v = kf2 == 1.0 ? lum
-                               : gaps_pdf_xfxq2(proc->pdf, pa, r->xi1, q2)
-                                     * gaps_pdf_xfxq2(proc->pdf, pb, r->xi2, q2);
-        }
-        ev->vary[v] = lum != 0.0 ? power_of(sv->as_ratio[v], proc->born_alphas_power + 1)
-                                       * (lum_v / lum)
-                                 : 0.0;
-    }
+    gaps_scales_luminosity(proc, pa, pb, r->xi1, r->xi2, r->m2,
+                           r->f1[pdf_index(pa)] * r->f2[pdf_index(pb)],
+                           proc->born_alphas_power + 1, ev);
 }
 
 /* ---- the event ---- */

@@ -309,45 +309,45 @@ void gaps_process_generate_ee(const gaps_process *proc, gaps_rng *rng, gaps_hard
     gaps_process_ee_qq_generate(proc, rng, ev);
 }
 
+/* (process_impl.h) each variation's factor: as_ratio^power times the luminosity at kF^2 muf2
+ * over lum (0 where lum is 0, a weight of 0) */
+void gaps_scales_luminosity(const gaps_process *proc, int pa, int pb, double xa, double xb,
+                            double muf2, double lum, int power, gaps_hard_event *ev)
+{
+    const gaps_scale_vary *sv = &proc->scales;
+    unsigned done = 0;   /* the variations weighted so far: each kF's lookups are made once */
+    for (int v = 0; v < sv->n; ++v) {
+        if (done >> v & 1u) continue;
+        const double kf2 = sv->kf2[v];
+        const double lum_v = kf2 == 1.0 ? lum
+                                        : gaps_pdf_xfxq2(proc->pdf, pa, xa, kf2 * muf2)
+                                              * gaps_pdf_xfxq2(proc->pdf, pb, xb, kf2 * muf2);
+        for (int w = v; w < sv->n; ++w) {
+            if (sv->kf2[w] != kf2) continue;
+            done |= 1u << w;
+            double r = 1.0;
+            for (int k = 0; k < power; ++k) r *= sv->as_ratio[w];
+            ev->vary[w] = lum != 0.0 ? r * (lum_v / lum) : 0.0;
+        }
+    }
+}
+
 /* --vary scales at leading order (doc/physics.md 17.6).  Every Born weight of a hadron
  * collision is [xf](x_a, mu_F^2) [xf](x_b, mu_F^2) alpha_s(mu_R^2)^n times factors that do not
  * depend on the scales, with mu_F^2 the mass^2 of the colourless system, x_a x_b s, and
- * mu_R fixed (n = proc->born_alphas_power); so each variation's weight over the nominal one is
- * the ratio of the densities at kF^2 mu_F^2 and at mu_F^2 times as_ratio^n.  The Born of
- * e+ e- -> q qbar has neither: its weights are the nominal ones. */
+ * mu_R fixed (n = proc->born_alphas_power).  The Born of e+ e- -> q qbar has neither: its
+ * factors are 1. */
 static void scales_lo(const gaps_process *proc, gaps_hard_event *ev)
 {
-    const gaps_scale_vary *sv = &proc->scales;
-    double pdfs = 1.0, pdfs_kf2 = 1.0, kf2_seen = 1.0, lum = 0.0;
-    int ia = 0, ib = 0;
-    double muf2 = 0.0;
-    if (proc->hadronic) {
-        ia = ev->flav[0];
-        ib = ev->flav[1];
-        muf2 = ev->x[0] * ev->x[1] * proc->s;
-        lum = gaps_pdf_xfxq2(proc->pdf, ia, ev->x[0], muf2)
-              * gaps_pdf_xfxq2(proc->pdf, ib, ev->x[1], muf2);
+    if (!proc->hadronic) {
+        for (int v = 0; v < proc->scales.n; ++v) ev->vary[v] = 1.0;
+        return;
     }
-    for (int v = 0; v < sv->n; ++v) {
-        if (!proc->hadronic) {
-            ev->vary[v] = 1.0;
-            continue;
-        }
-        double r = 1.0;
-        for (int k = 0; k < proc->born_alphas_power; ++k) r *= sv->as_ratio[v];
-        if (sv->kf2[v] != 1.0) {
-            if (sv->kf2[v] != kf2_seen) {   /* the variations come in runs of one kF^2 */
-                kf2_seen = sv->kf2[v];
-                const double q2 = kf2_seen * muf2;
-                pdfs_kf2 = gaps_pdf_xfxq2(proc->pdf, ia, ev->x[0], q2)
-                           * gaps_pdf_xfxq2(proc->pdf, ib, ev->x[1], q2);
-            }
-            pdfs = lum != 0.0 ? pdfs_kf2 / lum : 0.0;
-        } else {
-            pdfs = 1.0;
-        }
-        ev->vary[v] = r * pdfs;
-    }
+    const double muf2 = ev->x[0] * ev->x[1] * proc->s;
+    const double lum = gaps_pdf_xfxq2(proc->pdf, ev->flav[0], ev->x[0], muf2)
+                       * gaps_pdf_xfxq2(proc->pdf, ev->flav[1], ev->x[1], muf2);
+    gaps_scales_luminosity(proc, ev->flav[0], ev->flav[1], ev->x[0], ev->x[1], muf2, lum,
+                           proc->born_alphas_power, ev);
 }
 
 void gaps_process_generate(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev)

@@ -67,6 +67,11 @@ GAPS_PROCESSES(GAPS_PROCESS_DECLARE_)
 #undef GAPS_PROCESS_DECLARE_
 
 GAPS_DEVICE_BEGIN
+/* --vary scales and alphas (doc/physics.md 17.6): the factors ev->vary of a weight that is
+ * [xf](xa) [xf](xb) of partons pa, pb (PDG codes) at mu_F^2 = muf2, whose product is lum,
+ * times alpha_s^power times what does not depend on the scales (process.c) */
+void gaps_scales_luminosity(const gaps_process *proc, int pa, int pb, double xa, double xb,
+                            double muf2, double lum, int power, gaps_hard_event *ev);
 #define GAPS_PROCESS_DECLARE_(ID, name, ...)                                                    \
     void gaps_process_##name##_generate(const gaps_process *proc, gaps_rng *rng,              \
                                         gaps_hard_event *ev);
