@@ -139,6 +139,7 @@ static int generate(const gaps_alphas *as, double mur2, int n_vary, int coupling
         bound = fmin(bound, mur2);
     }
     phys.n_vary = n_vary;
+    phys.vary_shower = n_vary > 0;   /* every variation here changes the shower */
     const double k2[2] = { 0.25, 4.0 };
     const gaps_alphas *largest = &phys.as;   /* the overestimate's coupling (generator.c) */
     for (int v = 0; v < n_vary; ++v) {

@@ -128,6 +128,11 @@ typedef struct gaps_physics {
      * vary_as[vary_coupling[v] - 1] (--vary alphas: alpha_s(M_Z^2) down, up) */
     signed char vary_coupling[GAPS_VARY_MAX];
     gaps_alphas vary_as[2];
+    /* some variation changes the shower's density (a mu_R factor, another coupling): its
+     * trials are reweighted (veto.c, vary_trial()) and its overestimates have the headroom
+     * of gaps/vary.h.  0 where the hard process alone is varied (--vary scales): the shower
+     * then makes the nominal run's events, and the trials cost nothing more */
+    int vary_shower;
     int ablate;       /* --ablate: enum gaps_ablate_bit bits (gaps/ablate.h), 0 by default */
     uint32_t seed;
     int64_t end_event; /* refills hand out event numbers below this one (the end of the run,

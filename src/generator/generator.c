@@ -69,7 +69,7 @@ static const gaps_alphas *shower_coupling_bound(const gaps_physics *phys)
  * without (doc/physics.md 17.3). */
 static double shower_headroom(const gaps_physics *phys)
 {
-    return phys->n_vary ? GAPS_VARY_HEADROOM : 1.0;
+    return phys->vary_shower ? GAPS_VARY_HEADROOM : 1.0;
 }
 
 static int config_hadronic(const gaps_config *cfg)
@@ -463,6 +463,8 @@ int gaps_physics_setup(gaps_physics *phys, const gaps_config *cfg, const gaps_pd
             phys->vary_mu2[v][0] = nominal * vars[v].mur_fsr * vars[v].mur_fsr;
             phys->vary_mu2[v][1] = nominal * vars[v].mur_isr * vars[v].mur_isr;
             phys->vary_coupling[v] = 0;
+            if (vars[v].mur_fsr != 1.0 || vars[v].mur_isr != 1.0 || vars[v].alphas_mz != 0.0)
+                phys->vary_shower = 1;
             if (vars[v].alphas_mz != 0.0) {   /* --vary alphas: down, then up */
                 if (n_as >= 2
                     || gaps_alphas_init(&phys->vary_as[n_as], cfg->alphas_order,

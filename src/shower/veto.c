@@ -465,7 +465,7 @@ GAPS_OUT_OF_LINE void accept_or_reject_hadronic(gaps_pool *pool, const gaps_phys
         if (compat) return;
     }
     const int accepted = Ra < ratio;
-    if (phys->n_vary) {   /* --vary is refused with compat and --ablate (gaps_config_check) */
+    if (phys->vary_shower) {   /* --vary is refused with compat and --ablate (gaps_config_check) */
         double r = ratio;
         if (a == 0.0) {   /* a rejection by the ratio without its coupling: the full one */
             a = gaps_alphas_value(&phys->as, shower_as_arg(phys, t, 0));
@@ -680,7 +680,7 @@ GAPS_ALWAYS_INLINE void accept_or_reject(gaps_pool *pool, const gaps_physics *ph
             ratio *= gaps_alphas_value(&phys->as, t / (z * omz)) / gaps_alphas_value(&phys->as, t);
     }
     const int accepted = Ra < ratio;
-    if (varies(phys, ee_only) && ratio > 0.0) {   /* --vary; P = 0: P' = 0 */
+    if (varies(phys, ee_only) && phys->vary_shower && ratio > 0.0) {   /* P = 0: P' = 0 */
         double r = ratio;
         if (a == 0.0) {   /* a rejection by the kinematic ratio alone: the full one */
             a = ee_only ? gaps_alphas_value_own(&phys->as, t_as)
