@@ -35,10 +35,10 @@ static int keep_rows(void *ctx, const double *r, const gaps_records *rec, int n)
     double *rows = ctx;
     (void)rec;
     for (int i = 0; i < n; ++i) {
-        const double *row = r + (long)i * GAPS_OBS_MAX_COLUMNS;
+        const double *row = r + (long)i * gaps_row_stride(0);   /* a run without --vary */
         const long ev = (long)gaps_row_event(row);
         if (ev < 0 || ev >= 10000 || rows[ev * GAPS_OBS_MAX_COLUMNS + GAPS_OBS_WEIGHT] != -1.0) return -1;   /* twice */
-        for (int k = 0; k < GAPS_OBS_MAX_COLUMNS; ++k) rows[ev * GAPS_OBS_MAX_COLUMNS + k] = row[k];
+        for (int k = 0; k < gaps_row_stride(0); ++k) rows[ev * GAPS_OBS_MAX_COLUMNS + k] = row[k];
     }
     return 0;
 }

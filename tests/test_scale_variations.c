@@ -90,19 +90,22 @@ static void one(const char *process, int nlo, const gaps_pdf *pdf, long n)
     }
     phys.proc.pdf = pdf;
     gaps_variation vars[GAPS_VARY_MAX];
-    const int nv = gaps_vary_list(cfg.vary, 1, cfg.alphas_mz, vars);
+    const int nv = gaps_vary_list(cfg.vary, 1, cfg.alphas_mz, NULL, vars);
     CHECK(nv == 6 && phys.proc.scales.n == 6 && phys.vary_hard_first == 0,
           "%s: %d variations, %d of the hard process", process, nv, phys.proc.scales.n);
     double s0 = 0.0, s00 = 0.0, sv[6] = { 0 }, svv[6] = { 0 }, sd[6] = { 0 }, sdd[6] = { 0 };
     for (long i = 0; i < n; ++i) {
         gaps_rng rng = gaps_rng_make(20261202u, (uint64_t)i, 0);
         gaps_hard_event ev;
+        double factors[GAPS_VARY_HARD_MAX];
+        ev.vary = factors;
+        ev.vary_stride = 1;
         gaps_process_generate(&phys.proc, &rng, &ev);
         const double w = ev.weight;
         s0 += w;
         s00 += w * w;
         for (int v = 0; v < 6; ++v) {
-            const double wv = w * ev.vary[v], d = wv - w;
+            const double wv = w * factors[v], d = wv - w;
             sv[v] += wv;
             svv[v] += wv * wv;
             sd[v] += d;

@@ -223,8 +223,11 @@ b = bytearray(body)
 struct.pack_into("<Q", b, at, 0)
 cases.append(("--vary bits 0 with the sums of two variations", b, "trailing"))
 b = bytearray(body)
-struct.pack_into("<Q", b, at, 8)
+struct.pack_into("<Q", b, at, 16)
 cases.append(("unknown --vary bits", b, "--vary"))
+b = bytearray(body)
+struct.pack_into("<Q", b, at, 8)   # pdf on ee-qq: the members' fields where the sums are
+cases.append(("--vary pdf on a process without parton densities", b, "--vary pdf"))
 b = bytearray(body)
 struct.pack_into("<Q", b, at, 3)   # shower,scales: four variations for ee-qq, the file has two
 cases.append(("--vary bits of four variations with the sums of two", b, "shorter"))

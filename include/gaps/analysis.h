@@ -19,17 +19,28 @@ GAPS_C_BEGIN
  * run's analysis (GAPS_LEP_*, GAPS_LHC_*).  Every column is a double except GAPS_OBS_EVENT,
  * which holds the 64 bits of the event number (a double would round event numbers beyond
  * 2^53): read and write it with gaps_row_event/gaps_row_set_event.  Rows in memory are
- * GAPS_OBS_MAX_COLUMNS doubles apart whatever the analysis (one stride for every buffer);
- * the analysis's first gaps_analysis_table[a].n_columns of them are its row.  With --vary
- * the n_vary factors of the event's variation weights (gaps/vary.h, the pool's vary_w) follow
- * at [n_columns + v] in the rows handed to the events hook (GAPS_VARY_MAX columns are kept
- * for them); without it those doubles are left unwritten. */
+ * gaps_row_stride(n_vary) doubles apart whatever the analysis (one stride for every buffer
+ * of a run): the analysis's first gaps_analysis_table[a].n_columns of them are its row, and
+ * with --vary the n_vary factors of the event's variation weights (gaps/vary.h, the pool's
+ * vary_w) follow at [n_columns + v]; the doubles between are left unwritten.  The stride
+ * grows with n_vary only, so that a run without --vary does not move GAPS_VARY_MAX unused
+ * doubles per event from the device (a hundred with --vary pdf's members);
+ * GAPS_OBS_MAX_COLUMNS is the most one row can hold, for buffers of one row. */
 #define GAPS_OBS_COLUMNS_MAX_(ID, name, columns, histograms) char name[GAPS_##ID##_N_COLUMNS];
 union gaps_obs_columns_max_ {
     GAPS_ANALYSES(GAPS_OBS_COLUMNS_MAX_)
 };
 #undef GAPS_OBS_COLUMNS_MAX_
-enum { GAPS_OBS_MAX_COLUMNS = (int)sizeof(union gaps_obs_columns_max_) + GAPS_VARY_MAX };
+enum {
+    GAPS_OBS_ANALYSIS_MAX_COLUMNS = (int)sizeof(union gaps_obs_columns_max_),
+    GAPS_OBS_MAX_COLUMNS = GAPS_OBS_ANALYSIS_MAX_COLUMNS + GAPS_VARY_MAX
+};
+
+/* Doubles from one row of per-event output to the next in a run with n_vary variations. */
+static inline int gaps_row_stride(int n_vary)
+{
+    return GAPS_OBS_ANALYSIS_MAX_COLUMNS + n_vary;
+}
 
 /* What the host needs to know about an analysis; one row per analysis, generated from
  * GAPS_ANALYSES (src/analysis/histogram.c). */
@@ -103,7 +114,8 @@ typedef struct gaps_records {
  * them in event-number order (src/io/event_stream.c).  Memory where the loops run; each part
  * NULL (records: p NULL) when not requested. */
 typedef struct gaps_event_out {
-    double *rows;          /* GAPS_OBS_MAX_COLUMNS doubles per event: the analysis's row */
+    double *rows;          /* row_stride doubles per event: the analysis's row */
+    int row_stride;        /* gaps_row_stride(the pool's n_vary) */
     gaps_records records;  /* complete final states */
 } gaps_event_out;
 

@@ -128,6 +128,11 @@ typedef struct gaps_physics {
      * vary_as[vary_coupling[v] - 1] (--vary alphas: alpha_s(M_Z^2) down, up) */
     signed char vary_coupling[GAPS_VARY_MAX];
     gaps_alphas vary_as[2];
+    /* --vary pdf: the member of the run's set that variation v takes (0: the run's own) and its
+     * densities where the loops run (NULL for 0), in the hard process (proc.scales.pdf) and in
+     * the initial-state shower's density ratios */
+    short vary_pdf_member[GAPS_VARY_MAX];
+    const gaps_pdf *vary_pdf[GAPS_VARY_MAX];
     /* some variation changes the shower's density (a mu_R factor, another coupling): its
      * trials are reweighted (veto.c, vary_trial()) and its overestimates have the headroom
      * of gaps/vary.h.  0 where the hard process alone is varied (--vary scales): the shower

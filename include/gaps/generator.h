@@ -114,8 +114,8 @@ typedef struct gaps_config {
 /* What the caller sees while a run goes; every member may be NULL. */
 typedef struct gaps_hooks {
     void *ctx;
-    /* n finished events, in no particular order, in host memory: rows (GAPS_OBS_MAX_COLUMNS
-     * doubles each, if keep_rows) and records (if keep_records); with --vary both carry the
+    /* n finished events, in no particular order, in host memory: rows (gaps_row_stride(n_vary)
+     * doubles apart, if keep_rows) and records (if keep_records); with --vary both carry the
      * events' variation factors (gaps/analysis.h).  Partitions call it from
      * their own threads, possibly at the same time: the callee serialises.  Return 0, or -1
      * to end the run with an error. */
@@ -261,6 +261,16 @@ int gaps_physics_setup(struct gaps_physics *phys, const gaps_config *cfg, const 
  * program calls this before it creates any output, to refuse a missing or corrupt set up
  * front (gaps_generate() loads the set itself and fails the same way). */
 int gaps_config_check_pdf(const gaps_config *cfg, char *msg, size_t len);
+/* --vary pdf (gaps/vary.h): the run's set's members as the variations take them (*set: its
+ * NumMembers and SetIndex) and the digest of members 1 .. NumMembers - 1
+ * (gaps_state.vary_pdf_digest), each member loaded and checked like the run's set; zeros for a
+ * run without --vary pdf or without hadron beams.  0, or -1 with one line in msg (a set of
+ * one member, --pdf naming another member than 0, a member that does not load). */
+int gaps_config_vary_pdf(const gaps_config *cfg, gaps_vary_pdf_set *set, uint64_t *digest,
+                         char *msg, size_t len);
+/* The variations of a run of cfg (gaps_vary_list, with the run's set's members for --vary
+ * pdf: a set that does not load has none, and the run refuses it); returns their number. */
+int gaps_config_vary_list(const gaps_config *cfg, gaps_variation out[GAPS_VARY_MAX]);
 /* The same check, and what the set is: its digest (gaps_pdf.digest: what gaps_state.pdf_digest
  * records) and the member file read (into file, file_len bytes); 0 and "" for a process
  * without PDFs.  digest and file may be NULL.  Also refused here: a --pdf-path directory

@@ -59,6 +59,8 @@ GAPS_C_BEGIN
 #define GAPS_PDF_MAX_FLAVOURS 32
 #define GAPS_PDF_MAX_SUBGRIDS 32
 #define GAPS_PDF_NAME_MAX 128
+/* Longest ErrorType of a set's .info file, its terminating zero included */
+#define GAPS_PDF_ERROR_TYPE_MAX 32
 /* Columns of gaps_pdf_xfxq2_all(): pid -6 .. 6 at [pid + 6], the gluon at [6]. */
 #define GAPS_PDF_NPARTONS 13
 /* The value ForcePositive = 2 raises small values to (LHAPDF's). */
@@ -97,6 +99,11 @@ typedef struct gaps_pdf {
     int member;                     /* member number (file NAME_MMMM.dat) */
     int num_members;                /* NumMembers, or -1 if the set does not say */
     long set_index;                 /* SetIndex (LHAPDF id of member 0), or -1 */
+    /* ErrorType ("hessian", "symmhessian", "replicas", with "+as" where the last two members
+     * vary alpha_s; "" if the set does not say) and ErrorConfLevel (percent, NaN if not
+     * given): how the members make an uncertainty (--vary pdf, gaps/vary.h) */
+    char error_type[GAPS_PDF_ERROR_TYPE_MAX];
+    double error_conf_level;
     int order_qcd;                  /* OrderQCD (0 = LO), or -1 */
     /* NaN where the set does not give them; GeV */
     double mz, alphas_mz, m_charm, m_bottom, m_top;

@@ -161,9 +161,14 @@ typedef struct gaps_hard_event {
     int flav[GAPS_HARD_MAX], col[GAPS_HARD_MAX], acol[GAPS_HARD_MAX];
     double x[2];                    /* momentum fractions of the incoming partons */
     int next_tag;                   /* the first colour tag not used */
-    /* --vary scales and alphas (gaps_process.scales): the event's weight at each varied
-     * (mu_R, mu_F, alpha_s) over its weight; written only where scales.n > 0 */
-    double vary[GAPS_VARY_HARD_MAX];
+    /* --vary scales, alphas and pdf (gaps_process.scales): the event's weight at variation w
+     * (another mu_R, mu_F, alpha_s or PDF member) over its weight, written at
+     * vary[w * vary_stride] (gaps_hard_vary_set) by the process only where scales.n > 0.
+     * The caller points it at the event's slot in the pool's variation rows (the shower) or
+     * at an array of its own: up to GAPS_VARY_HARD_MAX factors, which a record of fixed size
+     * would carry in every run */
+    double *vary;
+    long vary_stride;
 } gaps_hard_event;
 
 /* --vary scales and alphas (gaps/vary.h): what a process needs to weight its events for n
@@ -171,6 +176,14 @@ typedef struct gaps_hard_event {
  * gaps_process_set_scales().  Plain data. */
 typedef struct gaps_scale_vary {
     int n;                                  /* 0: no scale variations */
+    /* the parton densities of variation v where the loops run: NULL for the run's set
+     * (proc.pdf), else a member of it (--vary pdf); set by the generator */
+    const gaps_pdf *pdf[GAPS_VARY_HARD_MAX];
+    /* the next variation after v of the same kF and densities, whose lookups v's serve, or
+     * -1 (a chain per (kF, pdf), made by gaps_process_set_scales_pdf) */
+    short next_same[GAPS_VARY_HARD_MAX];
+    /* 1 where v is the first of its chain */
+    signed char first[GAPS_VARY_HARD_MAX];
     double kf2[GAPS_VARY_HARD_MAX];         /* kF^2: mu_F^2 = kF^2 times the nominal one */
     double lkr2[GAPS_VARY_HARD_MAX];        /* ln kR^2 */
     double alphas[GAPS_VARY_HARD_MAX];      /* alpha_s at kR^2 mu_R^2 of the process's mu_R
@@ -283,6 +296,18 @@ double gaps_process_nlo_mu_r2(const gaps_process *proc);
 int gaps_process_set_scales(gaps_process *proc, const gaps_alphas *as, int n, const double *kr,
                             const double *kf, const gaps_alphas *const *coupling, char *msg,
                             size_t len);
+/* Host: the parton densities of the n variations of gaps_process_set_scales, where the loops
+ * run (pdf[v]: NULL for the run's own set), and the chains of variations sharing their
+ * lookups.  gaps_process_set_scales() sets them all to the run's set. */
+void gaps_process_set_scales_pdf(gaps_process *proc, const gaps_pdf *const *pdf);
+
+GAPS_DEVICE_BEGIN
+/* Write the factor f of hard variation w of ev (gaps_hard_event.vary) */
+static inline void gaps_hard_vary_set(gaps_hard_event *ev, int w, double f)
+{
+    ev->vary[(long)w * ev->vary_stride] = f;
+}
+GAPS_DEVICE_END
 
 /* Host: hand an initialised process the run's strong coupling (gaps_physics_setup does, after
  * gaps_process_init and before gaps_process_set_nlo and gaps_process_prepare), for a process

@@ -71,6 +71,12 @@ typedef struct gaps_state {
      * enum gaps_vary_bit bits (0: none); shower_mur_factor: 1 for the default */
     int vary;
     double shower_mur_factor;
+    /* --vary pdf: the run's set's NumMembers and SetIndex (gaps_vary_pdf_set: the variations
+     * are members 1 .. members - 1) and a digest of those members' grids (the FNV-1a digest
+     * of their gaps_pdf.digest values in order), which merges and resumes compare like
+     * pdf_digest; 0, 0 and 0 without --vary pdf */
+    gaps_vary_pdf_set vary_pdf;
+    uint64_t vary_pdf_digest;
     /* --vary: the events whose variation weights the safeguards of gaps/vary.h counted
      * (gaps_run.vary_over_events, vary_large_events); 0 without --vary */
     uint64_t vary_over_events, vary_large_events;

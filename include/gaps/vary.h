@@ -30,6 +30,17 @@
  * and its NLO terms), named ALPHAS_MZ=0.117 and ALPHAS_MZ=0.119 for the default 0.118.  The
  * parton densities stay the run's: a PDF fitted with the other alpha_s would come with
  * --vary pdf.
+ *
+ * --vary pdf gives a weight to every member of the run's PDF set other than its central
+ * member 0 (NumMembers - 1 of them: a set's Hessian eigenvector pairs or its replicas): the
+ * hard process's weight with the member's densities over its nominal one (the Born's
+ * luminosity at LO; at NLO the S, H or M contribution made again with them), and the
+ * initial-state shower's density ratios by the same trial reweighting as the couplings (an
+ * accepted trial by X'/X, a rejected one by (1 - r X'/X)/(1 - r), X the ratio
+ * xf_new(eta/x)/xf_old(eta) of the trial; veto.c, vary_trial()).  Named PDF=ID by the
+ * member's LHAPDF ID (SetIndex + member) as Rivet reads it, PDF_MEMBER=M for a set without
+ * a SetIndex.  How the members make a band depends on the set (ErrorType: hessian,
+ * symmhessian, replicas; doc/physics.md 17.10), which the outputs say.
  */
 #ifndef GAPS_VARY_H
 #define GAPS_VARY_H
@@ -39,16 +50,19 @@
 
 GAPS_C_BEGIN
 
-/* What --vary names (bits of gaps_config.vary).  `shower`, `scales` and `alphas` exist; `pdf`
- * is refused as "not yet" (gaps_vary_parse). */
-enum gaps_vary_bit { GAPS_VARY_SHOWER = 1, GAPS_VARY_SCALES = 2, GAPS_VARY_ALPHAS = 4 };
+/* What --vary names (bits of gaps_config.vary). */
+enum gaps_vary_bit {
+    GAPS_VARY_SHOWER = 1, GAPS_VARY_SCALES = 2, GAPS_VARY_ALPHAS = 4, GAPS_VARY_PDF = 8 };
 /* Every bit a program of this version knows (a state with others is refused) */
-#define GAPS_VARY_KNOWN (GAPS_VARY_SHOWER | GAPS_VARY_SCALES | GAPS_VARY_ALPHAS)
+#define GAPS_VARY_KNOWN (GAPS_VARY_SHOWER | GAPS_VARY_SCALES | GAPS_VARY_ALPHAS | GAPS_VARY_PDF)
 
-/* The most variation weights a run carries (shower: six; scales: six; alphas: two) and the
- * most of them that the hard process weights (scales and alphas). */
-#define GAPS_VARY_MAX 14
-#define GAPS_VARY_HARD_MAX 8
+/* The most members other than the central one that --vary pdf takes (a set of NumMembers up
+ * to 101: NNPDF's 100 replicas, the 64 eigenvector members of MSHT20, CT18's 58) */
+#define GAPS_VARY_PDF_MAX 100
+/* The most variation weights a run carries (shower: six; scales: six; alphas: two; pdf: up to
+ * GAPS_VARY_PDF_MAX) and the most of them that the hard process weights (all but shower). */
+#define GAPS_VARY_MAX (14 + GAPS_VARY_PDF_MAX)
+#define GAPS_VARY_HARD_MAX (8 + GAPS_VARY_PDF_MAX)
 /* --vary alphas: alpha_s(M_Z^2) of the run (--alphas-mz) minus and plus this, in the shower
  * and the hard process alike (the spacing of the alpha_s series of the common PDF sets) */
 #define GAPS_VARY_ALPHAS_DELTA 0.001
@@ -84,23 +98,73 @@ enum gaps_vary_flag {
 };
 
 /* One variation: its name, the factors k of mu_R of the shower's final- and initial-state
- * emissions, the factors of the hard process's mu_R and mu_F (1: not varied), and the
- * alpha_s(M_Z^2) of both (0: the run's). */
+ * emissions, the factors of the hard process's mu_R and mu_F (1: not varied), the
+ * alpha_s(M_Z^2) of both (0: the run's), and the member of the run's PDF set that both take
+ * (0: the central member, the run's own). */
 typedef struct gaps_variation {
     char name[GAPS_VARY_NAME_MAX];
     double mur_fsr, mur_isr;
     double mur, muf;
     double alphas_mz;
+    int pdf_member;
 } gaps_variation;
+
+/* How a set's members make its uncertainty (its ErrorType, LHAPDF's names): Hessian
+ * eigenvector pairs (members 2k-1, 2k the two directions of eigenvector k) with asymmetric
+ * errors, symmetric Hessian members (one per eigenvector), Monte Carlo replicas; or not
+ * known (no band: the members' weights alone). */
+enum gaps_pdf_errors {
+    GAPS_PDF_ERRORS_UNKNOWN = 0,
+    GAPS_PDF_ERRORS_HESSIAN = 1,
+    GAPS_PDF_ERRORS_SYMMHESSIAN = 2,
+    GAPS_PDF_ERRORS_REPLICAS = 3
+};
+
+/* What --vary pdf needs of the run's set: its NumMembers (members 1 .. members - 1 are
+ * varied), its SetIndex (the LHAPDF ID of member 0; -1 where the set has none), its
+ * ErrorType (errors, and alphas_members = 2 for a "+as" type, whose last two members vary
+ * alpha_s and are left out of the PDF band) and ErrorConfLevel (percent; 0 where the set
+ * does not say: 68.268949, one standard deviation, is taken). */
+typedef struct gaps_vary_pdf_set {
+    int members;
+    long set_index;
+    int errors, alphas_members;
+    double conf_level;
+} gaps_vary_pdf_set;
+
+/* gaps_vary_pdf_set's errors and alphas_members of an ErrorType ("hessian", "symmhessian",
+ * "replicas", each optionally followed by "+as"; anything else: GAPS_PDF_ERRORS_UNKNOWN). */
+void gaps_vary_pdf_errors(const char *error_type, int *errors, int *alphas_members);
+/* The ErrorType of errors and alphas_members, as a set writes it ("unknown" for none) */
+const char *gaps_vary_pdf_errors_name(int errors, int alphas_members);
+
+/* The PDF uncertainty of a result (a cross section, a bin) from its values x0 with the
+ * central member and x[m - 1] with member m (m = 1 .. set->members - 1), by the set's
+ * ErrorType, at one standard deviation (68.27 %) as LHAPDF reports it:
+ *   hessian:     up^2 = sum_k max(x_{2k-1} - x0, x_{2k} - x0, 0)^2,
+ *                down^2 = sum_k max(x0 - x_{2k-1}, x0 - x_{2k}, 0)^2;
+ *   symmhessian: up^2 = down^2 = sum_m (x_m - x0)^2;
+ * both divided by z(conf_level) / z(68.27 %), z the two-sided normal quantile, for a set
+ * whose errors are given at another confidence level (CT's 90 %: 1.645);
+ *   replicas:    the replicas' mean <x> as centre and their standard deviation
+ *                sqrt(N / (N - 1) (<x^2> - <x>^2)) as up and down (the conf_level is the
+ *                replicas' own).
+ * Returns 0 with *centre (x0, or the replicas' mean), *up and *down (both >= 0), or -1 where
+ * the set has no band (an unknown ErrorType, an odd number of Hessian members, fewer than
+ * two replicas). */
+int gaps_vary_pdf_band(const gaps_vary_pdf_set *set, double x0, const double *x, double *centre,
+                       double *up, double *down);
 
 /* Parse a --vary value: names separated by single commas.  0 with the bits in *bits, or -1
  * with one line in msg (a name of issue 31 not implemented yet: "not yet"). */
 int gaps_vary_parse(const char *text, int *bits, char *msg, size_t len);
 
 /* The variations of `bits` for a process with (hadronic = 1) or without initial-state
- * shower and a run of alpha_s(M_Z^2) = alphas_mz, in their order (the order of every
- * output: shower, scales, alphas); returns their number. */
-int gaps_vary_list(int bits, int hadronic, double alphas_mz, gaps_variation out[GAPS_VARY_MAX]);
+ * shower, a run of alpha_s(M_Z^2) = alphas_mz and (--vary pdf) the run's PDF set `set` (NULL
+ * or members <= 1: no PDF variations), in their order (the order of every output: shower,
+ * scales, alphas, pdf); returns their number. */
+int gaps_vary_list(int bits, int hadronic, double alphas_mz, const gaps_vary_pdf_set *set,
+                   gaps_variation out[GAPS_VARY_MAX]);
 
 GAPS_C_END
 

@@ -130,7 +130,7 @@ GAPS_OUT_OF_LINE void keep_variations(const gaps_pool *pool, int e, const gaps_e
 {
     for (int v = 0; v < pool->n_vary; ++v) {
         const double f = pool->vary_w[gaps_at(pool, v, e)];
-        if (out->rows) out->rows[(long)i * GAPS_OBS_MAX_COLUMNS + nc + v] = f;
+        if (out->rows) out->rows[(long)i * out->row_stride + nc + v] = f;
         if (out->records.p && v < out->records.n_vary)
             out->records.vary_w[(long)i * out->records.n_vary + v] = f;
     }
@@ -165,13 +165,13 @@ static void finish(gaps_pool *pool, const gaps_physics *phys, const gaps_histogr
     /* the observables of the run's analysis, from the outgoing particles */
     const double w = pool->weight[e];
     const int64_t event = pool->event[e];
-    double row[GAPS_OBS_MAX_COLUMNS - GAPS_VARY_MAX];   /* the analysis's columns only */
+    double row[GAPS_OBS_ANALYSIS_MAX_COLUMNS];   /* the analysis's columns only */
     gaps_analysis_row(row, phys->proc.analysis, event, w, n_in, n, p, flav);
     if (gaps_histograms_fill_event(hist, gaps_worker_id(), row) != 0) flags |= GAPS_FLAG_WEIGHT;
     const int vary_flags = hist->n_vary ? fill_variations(hist, pool, e, w, row) : 0;
     if (out && out->rows) {
         const int nc = row_columns(phys->proc.analysis);
-        for (int c = 0; c < nc; ++c) out->rows[(long)i * GAPS_OBS_MAX_COLUMNS + c] = row[c];
+        for (int c = 0; c < nc; ++c) out->rows[(long)i * out->row_stride + c] = row[c];
     }
     if (out && out->records.p)
         keep_record(&out->records, i, event, n_in, n, p, flav, col, acol, x_in, w);

@@ -334,7 +334,18 @@ static int config_check(const gaps_config *cfg, char *msg, size_t len)
         return snprintf(msg, len, "--shower-mur-factor must be from %g to %g",
                         GAPS_SHOWER_MUR_FACTOR_MIN, GAPS_SHOWER_MUR_FACTOR_MAX), -1;
     if (cfg->vary & ~GAPS_VARY_KNOWN)
-        return snprintf(msg, len, "--vary: only shower, scales and alphas are implemented"), -1;
+        return snprintf(msg, len, "--vary: only shower, scales, alphas and pdf are implemented"),
+               -1;
+    if ((cfg->vary & GAPS_VARY_PDF) && !config_hadronic(cfg))
+        return snprintf(msg, len, "--vary pdf: process %s has no parton densities",
+                        cfg->process >= 0 && cfg->process < GAPS_N_PROCESSES
+                            ? gaps_process_table[cfg->process].name : "?"), -1;
+    /* a file's hard events carry their PDF dependence in the file's own weights, if at all:
+     * the shower's density ratios alone would be half a variation */
+    if ((cfg->vary & GAPS_VARY_PDF) && config_from_file(cfg))
+        return snprintf(msg, len, "--vary pdf: the hard events come from a file, whose PDF "
+                        "variations are its own weights (the HepMC3 and CSV outputs carry "
+                        "them); --vary shower is for files"), -1;
     if (cfg->shower_mur_factor != 1.0 || cfg->vary) {
         const char *what = cfg->vary ? "--vary" : "--shower-mur-factor";
         /* GAPS 2.1's constant coupling and its f > g rejections, and the ablations' own
@@ -359,6 +370,7 @@ static int config_check(const gaps_config *cfg, char *msg, size_t len)
 }
 
 static int load_run_pdf(const gaps_config *cfg, gaps_pdf *pdf, char *msg, size_t len);
+static gaps_vary_pdf_set vary_pdf_set_of(const gaps_pdf *central);
 
 /* The weight unit of the histogram sums (gaps/histogram.h) is the run's (gaps_process.w_unit):
  * for LEP at leading order the largest event weight, as the sums always used, so that LEP's
@@ -412,6 +424,11 @@ void gaps_state_init(gaps_state *state, const gaps_config *cfg)
     /* --vary and --shower-mur-factor: physics the state records outside the list */
     state->vary = cfg->vary;
     state->shower_mur_factor = cfg->shower_mur_factor;
+    /* --vary pdf: what the members are (a set that cannot be read: none; the run refuses it) */
+    if (cfg->vary & GAPS_VARY_PDF) {
+        char msg[512];
+        gaps_config_vary_pdf(cfg, &state->vary_pdf, &state->vary_pdf_digest, msg, sizeof msg);
+    }
 }
 
 int gaps_physics_setup(gaps_physics *phys, const gaps_config *cfg, const gaps_pdf *pdf,
@@ -458,12 +475,15 @@ int gaps_physics_setup(gaps_physics *phys, const gaps_config *cfg, const gaps_pd
         const gaps_alphas *coupling[GAPS_VARY_HARD_MAX];
         int n_hard = 0, n_as = 0;
         const double nominal = phys->mur_scaled ? phys->mur2 : 1.0;
-        phys->n_vary = gaps_vary_list(cfg->vary, phys->proc.hadronic, cfg->alphas_mz, vars);
+        const gaps_vary_pdf_set set = vary_pdf_set_of(pdf);
+        phys->n_vary = gaps_vary_list(cfg->vary, phys->proc.hadronic, cfg->alphas_mz, &set, vars);
         for (int v = 0; v < phys->n_vary; ++v) {
             phys->vary_mu2[v][0] = nominal * vars[v].mur_fsr * vars[v].mur_fsr;
             phys->vary_mu2[v][1] = nominal * vars[v].mur_isr * vars[v].mur_isr;
             phys->vary_coupling[v] = 0;
-            if (vars[v].mur_fsr != 1.0 || vars[v].mur_isr != 1.0 || vars[v].alphas_mz != 0.0)
+            phys->vary_pdf_member[v] = (short)vars[v].pdf_member;
+            if (vars[v].mur_fsr != 1.0 || vars[v].mur_isr != 1.0 || vars[v].alphas_mz != 0.0
+                || vars[v].pdf_member)
                 phys->vary_shower = 1;
             if (vars[v].alphas_mz != 0.0) {   /* --vary alphas: down, then up */
                 if (n_as >= 2
@@ -473,8 +493,10 @@ int gaps_physics_setup(gaps_physics *phys, const gaps_config *cfg, const gaps_pd
                                     "coupling", vars[v].alphas_mz), -1;
                 phys->vary_coupling[v] = (signed char)(++n_as);
             }
-            /* the hard process's (scales and alphas), the list's last ones */
-            if (vars[v].mur != 1.0 || vars[v].muf != 1.0 || vars[v].alphas_mz != 0.0) {
+            /* the hard process's (scales, alphas and pdf), the list's last ones; a PDF
+             * member's densities are set where the loops run (run_physics_setup) */
+            if (vars[v].mur != 1.0 || vars[v].muf != 1.0 || vars[v].alphas_mz != 0.0
+                || vars[v].pdf_member) {
                 if (!n_hard) phys->vary_hard_first = v;
                 coupling[n_hard] = phys->vary_coupling[v] ? &phys->vary_as[n_as - 1] : &phys->as;
                 kr[n_hard] = vars[v].mur;
@@ -499,13 +521,30 @@ int gaps_physics_setup(gaps_physics *phys, const gaps_config *cfg, const gaps_pd
 /* The PDF set of a hadronic run: cfg->pdf, or the process's default when that is empty,
  * looked for along gaps_pdf_search_path(cfg->pdf_path).  Returns 0, or -1 with one line in
  * msg (the set's name and what is wrong). */
+static int load_run_pdf_member(const gaps_config *cfg, int member, gaps_pdf *pdf, char *msg,
+                               size_t len);
 static int load_run_pdf(const gaps_config *cfg, gaps_pdf *pdf, char *msg, size_t len)
+{
+    return load_run_pdf_member(cfg, -1, pdf, msg, len);
+}
+
+/* The same for member `member` of that set (member < 0: the member the set's name gives) */
+static int load_run_pdf_member(const gaps_config *cfg, int member, gaps_pdf *pdf, char *msg,
+                               size_t len)
 {
     memset(pdf, 0, sizeof *pdf);
     const char *spec = cfg->pdf[0] ? cfg->pdf : gaps_process_table[cfg->process].default_pdf;
     if (!spec || !*spec)
         return snprintf(msg, len, "process %s needs a PDF set (--pdf)",
                         gaps_process_table[cfg->process].name), -1;
+    char member_spec[GAPS_PDF_NAME_MAX + 16];
+    if (member >= 0) {   /* NAME/MEMBER */
+        const size_t n = strcspn(spec, "/");
+        if (n >= GAPS_PDF_NAME_MAX)
+            return snprintf(msg, len, "the PDF set's name is too long"), -1;
+        snprintf(member_spec, sizeof member_spec, "%.*s/%d", (int)n, spec, member);
+        spec = member_spec;
+    }
     /* a directory the user named must be there: else the set would silently come from
      * LHAPDF_DATA_PATH or the installed sets */
     if (gaps_pdf_check_user_dirs(cfg->pdf_path, msg, len) != 0) return -1;
@@ -551,9 +590,117 @@ int gaps_config_pdf_identity(const gaps_config *cfg, uint64_t *digest, char *fil
     return rc;
 }
 
+static int vary_pdf_set_check(const gaps_pdf *central, char *msg, size_t len);
+
 int gaps_config_check_pdf(const gaps_config *cfg, char *msg, size_t len)
 {
-    return gaps_config_pdf_identity(cfg, NULL, NULL, 0, msg, len);
+    if (gaps_config_pdf_identity(cfg, NULL, NULL, 0, msg, len) != 0) return -1;
+    if (!(cfg->vary & GAPS_VARY_PDF) || !config_hadronic(cfg)) return 0;
+    gaps_pdf central;   /* --vary pdf: a set with members (each member is checked by the run) */
+    const gaps_c_locale saved = gaps_c_locale_enter();
+    int rc = load_run_pdf(cfg, &central, msg, len);
+    gaps_c_locale_leave(saved);
+    if (rc == 0) rc = vary_pdf_set_check(&central, msg, len);
+    gaps_pdf_free(&central);
+    return rc;
+}
+
+/* --vary pdf: what the variations need of the set whose central member is `central` (NULL:
+ * none, no PDF variations) */
+static gaps_vary_pdf_set vary_pdf_set_of(const gaps_pdf *central)
+{
+    gaps_vary_pdf_set set = { 0, -1, GAPS_PDF_ERRORS_UNKNOWN, 0, 0.0 };
+    if (!central) return set;
+    set.members = central->num_members;
+    set.set_index = central->set_index;
+    gaps_vary_pdf_errors(central->error_type, &set.errors, &set.alphas_members);
+    set.conf_level = central->error_conf_level > 0.0 ? central->error_conf_level : 0.0;
+    return set;
+}
+
+/* --vary pdf: what the run's set must be (a set with members other than its central one, the
+ * central one the run's), from its central member `central` */
+static int vary_pdf_set_check(const gaps_pdf *central, char *msg, size_t len)
+{
+    if (central->member != 0)
+        return snprintf(msg, len, "--vary pdf: the variations are the members of %s around its "
+                        "central member 0, so --pdf must name member 0 (not %d)", central->name,
+                        central->member), -1;
+    if (central->num_members < 2)
+        return snprintf(msg, len, "--vary pdf: the set %s has %s (NumMembers in %s.info): it "
+                        "needs a set with error members (Hessian eigenvectors or replicas)",
+                        central->name, central->num_members == 1 ? "one member" : "no NumMembers",
+                        central->name), -1;
+    if (central->num_members - 1 > GAPS_VARY_PDF_MAX)
+        return snprintf(msg, len, "--vary pdf: the set %s has %d members, at most %d other than "
+                        "the central one are taken", central->name, central->num_members,
+                        GAPS_VARY_PDF_MAX), -1;
+    return 0;
+}
+
+/* The FNV-1a digest of the members' digests in order (gaps_state.vary_pdf_digest) */
+static uint64_t members_digest(uint64_t h, uint64_t member_digest)
+{
+    if (h == 0) h = 14695981039346656037ull;
+    for (int k = 0; k < 8; ++k) {
+        h ^= (member_digest >> (8 * k)) & 0xffu;
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+/* --vary pdf: members 1 .. central->num_members - 1 of the run's set, each checked like the
+ * run's own (load_run_pdf) and of the central member's grid layout; into members[] (host
+ * copies, NULL: each freed once its digest is taken).  Returns 0, or -1 with one line. */
+static int load_vary_members(const gaps_config *cfg, const gaps_pdf *central, gaps_pdf *members,
+                             uint64_t *digest, char *msg, size_t len)
+{
+    *digest = 0;
+    for (int m = 1; m < central->num_members; ++m) {
+        gaps_pdf one, *p = members ? &members[m - 1] : &one;
+        if (load_run_pdf_member(cfg, m, p, msg, len) != 0) {
+            for (int k = 1; members && k < m; ++k) gaps_pdf_free(&members[k - 1]);
+            return -1;
+        }
+        *digest = members_digest(*digest, p->digest);
+        if (!members) gaps_pdf_free(&one);
+    }
+    return 0;
+}
+
+int gaps_config_vary_list(const gaps_config *cfg, gaps_variation out[GAPS_VARY_MAX])
+{
+    gaps_vary_pdf_set set = vary_pdf_set_of(NULL);
+    if ((cfg->vary & GAPS_VARY_PDF) && config_hadronic(cfg)) {
+        char msg[512];
+        gaps_pdf central;
+        const gaps_c_locale saved = gaps_c_locale_enter();
+        if (load_run_pdf(cfg, &central, msg, sizeof msg) == 0) {
+            if (vary_pdf_set_check(&central, msg, sizeof msg) == 0)
+                set = vary_pdf_set_of(&central);
+            gaps_pdf_free(&central);
+        }
+        gaps_c_locale_leave(saved);
+    }
+    return gaps_vary_list(cfg->vary, config_hadronic(cfg), cfg->alphas_mz, &set, out);
+}
+
+int gaps_config_vary_pdf(const gaps_config *cfg, gaps_vary_pdf_set *set, uint64_t *digest,
+                         char *msg, size_t len)
+{
+    *set = vary_pdf_set_of(NULL);
+    set->set_index = 0;
+    *digest = 0;
+    if (!(cfg->vary & GAPS_VARY_PDF) || !config_hadronic(cfg)) return 0;
+    gaps_pdf central;
+    const gaps_c_locale saved = gaps_c_locale_enter();
+    int rc = load_run_pdf(cfg, &central, msg, len);
+    if (rc == 0) rc = vary_pdf_set_check(&central, msg, len);
+    if (rc == 0) rc = load_vary_members(cfg, &central, NULL, digest, msg, len);
+    gaps_c_locale_leave(saved);
+    if (rc == 0) *set = vary_pdf_set_of(&central);
+    gaps_pdf_free(&central);
+    return rc;
 }
 
 /* The parton distributions where the loops run, for the run's lifetime. */
@@ -563,7 +710,75 @@ typedef struct run_pdf {
     double *bound;     /* the initial-state shower's PDF-ratio bounds where the loops run */
     uint64_t digest;   /* the set's digest (gaps_pdf.digest); 0 for a non-hadronic run */
     char file[GAPS_PDF_FILE_MAX];   /* its member file */
+    /* --vary pdf: members 1 .. n_members of the set, views and their copies where the loops
+     * run (heap arrays of n_members; NULL and 0 without --vary pdf) */
+    int n_members;
+    gaps_pdf *member_view;
+    gaps_pdf **member_dev;
+    gaps_vary_pdf_set set;     /* the set's NumMembers and SetIndex (gaps/vary.h) */
+    uint64_t members_digest;   /* gaps_state.vary_pdf_digest */
 } run_pdf;
+
+static void run_pdf_free(run_pdf *rp);
+
+/* --vary pdf: the set's other members where the loops run, each variation's densities
+ * (phys->vary_pdf and the hard process's, gaps_process_set_scales_pdf).  0, or -1 with one
+ * line (rp freed). */
+static int run_vary_members(const gaps_config *cfg, gaps_physics *phys, run_pdf *rp, char *msg,
+                            size_t len)
+{
+    int n_pdf = 0;
+    for (int v = 0; v < phys->n_vary; ++v) n_pdf += phys->vary_pdf_member[v] != 0;
+    if (!n_pdf) return 0;
+    gaps_pdf central;
+    const gaps_c_locale saved = gaps_c_locale_enter();
+    int rc = load_run_pdf(cfg, &central, msg, len);
+    if (rc == 0) rc = vary_pdf_set_check(&central, msg, len);
+    gaps_pdf *host = NULL;
+    uint64_t digest = 0;
+    const gaps_vary_pdf_set central_set = vary_pdf_set_of(&central);
+    if (rc == 0 && central.num_members - 1 != n_pdf)
+        rc = (snprintf(msg, len, "--vary pdf: %d members, %d variations", central.num_members,
+                       n_pdf), -1);
+    if (rc == 0 && !(host = calloc((size_t)n_pdf, sizeof *host)))
+        rc = (snprintf(msg, len, "out of memory for the PDF members"), -1);
+    if (rc == 0) rc = load_vary_members(cfg, &central, host, &digest, msg, len);
+    gaps_c_locale_leave(saved);
+    gaps_pdf_free(&central);
+    if (rc != 0) {
+        free(host);
+        run_pdf_free(rp);
+        return -1;
+    }
+    rp->member_view = calloc((size_t)n_pdf, sizeof *rp->member_view);
+    rp->member_dev = calloc((size_t)n_pdf, sizeof *rp->member_dev);
+    int ok = rp->member_view && rp->member_dev;
+    for (int m = 0; ok && m < n_pdf; ++m) {
+        ok = gaps_pdf_to_device(&host[m], &rp->member_view[m]) == 0;
+        if (ok) {
+            rp->n_members = m + 1;
+            ok = (rp->member_dev[m] = gaps_device_copy(&rp->member_view[m],
+                                                       sizeof rp->member_view[m])) != NULL;
+        }
+    }
+    for (int m = 0; m < n_pdf; ++m) gaps_pdf_free(&host[m]);
+    free(host);
+    if (!ok) {
+        run_pdf_free(rp);
+        return snprintf(msg, len, "cannot allocate the PDF members where the loops run"), -1;
+    }
+    const gaps_pdf *hard[GAPS_VARY_HARD_MAX] = { 0 };
+    for (int v = 0; v < phys->n_vary; ++v) {
+        const int m = phys->vary_pdf_member[v];
+        phys->vary_pdf[v] = m ? rp->member_dev[m - 1] : NULL;
+        const int j = v - phys->vary_hard_first;
+        if (j >= 0 && j < phys->proc.scales.n) hard[j] = phys->vary_pdf[v];
+    }
+    gaps_process_set_scales_pdf(&phys->proc, hard);
+    rp->set = central_set;
+    rp->members_digest = digest;
+    return 0;
+}
 
 /* The run's physics (gaps_physics_setup), with the set of a hadronic process loaded and put
  * where the loops run: phys->proc.pdf. */
@@ -575,9 +790,14 @@ static int run_physics_setup(const gaps_config *cfg, gaps_physics *phys, run_pdf
         return gaps_physics_setup(phys, cfg, NULL, msg, len);
     gaps_pdf host;
     const gaps_c_locale saved = gaps_c_locale_enter();
-    const int rc = load_run_pdf(cfg, &host, msg, len);
+    int rc = load_run_pdf(cfg, &host, msg, len);
     gaps_c_locale_leave(saved);
     if (rc != 0) return -1;
+    /* --vary pdf: a set with members (a set of one would give no weights, silently) */
+    if ((cfg->vary & GAPS_VARY_PDF) && vary_pdf_set_check(&host, msg, len) != 0) {
+        gaps_pdf_free(&host);
+        return -1;
+    }
     rp->digest = host.digest;
     snprintf(rp->file, sizeof rp->file, "%s", host.file);
     if (gaps_physics_setup(phys, cfg, &host, msg, len) != 0) {
@@ -601,11 +821,17 @@ static int run_physics_setup(const gaps_config *cfg, gaps_physics *phys, run_pdf
         return snprintf(msg, len, "cannot allocate the PDF tables where the loops run"), -1;
     }
     phys->proc.pdf = rp->dev;
-    return 0;
+    return run_vary_members(cfg, phys, rp, msg, len);
 }
 
 static void run_pdf_free(run_pdf *rp)
 {
+    for (int m = 0; m < rp->n_members; ++m) {
+        gaps_device_free(rp->member_dev[m]);
+        gaps_pdf_device_free(&rp->member_view[m]);
+    }
+    free(rp->member_view);
+    free(rp->member_dev);
     gaps_device_free(rp->dev);
     gaps_pdf_device_free(&rp->view);
     gaps_device_free(rp->bound);
@@ -678,7 +904,7 @@ static void deliver_events(partition *part, const shared *sh, int n)
     const gaps_records *dev = &part->out.records, *host = &part->records_host;
     if (cfg->keep_rows)
         gaps_device_to_host(part->rows_host, part->out.rows,
-                            (size_t)n * GAPS_OBS_MAX_COLUMNS * sizeof(double));
+                            (size_t)n * part->out.row_stride * sizeof(double));
     if (cfg->keep_records) {
         const size_t np = (size_t)n * dev->maxp;
         gaps_device_to_host(host->p, dev->p, 4 * np * sizeof *host->p);
@@ -972,7 +1198,8 @@ static int partition_alloc_output(partition *part, const gaps_config *cfg)
     if (!cfg->keep_rows && !cfg->keep_records) return 0;
     memset(&part->out, 0, sizeof part->out);
     if (cfg->keep_rows) {
-        const size_t bytes = (size_t)n * GAPS_OBS_MAX_COLUMNS * sizeof(double);
+        part->out.row_stride = gaps_row_stride(part->pool.n_vary);
+        const size_t bytes = (size_t)n * part->out.row_stride * sizeof(double);
         part->out.rows = gaps_device_alloc(bytes);
         part->rows_host = malloc(bytes);
         if (!part->out.rows || !part->rows_host) return -1;
@@ -1173,6 +1400,15 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
         run_pdf_free(&pdf);
         return -1;
     }
+    if (resume_state && (resume_state->vary_pdf_digest != pdf.members_digest
+                         || resume_state->vary_pdf.members != pdf.set.members)) {
+        snprintf(msg, len, "the checkpoint was made with %d members of PDF set %s (digest "
+                 "%016" PRIx64 "), but they are now %d (digest %016" PRIx64 "): --vary pdf "
+                 "takes the same members", resume_state->vary_pdf.members, resume_state->pdf,
+                 resume_state->vary_pdf_digest, pdf.set.members, pdf.members_digest);
+        run_pdf_free(&pdf);
+        return -1;
+    }
     /* one partition per worker on the host, one on the device; never more slots than events */
     const int nparts = gaps_runtime_partitions();
     int64_t slots = cfg->slots > 0 ? cfg->slots
@@ -1208,7 +1444,8 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     uint64_t *vary_words_host = NULL, *vary_words_dev = NULL;
     size_t vary_reduce_bytes = 0;
     int vary_ok = 1;
-    run->n_vary = gaps_vary_list(cfg->vary, phys.proc.hadronic, cfg->alphas_mz, run->vary);
+    run->n_vary = gaps_vary_list(cfg->vary, phys.proc.hadronic, cfg->alphas_mz, &pdf.set,
+                                 run->vary);
     if (phys.n_vary > 0) {
         hist.n_vary = phys.n_vary;
         hist.vary_acc = gaps_device_alloc(hist_bytes * (size_t)phys.n_vary);
@@ -1267,6 +1504,8 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
         if (resume_state) *base = *resume_state;
         else gaps_state_init(base, cfg);
         base->pdf_digest = pdf.digest;   /* the set this run loaded (0 without one) */
+        base->vary_pdf = pdf.set;        /* --vary pdf: its members (0 without) */
+        base->vary_pdf_digest = pdf.members_digest;
         /* where the run stands: a resumed run starts from its checkpoint's accumulators */
         *run->state = *base;
     }

@@ -1,16 +1,17 @@
 /* vary.c -- the names of --vary and the variations they give (gaps/vary.h). */
 #include "gaps/vary.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The names of issue 31's list: `pdf` is refused, the others are implemented. */
+/* The names --vary takes */
 static const struct {
     const char *name;
-    int bit;   /* 0: not yet */
-} vary_names[] = { { "shower", GAPS_VARY_SHOWER }, { "scales", GAPS_VARY_SCALES }, { "pdf", 0 },
-                   { "alphas", GAPS_VARY_ALPHAS } };
+    int bit;
+} vary_names[] = { { "shower", GAPS_VARY_SHOWER }, { "scales", GAPS_VARY_SCALES },
+                   { "pdf", GAPS_VARY_PDF }, { "alphas", GAPS_VARY_ALPHAS } };
 
 int gaps_vary_parse(const char *text, int *bits, char *msg, size_t len)
 {
@@ -25,10 +26,7 @@ int gaps_vary_parse(const char *text, int *bits, char *msg, size_t len)
                 found = (int)i;
         if (found < 0)
             return snprintf(msg, len, "--vary: unknown name '%.*s' (known: shower, scales, "
-                            "alphas; pdf is not yet implemented)", (int)n, p), -1;
-        if (!vary_names[found].bit)
-            return snprintf(msg, len, "--vary %s: not yet implemented (shower, scales and "
-                            "alphas are; doc/physics.md section 17)", vary_names[found].name), -1;
+                            "alphas, pdf)", (int)n, p), -1;
         if (*bits & vary_names[found].bit)
             return snprintf(msg, len, "--vary: '%s' given twice", vary_names[found].name), -1;
         *bits |= vary_names[found].bit;
@@ -46,10 +44,12 @@ static gaps_variation *variation(gaps_variation *v, double mur_fsr, double mur_i
     v->mur = mur;
     v->muf = muf;
     v->alphas_mz = 0.0;
+    v->pdf_member = 0;
     return v;
 }
 
-int gaps_vary_list(int bits, int hadronic, double alphas_mz, gaps_variation out[GAPS_VARY_MAX])
+int gaps_vary_list(int bits, int hadronic, double alphas_mz, const gaps_vary_pdf_set *set,
+                   gaps_variation out[GAPS_VARY_MAX])
 {
     int n = 0;
     const double k[2] = { GAPS_VARY_MUR_DOWN, GAPS_VARY_MUR_UP };
@@ -90,5 +90,103 @@ int gaps_vary_list(int bits, int hadronic, double alphas_mz, gaps_variation out[
             v->alphas_mz = strtod(v->name + strlen("ALPHAS_MZ="), NULL);
         }
     }
+    if ((bits & GAPS_VARY_PDF) && hadronic && set) {   /* members 1, 2, ... in order */
+        const int members = set->members - 1 < GAPS_VARY_PDF_MAX ? set->members - 1
+                                                                 : GAPS_VARY_PDF_MAX;
+        for (int m = 1; m <= members; ++m) {
+            gaps_variation *v = variation(&out[n++], 1.0, 1.0, 1.0, 1.0);
+            v->pdf_member = m;
+            if (set->set_index >= 0)
+                snprintf(v->name, sizeof v->name, "PDF=%ld", set->set_index + m);
+            else
+                snprintf(v->name, sizeof v->name, "PDF_MEMBER=%d", m);
+        }
+    }
     return n;
+}
+
+void gaps_vary_pdf_errors(const char *error_type, int *errors, int *alphas_members)
+{
+    static const struct {
+        const char *name;
+        int errors;
+    } types[] = { { "hessian", GAPS_PDF_ERRORS_HESSIAN },
+                  { "symmhessian", GAPS_PDF_ERRORS_SYMMHESSIAN },
+                  { "replicas", GAPS_PDF_ERRORS_REPLICAS } };
+    *errors = GAPS_PDF_ERRORS_UNKNOWN;
+    *alphas_members = 0;
+    if (!error_type) return;
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; ++i) {
+        const size_t n = strlen(types[i].name);
+        if (strncmp(error_type, types[i].name, n) != 0) continue;
+        if (error_type[n] == '\0') *errors = types[i].errors;
+        else if (strcmp(error_type + n, "+as") == 0) *errors = types[i].errors, *alphas_members = 2;
+    }
+}
+
+const char *gaps_vary_pdf_errors_name(int errors, int alphas_members)
+{
+    static const char *names[2][4] = {
+        { "unknown", "hessian", "symmhessian", "replicas" },
+        { "unknown", "hessian+as", "symmhessian+as", "replicas+as" } };
+    if (errors < 0 || errors > 3) errors = 0;
+    return names[alphas_members != 0][errors];
+}
+
+/* The two-sided normal quantile z of a confidence level cl (percent): erf(z / sqrt 2) =
+ * cl / 100, by bisection (erf is monotonic; 200 halvings of [0, 40] reach the double's
+ * precision long before the end). */
+static double normal_quantile(double cl)
+{
+    double lo = 0.0, hi = 40.0;
+    for (int k = 0; k < 200 && hi - lo > 0.0; ++k) {
+        const double mid = 0.5 * (lo + hi);
+        if (erf(mid / sqrt(2.0)) < cl / 100.0) lo = mid;
+        else hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+int gaps_vary_pdf_band(const gaps_vary_pdf_set *set, double x0, const double *x, double *centre,
+                       double *up, double *down)
+{
+    const int n = set->members - 1 - set->alphas_members;   /* the PDF members */
+    double u = 0.0, d = 0.0;
+    *centre = x0;
+    switch (set->errors) {
+    case GAPS_PDF_ERRORS_HESSIAN:
+        if (n < 2 || n % 2) return -1;
+        for (int k = 0; k < n; k += 2) {
+            const double a = x[k] - x0, b = x[k + 1] - x0;
+            const double hi = fmax(fmax(a, b), 0.0), lo = fmax(fmax(-a, -b), 0.0);
+            u += hi * hi;
+            d += lo * lo;
+        }
+        break;
+    case GAPS_PDF_ERRORS_SYMMHESSIAN:
+        if (n < 1) return -1;
+        for (int k = 0; k < n; ++k) u += (x[k] - x0) * (x[k] - x0);
+        d = u;
+        break;
+    case GAPS_PDF_ERRORS_REPLICAS: {
+        if (n < 2) return -1;
+        double mean = 0.0, var = 0.0;
+        for (int k = 0; k < n; ++k) mean += x[k];
+        mean /= n;
+        for (int k = 0; k < n; ++k) var += (x[k] - mean) * (x[k] - mean);
+        *centre = mean;
+        *up = *down = sqrt(var / (n - 1));
+        return 0;
+    }
+    default:
+        return -1;
+    }
+    /* Hessian errors at the set's confidence level, rescaled to one standard deviation */
+    const double one_sigma = 68.268949213708585;
+    const double scale = set->conf_level > 0.0 && fabs(set->conf_level - one_sigma) > 1e-6
+                             ? normal_quantile(one_sigma) / normal_quantile(set->conf_level)
+                             : 1.0;
+    *up = sqrt(u) * scale;
+    *down = sqrt(d) * scale;
+    return 0;
 }

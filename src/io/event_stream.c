@@ -18,7 +18,7 @@
 static size_t block_size(const gaps_event_stream *s, int n)
 {
     size_t bytes = 0;
-    if (s->rows) bytes += GAPS_OBS_MAX_COLUMNS * sizeof(double);
+    if (s->rows) bytes += gaps_row_stride(s->n_vary) * sizeof(double);
     if (s->hepmc) bytes += 2 * sizeof(double) + sizeof(int64_t) + 5 * n * sizeof(double)
                            + 4 * n * sizeof(int) + s->n_vary * sizeof(double);
     return bytes ? bytes : 1;
@@ -121,8 +121,9 @@ static void write_block(gaps_event_stream *s, const unsigned char *b)
     int n = 0, flav[GAPS_MAX_PARTONS], col[GAPS_MAX_PARTONS], acol[GAPS_MAX_PARTONS];
     int status[GAPS_MAX_PARTONS];
     if (s->rows) {
-        memcpy(row, b, sizeof row);
-        b += sizeof row;
+        const size_t bytes = gaps_row_stride(s->n_vary) * sizeof(double);
+        memcpy(row, b, bytes);
+        b += bytes;
     }
     if (s->hepmc) {
         memcpy(&weight, b, sizeof weight);
@@ -162,8 +163,9 @@ static unsigned char *pack(const gaps_event_stream *s, const double *rows,
     unsigned char *block = malloc(block_size(s, n)), *b = block;
     if (!block) return NULL;
     if (s->rows) {
-        memcpy(b, rows + (long)i * GAPS_OBS_MAX_COLUMNS, GAPS_OBS_MAX_COLUMNS * sizeof(double));
-        b += GAPS_OBS_MAX_COLUMNS * sizeof(double);
+        const int stride = gaps_row_stride(s->n_vary);
+        memcpy(b, rows + (long)i * stride, stride * sizeof(double));
+        b += stride * sizeof(double);
     }
     if (s->hepmc) {
         const long base = (long)i * rec->maxp;
@@ -253,12 +255,12 @@ int gaps_event_stream_add(gaps_event_stream *s, const double *rows, const gaps_r
     pthread_mutex_lock(&s->lock);
     const gaps_c_locale saved = gaps_c_locale_enter();   /* "%.17g" with a '.' (c_locale.h) */
     for (int i = 0; i < n && !s->error; ++i) {
-        const int64_t event = rows ? gaps_row_event(rows + (long)i * GAPS_OBS_MAX_COLUMNS)
-                                   : records->event[i];
+        const double *row = rows ? rows + (long)i * gaps_row_stride(s->n_vary) : NULL;
+        const int64_t event = row ? gaps_row_event(row) : records->event[i];
         const int64_t k = event - s->next;
         if (k < 0) { s->error = 1; break; }   /* an event twice: cannot happen */
         if (k == 0) {
-            write_event(s, rows ? rows + (long)i * GAPS_OBS_MAX_COLUMNS : NULL, records, i);
+            write_event(s, row, records, i);
             if (s->cap) s->head = (s->head + 1) & (s->cap - 1);
             /* and every waiting event that is now next in line */
             while (s->pending > 0 && s->ring[s->head]) {

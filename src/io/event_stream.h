@@ -66,7 +66,7 @@ int gaps_event_stream_init(gaps_event_stream *s, FILE *rows, FILE *hepmc,
                            int64_t first, int continuing, const char *const *hepmc_attributes,
                            int n_hepmc_attributes, const gaps_event_stream_weights *weights);
 
-/* n finished events, any order: rows (GAPS_OBS_MAX_COLUMNS doubles apart) and/or records, as the
+/* n finished events, any order: rows (gaps_row_stride(n_vary) doubles apart) and/or records, as the
  * generator hands them over.  Returns 0, or -1 after a write or allocation error. */
 int gaps_event_stream_add(gaps_event_stream *s, const double *rows, const gaps_records *records,
                           int n);

@@ -182,7 +182,7 @@ int gaps_state_vary_list(const gaps_state *s, gaps_variation *out)
     if (!s->vary) return 0;
     const int hadronic = s->process >= 0 && s->process < GAPS_N_PROCESSES
                          && gaps_process_table[s->process].hadronic;
-    return gaps_vary_list(s->vary, hadronic, s->alphas_mz, out ? out : tmp);
+    return gaps_vary_list(s->vary, hadronic, s->alphas_mz, &s->vary_pdf, out ? out : tmp);
 }
 
 void gaps_state_vary_result(const gaps_state *s, int v, gaps_hist_result *out)
@@ -196,7 +196,7 @@ void gaps_state_vary_result(const gaps_state *s, int v, gaps_hist_result *out)
 /* --vary's value as the option takes it */
 static void vary_text(int bits, char *buf, size_t len)
 {
-    static const char *names[] = { "shower", "scales", "alphas" };   /* bits 1, 2, 4 */
+    static const char *names[] = { "shower", "scales", "alphas", "pdf" };   /* bits 1, 2, 4, 8 */
     if (bits == 0) {
         snprintf(buf, len, "none");
         return;
@@ -207,7 +207,7 @@ static void vary_text(int bits, char *buf, size_t len)
     }
     size_t at = 0;
     buf[0] = 0;
-    for (int k = 0; k < 3; ++k)
+    for (int k = 0; k < 4; ++k)
         if (bits & (1 << k) && at < len)
             at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? "," : "", names[k]);
 }
@@ -224,6 +224,17 @@ const char *gaps_state_vary_differ(const gaps_state *a, const gaps_state *b, cha
         snprintf(va, len, "%.17g", a->shower_mur_factor);
         snprintf(vb, len, "%.17g", b->shower_mur_factor);
         return "shower-mur-factor";
+    }
+    if (a->vary_pdf.members != b->vary_pdf.members || a->vary_pdf.set_index != b->vary_pdf.set_index
+        || a->vary_pdf.errors != b->vary_pdf.errors
+        || a->vary_pdf.alphas_members != b->vary_pdf.alphas_members
+        || a->vary_pdf.conf_level != b->vary_pdf.conf_level
+        || a->vary_pdf_digest != b->vary_pdf_digest) {
+        snprintf(va, len, "%d members (SetIndex %ld, digest %016" PRIx64 ")", a->vary_pdf.members,
+                 a->vary_pdf.set_index, a->vary_pdf_digest);
+        snprintf(vb, len, "%d members (SetIndex %ld, digest %016" PRIx64 ")", b->vary_pdf.members,
+                 b->vary_pdf.set_index, b->vary_pdf_digest);
+        return "vary pdf";
     }
     return NULL;
 }
@@ -433,6 +444,13 @@ int gaps_state_write(FILE *f, const gaps_state *s, const gaps_resume_point *rp)
     put_f64(&b, s->shower_mur_factor);
     put_u64(&b, s->vary_over_events);
     put_u64(&b, s->vary_large_events);
+    if (s->vary & GAPS_VARY_PDF) {   /* (a state of format 9 before --vary pdf has no bit 8) */
+        put_u64(&b, (uint64_t)(int64_t)s->vary_pdf.members);
+        put_u64(&b, (uint64_t)(int64_t)s->vary_pdf.set_index);
+        put_u64(&b, (uint64_t)s->vary_pdf.errors | (uint64_t)s->vary_pdf.alphas_members << 8);
+        put_f64(&b, s->vary_pdf.conf_level);
+        put_u64(&b, s->vary_pdf_digest);
+    }
     const long vary_words = gaps_state_vary_list(s, NULL) * state_words(s->analysis);
     for (long i = 0; i < vary_words; ++i) put_u64(&b, s->vary_words[i]);
     if (rp) {
@@ -618,6 +636,11 @@ static int check_meaning(const gaps_state *s, const unsigned char *version, int 
      * without --vary: its counts are 0) */
     gaps_variation vars[GAPS_VARY_MAX];
     const int n_vary = gaps_state_vary_list(s, vars);
+    if ((s->vary & GAPS_VARY_PDF)
+        && !(s->process >= 0 && s->process < GAPS_N_PROCESSES
+             && gaps_process_table[s->process].hadronic))
+        return snprintf(msg, len, "--vary pdf in a state of %s, which has no parton densities",
+                        gaps_process_table[s->process].name), -1;
     if (s->vary_over_events > (n_vary ? s->events : 0)
         || s->vary_large_events > (n_vary ? s->events : 0))
         return snprintf(msg, len, "%" PRIu64 " and %" PRIu64 " events counted by the variations' "
@@ -801,13 +824,36 @@ int gaps_state_read(const char *path, gaps_state *s, gaps_resume_point *rp, char
         const uint64_t vary_bits = get_u64(&b);
         if (!b.bad && (vary_bits & ~(uint64_t)GAPS_VARY_KNOWN) != 0) {
             snprintf(msg, len, "'%s' is corrupt (--vary bits 0x%" PRIx64 ": only shower, "
-                     "scales and alphas, 0x%x, exist)", path, vary_bits, (unsigned)GAPS_VARY_KNOWN);
+                     "scales, alphas and pdf, 0x%x, exist)", path, vary_bits, (unsigned)GAPS_VARY_KNOWN);
             goto done;
         }
         s->vary = (int)vary_bits;
         s->shower_mur_factor = get_f64(&b);
         s->vary_over_events = get_u64(&b);
         s->vary_large_events = get_u64(&b);
+        if (s->vary & GAPS_VARY_PDF) {
+            const int64_t members = (int64_t)get_u64(&b), set_index = (int64_t)get_u64(&b);
+            const uint64_t errors = get_u64(&b);
+            const double conf_level = get_f64(&b);
+            s->vary_pdf_digest = get_u64(&b);
+            const uint64_t type = errors & 0xffu, alphas_members = errors >> 8;
+            if (!b.bad && (members < 2 || members > GAPS_VARY_PDF_MAX + 1 || set_index < -1
+                           || set_index > 100000000 || s->vary_pdf_digest == 0
+                           || type > GAPS_PDF_ERRORS_REPLICAS
+                           || (alphas_members != 0 && alphas_members != 2)
+                           || (int64_t)alphas_members >= members
+                           || !(conf_level >= 0.0 && conf_level < 100.0))) {
+                snprintf(msg, len, "'%s' is corrupt (--vary pdf of %" PRId64 " members, SetIndex "
+                         "%" PRId64 ", error type 0x%" PRIx64 ", confidence level %g)", path,
+                         members, set_index, errors, conf_level);
+                goto done;
+            }
+            s->vary_pdf.members = (int)members;
+            s->vary_pdf.set_index = (long)set_index;
+            s->vary_pdf.errors = (int)type;
+            s->vary_pdf.alphas_members = (int)alphas_members;
+            s->vary_pdf.conf_level = conf_level;
+        }
         const long vary_words = gaps_state_vary_list(s, NULL) * state_words(s->analysis);
         for (long i = 0; i < vary_words && !b.bad; ++i) s->vary_words[i] = get_u64(&b);
         if (kind == KIND_CHECKPOINT) {

@@ -241,6 +241,8 @@ typedef struct pdf_meta {
     int num_members, order_qcd;
     long set_index;
     double mz, alphas_mz, m_charm, m_bottom, m_top;
+    char error_type[GAPS_PDF_ERROR_TYPE_MAX];
+    double error_conf_level;
 } pdf_meta;
 
 static void meta_defaults(pdf_meta *m)
@@ -250,6 +252,7 @@ static void meta_defaults(pdf_meta *m)
     m->order_qcd = -1;
     m->set_index = -1;
     m->mz = m->alphas_mz = m->m_charm = m->m_bottom = m->m_top = NAN;
+    m->error_conf_level = NAN;
 }
 
 /* A scalar value: up to a " #" comment, without surrounding quotes. */
@@ -367,6 +370,21 @@ static int meta_entry(pdf_meta *m, const char *key, char *v, const text *t, char
     } else if (strcmp(key, "SetIndex") == 0) {
         if (meta_int(key, v, 0, 999999999L, &i, t, err, errlen) != 0) return -1;
         m->set_index = i;
+    } else if (strcmp(key, "ErrorType") == 0) {
+        if (strlen(v) >= sizeof m->error_type) {
+            gaps_pdf_error(err, errlen, "%s:%ld: ErrorType: '%.*s' is longer than %d characters",
+                           t->path, t->line, shown(strlen(v)), v,
+                           (int)sizeof m->error_type - 1);
+            return -1;
+        }
+        snprintf(m->error_type, sizeof m->error_type, "%s", v);
+    } else if (strcmp(key, "ErrorConfLevel") == 0) {
+        if (meta_real(key, v, &m->error_conf_level, t, err, errlen) != 0) return -1;
+        if (!(m->error_conf_level > 0.0 && m->error_conf_level < 100.0)) {
+            gaps_pdf_error(err, errlen, "%s:%ld: ErrorConfLevel: %g is not a percentage in "
+                           "(0, 100)", t->path, t->line, m->error_conf_level);
+            return -1;
+        }
     } else if (strcmp(key, "OrderQCD") == 0) {
         if (meta_int(key, v, 0, 99, &i, t, err, errlen) != 0) return -1;
         m->order_qcd = (int)i;
@@ -1025,6 +1043,8 @@ static int load_in_c_locale(gaps_pdf *pdf, const char *spec, const char *search_
     pdf->force_positive = meta.force_positive;
     pdf->num_members = meta.num_members;
     pdf->set_index = meta.set_index;
+    snprintf(pdf->error_type, sizeof pdf->error_type, "%s", meta.error_type);
+    pdf->error_conf_level = meta.error_conf_level;
     pdf->order_qcd = meta.order_qcd;
     pdf->mz = meta.mz;
     pdf->alphas_mz = meta.alphas_mz;

@@ -166,7 +166,7 @@ void gaps_process_ee_qq_generate(const gaps_process *proc, gaps_rng *rng, gaps_h
     if (d->nlo.on)
         for (int v = 0; v < proc->scales.n; ++v) {
             const double r = proc->scales.as_ratio[v];
-            ev->vary[v] = ev->n == 3 ? r : (1.0 + (d->nlo.k_s - 1.0) * r) / d->nlo.k_s;
+            gaps_hard_vary_set(ev, v, ev->n == 3 ? r : (1.0 + (d->nlo.k_s - 1.0) * r) / d->nlo.k_s);
         }
 }
 

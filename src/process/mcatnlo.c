@@ -518,23 +518,22 @@ static void scales_s(const gaps_process *proc, const gaps_mcatnlo *mc, const dou
     const gaps_scale_vary *sv = &proc->scales;
     double la, lb, xa, xb;
     s_legs_x(b->ea, b->eb, u[mc->i_legs], u[mc->i_legs + 1], &la, &lb, &xa, &xb);
-    unsigned done = 0;   /* the variations weighted so far: each kF's densities are made once */
+    /* each chain of one (kF, densities) makes its densities once */
     for (int v = 0; v < sv->n; ++v) {
-        if (done >> v & 1u) continue;
+        if (!sv->first[v]) continue;
         const double kf2 = sv->kf2[v];
         s_legs L = *legs;
         double fa[GAPS_PDF_NPARTONS], fb[GAPS_PDF_NPARTONS];
-        if (kf2 == 1.0) {
+        if (kf2 == 1.0 && !sv->pdf[v]) {
             for (int m = 0; m < GAPS_PDF_NPARTONS; ++m) fa[m] = b->fa[m], fb[m] = b->fb[m];
         } else {
+            const gaps_pdf *pdf = sv->pdf[v] ? sv->pdf[v] : proc->pdf;
             const double q2 = kf2 * b->m2;
-            s_legs_densities(mc, proc->pdf, b->ea, b->eb, xa, xb, q2, &L);
-            gaps_pdf_xfxq2_all(proc->pdf, b->ea, q2, fa);
-            gaps_pdf_xfxq2_all(proc->pdf, b->eb, q2, fb);
+            s_legs_densities(mc, pdf, b->ea, b->eb, xa, xb, q2, &L);
+            gaps_pdf_xfxq2_all(pdf, b->ea, q2, fa);
+            gaps_pdf_xfxq2_all(pdf, b->eb, q2, fb);
         }
-        for (int w = v; w < sv->n; ++w) {
-            if (sv->kf2[w] != kf2) continue;
-            done |= 1u << w;
+        for (int w = v; w >= 0; w = sv->next_same[w]) {
             const double av = sv->alphas[w];
             const double vi = mc->virtual_i * sv->as_ratio[w]
                               + proc->born_alphas_power * av / (2.0 * GAPS_PI)
@@ -543,7 +542,7 @@ static void scales_s(const gaps_process *proc, const gaps_mcatnlo *mc, const dou
                                 xa, xb, &L);
             const double c = power_of(sv->as_ratio[w], proc->born_alphas_power)
                              * s_bracket(&L, fa, fb, ia, ib);
-            ev->vary[w] = cs != 0.0 ? c / cs : 0.0;
+            gaps_hard_vary_set(ev, w, cs != 0.0 ? c / cs : 0.0);
         }
     }
 }

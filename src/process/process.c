@@ -182,8 +182,8 @@ int gaps_process_set_scales(gaps_process *proc, const gaps_alphas *as, int n, co
     memset(sv, 0, sizeof *sv);
     if (n <= 0) return 0;
     if (proc->from_file)
-        return snprintf(msg, len, "--vary scales and alphas: the hard events come from a file, "
-                        "whose variations are its own weights (the HepMC3 and CSV outputs "
+        return snprintf(msg, len, "--vary scales, alphas and pdf: the hard events come from a "
+                        "file, whose variations are its own weights (the HepMC3 and CSV outputs "
                         "carry them); --vary shower is for files"), -1;
     if (n > GAPS_VARY_HARD_MAX)
         return snprintf(msg, len, "--vary: %d variations of the hard process, at most %d", n,
@@ -201,7 +201,28 @@ int gaps_process_set_scales(gaps_process *proc, const gaps_alphas *as, int n, co
                         : gaps_alphas_value(coupling[v], kr[v] * kr[v] * mu_r2);
         sv->as_ratio[v] = sv->alphas[v] / a0;
     }
+    gaps_process_set_scales_pdf(proc, NULL);
     return 0;
+}
+
+void gaps_process_set_scales_pdf(gaps_process *proc, const gaps_pdf *const *pdf)
+{
+    gaps_scale_vary *sv = &proc->scales;
+    for (int v = 0; v < sv->n; ++v) {
+        sv->pdf[v] = pdf ? pdf[v] : NULL;
+        sv->next_same[v] = -1;
+        sv->first[v] = 1;
+    }
+    for (int v = 0; v < sv->n; ++v) {
+        if (!sv->first[v]) continue;
+        int last = v;
+        for (int w = v + 1; w < sv->n; ++w)
+            if (sv->first[w] && sv->kf2[w] == sv->kf2[v] && sv->pdf[w] == sv->pdf[v]) {
+                sv->first[w] = 0;
+                sv->next_same[last] = (short)w;
+                last = w;
+            }
+    }
 }
 
 double gaps_weight_unit_for(double nominal, double estimate)
@@ -309,25 +330,25 @@ void gaps_process_generate_ee(const gaps_process *proc, gaps_rng *rng, gaps_hard
     gaps_process_ee_qq_generate(proc, rng, ev);
 }
 
-/* (process_impl.h) each variation's factor: as_ratio^power times the luminosity at kF^2 muf2
- * over lum (0 where lum is 0, a weight of 0) */
+/* (process_impl.h) each variation's factor: as_ratio^power times the luminosity of its
+ * densities at kF^2 muf2 over lum (0 where lum is 0, a weight of 0) */
 void gaps_scales_luminosity(const gaps_process *proc, int pa, int pb, double xa, double xb,
                             double muf2, double lum, int power, gaps_hard_event *ev)
 {
     const gaps_scale_vary *sv = &proc->scales;
-    unsigned done = 0;   /* the variations weighted so far: each kF's lookups are made once */
+    /* each chain of one (kF, densities) makes its lookups once */
     for (int v = 0; v < sv->n; ++v) {
-        if (done >> v & 1u) continue;
+        if (!sv->first[v]) continue;
         const double kf2 = sv->kf2[v];
-        const double lum_v = kf2 == 1.0 ? lum
-                                        : gaps_pdf_xfxq2(proc->pdf, pa, xa, kf2 * muf2)
-                                              * gaps_pdf_xfxq2(proc->pdf, pb, xb, kf2 * muf2);
-        for (int w = v; w < sv->n; ++w) {
-            if (sv->kf2[w] != kf2) continue;
-            done |= 1u << w;
+        const gaps_pdf *pdf = sv->pdf[v] ? sv->pdf[v] : proc->pdf;
+        const double lum_v = kf2 == 1.0 && !sv->pdf[v]
+                             ? lum
+                             : gaps_pdf_xfxq2(pdf, pa, xa, kf2 * muf2)
+                                   * gaps_pdf_xfxq2(pdf, pb, xb, kf2 * muf2);
+        for (int w = v; w >= 0; w = sv->next_same[w]) {
             double r = 1.0;
             for (int k = 0; k < power; ++k) r *= sv->as_ratio[w];
-            ev->vary[w] = lum != 0.0 ? r * (lum_v / lum) : 0.0;
+            gaps_hard_vary_set(ev, w, lum != 0.0 ? r * (lum_v / lum) : 0.0);
         }
     }
 }
@@ -340,7 +361,7 @@ void gaps_scales_luminosity(const gaps_process *proc, int pa, int pb, double xa,
 static void scales_lo(const gaps_process *proc, gaps_hard_event *ev)
 {
     if (!proc->hadronic) {
-        for (int v = 0; v < proc->scales.n; ++v) ev->vary[v] = 1.0;
+        for (int v = 0; v < proc->scales.n; ++v) gaps_hard_vary_set(ev, v, 1.0);
         return;
     }
     const double muf2 = ev->x[0] * ev->x[1] * proc->s;

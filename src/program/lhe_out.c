@@ -79,6 +79,9 @@ int gaps_lhe_out_write(FILE *f, const gaps_config *cfg, const gaps_run *run, cha
     }
     const int64_t end = cfg->first_event + cfg->events;
     gaps_hard_event ev;
+    double vary[GAPS_VARY_HARD_MAX];   /* --vary's factors, which the file does not carry */
+    ev.vary = vary;
+    ev.vary_stride = 1;
     if (rc == 0) {
         /* first pass: the largest |weight|, for XMAXUP before the events */
         double max_w = 0.0;

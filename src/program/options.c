@@ -1241,8 +1241,10 @@ void gaps_options_usage(FILE *f)
         "                           ...), scales (the hard process's mu_R and mu_F, the\n"
         "                           7-point envelope: MUR=0.5_MUF=0.5, ...; not with --lhe),\n"
         "                           alphas (alpha_s(M_Z) -+ 0.001 in shower and hard process:\n"
-        "                           ALPHAS_MZ=0.117, ...; not with --lhe); pdf is not yet\n"
-        "                           implemented\n"
+        "                           ALPHAS_MZ=0.117, ...; not with --lhe), pdf (every\n"
+        "                           member of --pdf's set in hard process and ISR: PDF=ID by\n"
+        "                           LHAPDF ID, and the band by its ErrorType in the JSON;\n"
+        "                           not with --lhe)\n"
         "      --shower-mur-factor K\n"
         "                           the shower's alpha_s at (K p_T)^2, %g..%g (default 1)\n",
         GAPS_SHOWER_MUR_FACTOR_MIN, GAPS_SHOWER_MUR_FACTOR_MAX);

@@ -274,7 +274,7 @@ static void close_counter(job *j)
  * `cap` events, laid out as gaps_records_carve lays them. */
 static size_t rows_bytes(const job *j, int64_t cap)
 {
-    return j->cfg->keep_rows ? (size_t)cap * GAPS_OBS_MAX_COLUMNS * sizeof(double) : 0;
+    return j->cfg->keep_rows ? (size_t)cap * gaps_row_stride(j->n_vary) * sizeof(double) : 0;
 }
 static size_t records_bytes(const job *j, int64_t cap)
 {
@@ -325,9 +325,9 @@ static void pack_event(const job *j, unsigned char *buf, int64_t k, const double
                        const gaps_records *rec, int i)
 {
     unsigned char *base = buf + 2 * sizeof(int64_t);
+    const int stride = gaps_row_stride(j->n_vary);
     if (rows)
-        memcpy((double *)base + k * GAPS_OBS_MAX_COLUMNS,
-               rows + (size_t)i * GAPS_OBS_MAX_COLUMNS, GAPS_OBS_MAX_COLUMNS * sizeof(double));
+        memcpy((double *)base + k * stride, rows + (size_t)i * stride, stride * sizeof(double));
     if (rec) {
         gaps_records b;
         gaps_records_carve(&b, base + rows_bytes(j, j->batch_cap), (size_t)j->batch_cap,
@@ -483,8 +483,7 @@ static int start_job(job *j, totals *t, const gaps_config *cfg, const gaps_hooks
     j->user = hooks;
     j->streaming = cfg->keep_rows || cfg->keep_records;
     gaps_variation vary[GAPS_VARY_MAX];
-    j->n_vary = gaps_vary_list(cfg->vary, gaps_process_table[cfg->process].hadronic, cfg->alphas_mz,
-                               vary);
+    j->n_vary = gaps_config_vary_list(cfg, vary);
     j->output_failed = j->bad_batch = 0;
     snprintf(j->me.host, sizeof j->me.host, "%s", gaps_mpi_host());
     if (cfg->threads > 0)

@@ -75,6 +75,55 @@ static void write_json_physics(FILE *f, const gaps_state *st)
             st->capacity_hits, st->invalid_events, st->bad_weights, w.n_imprecise);
 }
 
+/* --vary pdf: the set's band of the cross section from the members' cross sections sigma[v]
+ * (variation v of member vary[v].pdf_member) around the nominal sigma0 (gaps_vary_pdf_band);
+ * -1 without one */
+static int pdf_band(const gaps_state *st, const gaps_variation *vary, int n, const double *sigma,
+                    double sigma0, double *centre, double *up, double *down)
+{
+    double x[GAPS_VARY_PDF_MAX];
+    int members = 0;
+    for (int v = 0; v < n; ++v)
+        if (vary[v].pdf_member > 0 && vary[v].pdf_member <= GAPS_VARY_PDF_MAX) {
+            x[vary[v].pdf_member - 1] = sigma[v];
+            ++members;
+        }
+    if (members == 0 || members != st->vary_pdf.members - 1) return -1;
+    return gaps_vary_pdf_band(&st->vary_pdf, sigma0, x, centre, up, down);
+}
+
+/* --vary: the "variations" object (each weight's cross section and what it varies) and, with
+ * --vary pdf, "pdf_uncertainty" (the set's band of the cross section, doc/physics.md 17.10);
+ * a run and a merge of its pieces write the same lines. */
+static void write_json_variations(FILE *f, const gaps_state *st, const gaps_variation *vary,
+                                  int n, const double *sigma, const double *err)
+{
+    fprintf(f, "  \"variations\": {");
+    for (int v = 0; v < n; ++v)
+        fprintf(f, "%s\n    \"%s\": {\"sigma_pb\": %.17g, \"sigma_err_pb\": %.17g, "
+                   "\"mur_fsr\": %.17g, \"mur_isr\": %.17g, \"mur\": %.17g, \"muf\": %.17g, "
+                   "\"alphas_mz\": %.17g, \"pdf_member\": %d}",
+                v ? "," : "", vary[v].name, sigma[v], err[v], vary[v].mur_fsr, vary[v].mur_isr,
+                vary[v].mur, vary[v].muf,
+                vary[v].alphas_mz != 0.0 ? vary[v].alphas_mz : st->alphas_mz,
+                vary[v].pdf_member);
+    fprintf(f, "\n  },\n");
+    if (!(st->vary & GAPS_VARY_PDF)) return;
+    const gaps_vary_pdf_set *set = &st->vary_pdf;
+    double centre, up, down;
+    fprintf(f, "  \"pdf_uncertainty\": {\"set\": \"%.*s\", \"members\": %d, \"error_type\": \"%s\", "
+               "\"set_conf_level_percent\": ", (int)strcspn(st->pdf, "/"), st->pdf, set->members,
+            gaps_vary_pdf_errors_name(set->errors, set->alphas_members));
+    if (set->conf_level > 0.0) fprintf(f, "%.17g, ", set->conf_level);
+    else fprintf(f, "null, ");
+    if (pdf_band(st, vary, n, sigma, state_weights_of(st).sigma, &centre, &up, &down) == 0)
+        fprintf(f, "\"conf_level_percent\": 68.268949213708585, \"sigma_pb\": %.17g, "
+                   "\"up_pb\": %.17g, \"down_pb\": %.17g},\n", centre, up, down);
+    else
+        fprintf(f, "\"conf_level_percent\": null, \"sigma_pb\": null, \"up_pb\": null, "
+                   "\"down_pb\": null},\n");
+}
+
 /* A run shared by MPI ranks: how the work went, and what each rank did (nothing otherwise). */
 static void write_json_ranks(FILE *f)
 {
@@ -175,16 +224,8 @@ void gaps_report_json(FILE *f, const gaps_config *cfg, const gaps_run *run, int6
     if (cfg->shower_mur_factor != 1.0)
         fprintf(f, "  \"shower_mur_factor\": %.17g,\n", cfg->shower_mur_factor);
     if (run->n_vary > 0) {
-        fprintf(f, "  \"variations\": {");
-        for (int v = 0; v < run->n_vary; ++v)
-            fprintf(f, "%s\n    \"%s\": {\"sigma_pb\": %.17g, \"sigma_err_pb\": %.17g, "
-                       "\"mur_fsr\": %.17g, \"mur_isr\": %.17g, \"mur\": %.17g, \"muf\": %.17g, "
-                       "\"alphas_mz\": %.17g}",
-                    v ? "," : "", run->vary[v].name, run->vary_sigma[v],
-                    run->vary_sigma_err[v], run->vary[v].mur_fsr, run->vary[v].mur_isr,
-                    run->vary[v].mur, run->vary[v].muf,
-                    run->vary[v].alphas_mz != 0.0 ? run->vary[v].alphas_mz : cfg->alphas_mz);
-        fprintf(f, "\n  },\n");
+        write_json_variations(f, run->state, run->vary, run->n_vary, run->vary_sigma,
+                              run->vary_sigma_err);
         /* the safeguards of doc/physics.md 17.3: events whose weights they touched */
         fprintf(f, "  \"variation_checks\": {\"overestimate_factor\": %.17g, "
                    "\"events_p_varied_above_overestimate\": %" PRId64 ", "
@@ -304,9 +345,31 @@ void gaps_report_summary(FILE *out, const gaps_config *cfg, const gaps_run *run,
                 run->overestimates, cfg->compat ? ": rejected, as GAPS 2.1 does" : "");
     if (cfg->shower_mur_factor != 1.0)
         fprintf(out, "  shower mu_R       %g p_T (--shower-mur-factor)\n", cfg->shower_mur_factor);
-    for (int v = 0; v < run->n_vary; ++v)
+    int pdf_first = -1, pdf_last = -1;
+    for (int v = 0; v < run->n_vary; ++v) {
+        if (run->vary[v].pdf_member > 0 && run->n_vary > 0) {   /* the members: one line */
+            if (pdf_first < 0) pdf_first = v;
+            pdf_last = v;
+            continue;
+        }
         fprintf(out, "  %-17s %.10g +- %.3g pb\n", run->vary[v].name, run->vary_sigma[v],
                 run->vary_sigma_err[v]);
+    }
+    if (pdf_first >= 0) {
+        const gaps_vary_pdf_set *set = &run->state->vary_pdf;
+        double centre, up, down;
+        fprintf(out, "  PDF members       %d of %.*s (%s to %s: the JSON's variations)\n",
+                pdf_last - pdf_first + 1, (int)strcspn(run->state->pdf, "/"), run->state->pdf,
+                run->vary[pdf_first].name,
+                run->vary[pdf_last].name);
+        if (pdf_band(run->state, run->vary, run->n_vary, run->vary_sigma,
+                     state_weights_of(run->state).sigma, &centre, &up, &down) == 0)
+            fprintf(out, "  PDF uncertainty   %.10g +%.3g -%.3g pb (%s, one standard deviation)\n",
+                    centre, up, down, gaps_vary_pdf_errors_name(set->errors, set->alphas_members));
+        else
+            fprintf(out, "  PDF uncertainty   none: ErrorType %s makes no band of %d members\n",
+                    gaps_vary_pdf_errors_name(set->errors, set->alphas_members), set->members);
+    }
     if (run->n_vary > 0 && (run->vary_over_events > 0 || run->vary_large_events > 0))
         fprintf(out, "  variation weights %" PRId64 " events with P' > O, %" PRId64 " beyond "
                      "%g times the nominal weight\n", run->vary_over_events,
@@ -377,19 +440,12 @@ void gaps_report_merge_json(FILE *f, const gaps_state *total, int n_inputs)
     const int n_vary = gaps_state_vary_list(total, vary);
     gaps_hist_result *r = n_vary > 0 ? malloc(sizeof *r) : NULL;
     if (r) {
-        fprintf(f, "  \"variations\": {");
+        double sigma[GAPS_VARY_MAX], err[GAPS_VARY_MAX];
         for (int v = 0; v < n_vary; ++v) {
-            double sigma, err;
             gaps_state_vary_result(total, v, r);
-            gaps_histograms_sigma(r, &sigma, &err);
-            fprintf(f, "%s\n    \"%s\": {\"sigma_pb\": %.17g, \"sigma_err_pb\": %.17g, "
-                       "\"mur_fsr\": %.17g, \"mur_isr\": %.17g, \"mur\": %.17g, \"muf\": %.17g, "
-                       "\"alphas_mz\": %.17g}",
-                    v ? "," : "", vary[v].name, sigma, err, vary[v].mur_fsr, vary[v].mur_isr,
-                    vary[v].mur, vary[v].muf,
-                    vary[v].alphas_mz != 0.0 ? vary[v].alphas_mz : total->alphas_mz);
+            gaps_histograms_sigma(r, &sigma[v], &err[v]);
         }
-        fprintf(f, "\n  },\n");
+        write_json_variations(f, total, vary, n_vary, sigma, err);
         fprintf(f, "  \"variation_checks\": {\"events_p_varied_above_overestimate\": %" PRIu64
                    ", \"events_weight_ratio_above_%g\": %" PRIu64 "},\n",
                 total->vary_over_events, GAPS_VARY_LARGE_RATIO, total->vary_large_events);

@@ -116,8 +116,7 @@ static void event_weights(program *pg, const gaps_config *cfg, gaps_event_stream
     const gaps_event_stream_weights *file_w = pg->lhe ? gaps_lhe_feed_weights(pg->lhe) : NULL;
     const gaps_event_stream_weights none = { 0, NULL, NULL, NULL, 0 };
     *w = file_w ? *file_w : none;
-    w->n_vary = gaps_vary_list(cfg->vary, gaps_process_table[cfg->process].hadronic, cfg->alphas_mz,
-                               pg->vary);
+    w->n_vary = gaps_config_vary_list(cfg, pg->vary);
     for (int k = 0; k < w->n; ++k) pg->weight_names[k] = w->names[k];
     for (int v = 0; v < w->n_vary; ++v) pg->weight_names[w->n + v] = pg->vary[v].name;
     w->names = pg->weight_names;
@@ -397,6 +396,10 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
      * missing, truncated or corrupt set is the user's input, refused with exit status 2. */
     if (gaps_config_pdf_identity(cfg, &pg->pdf_digest, pg->pdf_file, sizeof pg->pdf_file, msg,
                                  len) != 0)
+        return EXIT_USAGE;
+    /* --vary pdf: a set with members, named by its central member (each member is loaded
+     * and checked by the run) */
+    if ((cfg->vary & GAPS_VARY_PDF) && gaps_config_check_pdf(cfg, msg, len) != 0)
         return EXIT_USAGE;
     if (o->cycles_out && gaps_ranks_count() > 1)
         return refuse(msg, len, EXIT_USAGE, "--cycles-out needs a single process (the cycle "

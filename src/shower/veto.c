@@ -57,8 +57,12 @@ GAPS_ALWAYS_INLINE void start_showering(gaps_pool *pool, const gaps_physics *phy
     pool->t[e] = t_start;
     pool->status[e] = GAPS_SLOT_SHOWERING;
     pool->trial_kernel[e] = GAPS_KERNEL_NONE;
-    if (varies(phys, ee_only)) {   /* --vary: every variation starts at the nominal weight */
-        for (int v = 0; v < phys->n_vary; ++v) pool->vary_w[gaps_at(pool, v, e)] = 1.0;
+    if (varies(phys, ee_only)) {
+        /* --vary: every variation starts at the nominal weight, but those the hard process
+         * weighted (vary_hard_first and on: its factors are in their rows already) */
+        const int first = phys->vary_hard_first, n_hard = phys->proc.scales.n;
+        for (int v = 0; v < phys->n_vary; ++v)
+            if (v < first || v >= first + n_hard) pool->vary_w[gaps_at(pool, v, e)] = 1.0;
         pool->vary_flags[e] = 0;
     }
     if (is_hadronic(phys, ee_only)) {
@@ -86,6 +90,10 @@ GAPS_ALWAYS_INLINE void shower_start(gaps_pool *pool, const gaps_physics *phys, 
     pool->draw[e] = 0;
     gaps_rng rng = slot_rng(pool, phys, e);
     gaps_hard_event ev;
+    /* --vary scales, alphas, pdf: the process writes its factors into the slot's rows */
+    ev.vary = varies(phys, ee_only) ? pool->vary_w + gaps_at(pool, phys->vary_hard_first, e)
+                                    : NULL;
+    ev.vary_stride = pool->nslots;
     if (ee_only) gaps_process_generate_ee(&phys->proc, &rng, &ev);
     else gaps_process_generate(&phys->proc, &rng, &ev);
     pool->draw[e] = rng.draw;
@@ -137,12 +145,6 @@ GAPS_ALWAYS_INLINE void shower_start(gaps_pool *pool, const gaps_physics *phys, 
         if (b < ev.n_in) pool->x_in[gaps_at(pool, b, e)] = ev.x[b];
 
     start_showering(pool, phys, e, ev.n, ev.n_in, ev.next_tag, ev.weight, ev.t_start, ee_only);
-    /* --vary scales: the hard process weighted these variations (a loop of constant length,
-     * so that the hard event's array is indexed by constants) */
-    if (varies(phys, ee_only))
-        for (int j = 0; j < GAPS_VARY_HARD_MAX; ++j)
-            if (j < phys->proc.scales.n)
-                pool->vary_w[gaps_at(pool, phys->vary_hard_first + j, e)] = ev.vary[j];
 }
 
 /* The start of an event whose hard event another generator made (a process with source LHE:
@@ -232,8 +234,17 @@ GAPS_ALWAYS_INLINE double shower_as_arg(const gaps_physics *phys, double t, int 
  * (1 - r a'/a)/(1 - r) for a rejected one.  A rejected trial has r < 1 (Ra < 1 accepts any
  * r >= 1).  The coupling is computed once per distinct argument (two for --vary shower); a
  * variation that leaves this emission's coupling alone takes no factor. */
+/* The parton-density ratio of a trial whose dipole has an incoming leg, X = xf(pid_new,
+ * eta_new, t) / xf(pid_old, eta_old, t) in the proton set's flavours (--vary pdf: each
+ * member's X' / X is its density's factor). */
+typedef struct trial_densities {
+    int pid_old, pid_new;
+    double eta_old, eta_new, X;
+} trial_densities;
+
 GAPS_OUT_OF_LINE void vary_trial(gaps_pool *pool, const gaps_physics *phys, int e, int isr,
-                                 int accepted, double r, double a, double t, int ee_only)
+                                 int accepted, double r, double a, double t, int ee_only,
+                                 const trial_densities *td)
 {
     /* a rejection with r >= 1 cannot happen (Ra < 1); should rounding make one, its factor
      * would divide by 1 - r <= 0: it is counted and left out */
@@ -245,6 +256,22 @@ GAPS_OUT_OF_LINE void vary_trial(gaps_pool *pool, const gaps_physics *phys, int 
     double mu2_seen[2] = { -1.0, -1.0 }, f_seen[2] = { 1.0, 1.0 };
     int over = 0;
     for (int v = 0; v < phys->n_vary; ++v) {
+        const gaps_pdf *member = phys->vary_pdf[v];
+        if (member) {   /* --vary pdf: P'/P = X'/X; a final-final trial has no densities */
+            if (!td) continue;
+            const double lo = gaps_pdf_xfxq2(member, td->pid_old, td->eta_old, t);
+            const double hi = gaps_pdf_xfxq2(member, td->pid_new, td->eta_new, t);
+            const double q = lo > 0.0 && hi >= 0.0 && isfinite(lo) && isfinite(hi)
+                             ? (hi / lo) / td->X : 0.0;
+            double f = q;
+            if (!accepted) {
+                const double rv = r * q;
+                f = (1.0 - rv) / (1.0 - r);
+                over |= rv > 1.0;
+            }
+            pool->vary_w[gaps_at(pool, v, e)] *= f;
+            continue;
+        }
         const double mu2 = phys->vary_mu2[v][isr];
         const int c = phys->vary_coupling[v];
         if (mu2 == nominal && c == 0) continue;
@@ -409,6 +436,7 @@ GAPS_OUT_OF_LINE void accept_or_reject_hadronic(gaps_pool *pool, const gaps_phys
     const double eta = gaps_dipole_eta(pool, e, p, k, n_in);
     const int anti = gaps_dipole_anti(pool, phys, e, p, k, n_in);
     const int shifted = incoming && gaps_isr_shifted(isr, flav);
+    trial_densities td = { 0, 0, 0.0, 0.0, 0.0 };   /* (FF: none) */
     double f = gaps_isr_value_jacobian(kernel, type, compat, v.a, v.b);
     if (phys->ablate)
         f = gaps_isr_ablate_value_jacobian(phys->ablate, kernel, type, nf, v.a, v.b, f);
@@ -423,11 +451,15 @@ GAPS_OUT_OF_LINE void accept_or_reject_hadronic(gaps_pool *pool, const gaps_phys
         const int new_pid = type == GAPS_DIPOLE_FI ? old_pid
                                                     : gaps_isr_new_incoming(kernel, flav, nf);
         /* in the proton set's flavours: those of an antiproton's leg conjugated */
-        const double lo = gaps_pdf_xfxq2(phys->proc.pdf, gaps_isr_beam_pid(anti, old_pid), eta, t);
-        const double hi = gaps_pdf_xfxq2(phys->proc.pdf, gaps_isr_beam_pid(anti, new_pid),
-                                         eta / x, t);
+        td.pid_old = gaps_isr_beam_pid(anti, old_pid);
+        td.pid_new = gaps_isr_beam_pid(anti, new_pid);
+        td.eta_old = eta;
+        td.eta_new = eta / x;
+        const double lo = gaps_pdf_xfxq2(phys->proc.pdf, td.pid_old, td.eta_old, t);
+        const double hi = gaps_pdf_xfxq2(phys->proc.pdf, td.pid_new, td.eta_new, t);
         if (!(lo > 0.0) || !(hi >= 0.0) || !isfinite(lo) || !isfinite(hi)) return;
         const double X = hi / lo;
+        td.X = X;
         if (compat && X > 1e6) return;
         f *= x * X;
         const int fa = flav < 0 ? -flav : flav;
@@ -471,7 +503,8 @@ GAPS_OUT_OF_LINE void accept_or_reject_hadronic(gaps_pool *pool, const gaps_phys
             a = gaps_alphas_value(&phys->as, shower_as_arg(phys, t, 0));
             r = ratio * gaps_isr_coupling_ratio_of(isr, heavy, phys->a_max, t, a);
         }
-        vary_trial(pool, phys, e, incoming, accepted, r, a, t, 0);
+        vary_trial(pool, phys, e, incoming, accepted, r, a, t, 0,
+                   type != GAPS_DIPOLE_FF && td.X > 0.0 ? &td : NULL);
     }
     if (!accepted) return;
     pool->trial_kernel[e] = kernel;
@@ -687,7 +720,7 @@ GAPS_ALWAYS_INLINE void accept_or_reject(gaps_pool *pool, const gaps_physics *ph
                         : gaps_alphas_value(&phys->as, t_as);
             r = ratio * (a / phys->a_max);
         }
-        vary_trial(pool, phys, e, 0, accepted, r, a, t, ee_only);
+        vary_trial(pool, phys, e, 0, accepted, r, a, t, ee_only, NULL);
     }
     if (!accepted) {
         pool->trial_kernel[e] = GAPS_KERNEL_NONE;
