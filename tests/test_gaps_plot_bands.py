@@ -24,6 +24,12 @@ Checked:
     high in every bin and a non-zero width somewhere; every histogram of that file and of a
     pp-z --vary shower run (1000 events) has the variations that doc/physics.md section 17
     names (MUR_FSR=0.5, 2 for e+ e-; MUR_FSR, MUR_ISR, MUR_PS = 0.5, 2 for p p).
+  * --pdf-band: a hand-made /T/p with four PDF member weights (PDF=90001..90004, written out
+    of order) and one other (MUR=2): the table's low and high per bin equal the Hessian
+    pairs' sums computed here (members in number order, MUR=2 left out), the symmetric
+    Hessian one at 90 % (divided by 1.6448536), the replicas' mean -+ standard deviation;
+    the legend says 'PDF band (hessian, 4 members)'; three members for hessian, a bad type,
+    a confidence level of 100 and a file without members -> one error line, exit 2.
 
 Usage: test_gaps_plot_bands.py GAPS WORKDIR.  Exit 0 pass, 1 fail, 77 skipped (numpy,
 matplotlib or mplhep missing; a failure under GAPS_STRICT=1).
@@ -153,6 +159,71 @@ def load_gaps_plot():
 def run_plot(args, stdin=None):
     r = subprocess.run([sys.executable, PLOT] + args, input=stdin, capture_output=True)
     return r.returncode, r.stdout.decode(errors="replace"), r.stderr.decode(errors="replace")
+
+
+# /T/p: (xlow, xhigh, nominal, {member weight: sum(w)}) per bin; the members' numbers give
+# their order (PDF=90001, 90002 the first eigenvector's pair), not the file's order
+P_BINS = [
+    (0.0, 1.0, 10.0, {"PDF=90003": 12.0, "PDF=90001": 11.0, "PDF=90004": 9.0,
+                      "PDF=90002": 10.5, "MUR=2": 30.0}),
+    (1.0, 3.0, 20.0, {"PDF=90003": 19.0, "PDF=90001": 18.0, "PDF=90004": 19.5,
+                      "PDF=90002": 17.0, "MUR=2": 2.0}),
+]
+
+
+def write_pdf_yoda(filename, names):
+    lines = histo("/T/p", P_BINS)
+    for name in names:
+        lines += histo("/T/p[%s]" % name, P_BINS, name)
+    with open(filename, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def pdf_expected(kind, cl):
+    """{("/T/p", xlow): (xhigh, nominal, low, high, by, by, 4)}, LHAPDF's formulas."""
+    z90 = 1.6448536269514722   # the two-sided 90 % normal quantile
+    out = {}
+    for lo, hi, nom, var in P_BINS:
+        w = hi - lo
+        x0 = nom / w
+        x = [var["PDF=%d" % (90000 + m)] / w for m in range(1, 5)]
+        if kind == "hessian":
+            up = math.sqrt(sum(max(x[i] - x0, x[i + 1] - x0, 0) ** 2 for i in (0, 2)))
+            dn = math.sqrt(sum(max(x0 - x[i], x0 - x[i + 1], 0) ** 2 for i in (0, 2)))
+            low, high = x0 - dn, x0 + up
+        elif kind == "symmhessian":
+            d = math.sqrt(sum((v - x0) ** 2 for v in x)) / (z90 if cl == 90 else 1.0)
+            low, high = x0 - d, x0 + d
+        else:
+            mean = sum(x) / 4
+            sd = math.sqrt(sum((v - mean) ** 2 for v in x) / 3)
+            low, high = mean - sd, mean + sd
+        out[("/T/p", lo)] = (hi, x0, low, high, "pdf " + kind, "pdf " + kind, 4)
+    return out
+
+
+def pdf_checks(gp, pages):
+    write_pdf_yoda("pdf.yoda", ["PDF=90003", "PDF=90001", "MUR=2", "PDF=90004", "PDF=90002"])
+    for spec, kind, cl in (("hessian", "hessian", None), ("symmhessian:90", "symmhessian", 90),
+                           ("replicas", "replicas", None)):
+        pages.clear()
+        rc = gp.main(["pdf.yoda", "-o", "pdfplots", "--pdf-band", spec, "--format", "png",
+                      "--dpi", "30", "--no-index", "--quiet", "--band-table", "pdf.csv"])
+        if check(rc == 0, "--pdf-band %s -> exit %d" % (spec, rc)):
+            compare_table(read_table("pdf.csv"), pdf_expected(kind, cl), "--pdf-band " + spec)
+    drawn = pages.get("/T/p")
+    check(drawn is not None and any("PDF band (replicas, 4 members)" in t for t in drawn[1]),
+          "--pdf-band replicas: legend %s" % (drawn[1] if drawn else None))
+    write_pdf_yoda("pdf3.yoda", ["PDF=90001", "PDF=90002", "PDF=90003"])
+    write_pdf_yoda("nopdf.yoda", ["MUR=2"])
+    for args, word in ((["pdf3.yoda", "--pdf-band", "hessian"], "3 members"),
+                       (["pdf.yoda", "--pdf-band", "hesian"], "hessian, symmhessian or"),
+                       (["pdf.yoda", "--pdf-band", "hessian:100"], "percentage"),
+                       (["nopdf.yoda", "--pdf-band", "hessian"], "no PDF member")):
+        rc, out, err = run_plot(args + ["-o", "bad", "--quiet"])
+        lines = err.strip().splitlines()
+        check(rc == 2 and len(lines) == 1 and word in err,
+              "gaps-plot %s -> exit %d, %s" % (" ".join(args), rc, err.strip()))
 
 
 def main():
@@ -311,6 +382,7 @@ def main():
               % (name, len(f.histos), ", ".join(names),
                  "; not: " + ", ".join(missing) if missing else ""))
 
+    pdf_checks(gp, pages)
     print("PASS" if not failures else "FAILED: %d check(s)" % len(failures))
     return 1 if failures else 0
 
