@@ -114,8 +114,12 @@
  * (d) mu_F from M/2 to 2 M at k_R = 1 moves sigma by +24.1 % (pp-z) and +25.9 % (pp-w) at LO,
  * by +3.4 % and +3.8 % at NLO (required: NLO below a quarter of LO); (e) REL_Z and REL_M / 100
  * move the 28 numbers by at most 6e-10 (relative; required < 1e-4).
+ * PDF members (--vary pdf's weights against the same integration): --member SPEC prints
+ * sigma_LO and sigma_NLO of pp-z and pp-w at (k_R, k_F) = (1, 1) with the set SPEC (NAME/M,
+ * looked up in PDFSETS_DIR) instead of CT14lo, one line each:
+ * MEMBER <M> <process> <lo|nlo> <sigma, pb>.
  * Usage: test_pp_w_nlo PDFSETS_DIR [N [SEED]]   (N hard events, default 10^6)
- *        test_pp_w_nlo PDFSETS_DIR --scales | --scales-check */
+ *        test_pp_w_nlo PDFSETS_DIR --scales | --scales-check | --member NAME/M */
 #define _POSIX_C_SOURCE 200809L   /* check.h's clock */
 #include "gaps/alphas.h"
 #include "gaps/compat.h"
@@ -1284,8 +1288,29 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: test_pp_w_nlo PDFSETS_DIR [N [SEED] | --scales | "
-                        "--scales-check]\n");
+                        "--scales-check | --member NAME/M]\n");
         return 2;
+    }
+    if (argc > 3 && strcmp(argv[2], "--member") == 0) {   /* one member's central point */
+        gaps_pdf member;
+        char msg[512];
+        if (gaps_pdf_load(&member, argv[3], argv[1], msg, sizeof msg) != 0) {
+            fprintf(stderr, "test_pp_w_nlo: %s\n", msg);
+            return 2;
+        }
+        GL4 = gl_make(4);
+        gaps_alphas as;
+        gaps_alphas_init(&as, 2, ALPHAS_MZ);
+        double z[3], w[6];
+        sigma_z(&member, gaps_alphas_value(&as, GAPS_MZ * GAPS_MZ), 1.0, z);
+        sigma_w(&member, gaps_alphas_value(&as, MW * MW), 1.0, w);
+        /* summed as scale_table_make sums them */
+        printf("MEMBER %d pp-z lo %.6f\nMEMBER %d pp-z nlo %.6f\n", member.member, z[0],
+               member.member, z[0] + z[1] + z[2]);
+        printf("MEMBER %d pp-w lo %.6f\nMEMBER %d pp-w nlo %.6f\n", member.member, w[0] + w[3],
+               member.member, (w[0] + w[1] + w[2]) + (w[3] + w[4] + w[5]));
+        gaps_pdf_free(&member);
+        return 0;
     }
     const int scales = argc > 2 && strcmp(argv[2], "--scales") == 0;
     const int scales_chk = argc > 2 && strcmp(argv[2], "--scales-check") == 0;
