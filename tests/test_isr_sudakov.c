@@ -61,6 +61,21 @@
  *      required: F in the collinear limit of the II phase space (w -> 1 - x), i.e. plain
  *      DGLAP on the same x range.
  *
+ *   5. --vary pdf (doc/physics.md 17.10): for u ubar at x = M_Z/13 TeV and g g -> H at
+ *      m_H/13 TeV, a member made here from the set (every gluon density times MEMBER_G, every
+ *      quark's times MEMBER_Q: the Hermite table's values and slopes scaled per column, so its
+ *      densities are exactly those multiples) is the one variation of a shower run with the
+ *      run's headroom (GAPS_VARY_HEADROOM on the coupling and the PDF-ratio bounds, as
+ *      generator.c sets them up for --vary); each event's variation weight is read when its
+ *      first emission is accepted (or when it ends without one), so that the weighted sample
+ *      has the first-emission density of a shower with the member's densities: its weighted
+ *      histogram in ln t (the no-emission bin included, the same bins as 3, each bin's
+ *      variance the sum of its squared weights) must agree with F of the member (chi^2 p above
+ *      P_MIN), and, the controls, the weighted sample against F of the central set and the
+ *      unweighted one against F of the member must fail (p below P_MIN).  The gluon's share
+ *      moves by MEMBER_G/MEMBER_Q = 1.33: the I_GQ kernel of q qbar and the I_QG kernels of
+ *      g g are the ones the member changes.
+ *
  * Usage: test_isr_sudakov [PDFSETS_DIR] (default: LHAPDF_DATA_PATH and the build's paths).
  * For studies, environment variables ISR_SUDAKOV_ONLY=i (configuration i only),
  * ISR_SUDAKOV_EVENTS=N and ISR_SUDAKOV_SEED=S change the run; the test as CI runs it sets none.
@@ -74,6 +89,7 @@
 #include "gaps/pdf.h"
 #include "gaps/process.h"
 #include "gaps/shower.h"
+#include "gaps/vary.h"
 #include "gaps_runtime.h"
 #include "shower/isr_bounds.h"
 
@@ -103,6 +119,10 @@
 #define P_MIN 1e-3          /* chi^2 p-value below which the spectrum disagrees */
 #define CHI2_BINS 24        /* bins in ln t, before merging bins of few expected */
 #define MIN_EXPECTED 20.0
+/* step 5: the member's factors (MEMBER_G / MEMBER_Q = 1.33 < GAPS_VARY_HEADROOM, so that
+ * every rejected trial's factor stays positive) */
+#define MEMBER_G 1.2
+#define MEMBER_Q 0.9
 
 /* The Born configurations: flavour (21: g g -> H), eta = M/sqrt(s) for y = 0, events. */
 typedef struct config {
@@ -110,21 +130,22 @@ typedef struct config {
     int flav;
     double eta;
     long n_events;
+    int member;   /* 1: also step 5, --vary pdf */
 } config;
 
 static const config configs[] = {
     /* central Z at 13 TeV: sea antiquark, the incoming-gluon kernel I_GQ matters */
-    { "u ubar, x = M_Z/13 TeV", 2, GAPS_MZ / 13000.0, 200000 },
+    { "u ubar, x = M_Z/13 TeV", 2, GAPS_MZ / 13000.0, 200000, 1 },
     /* large x: valence d, the phase space ends below M_Z^2 (x_max(t) = eta at t = 0.41 s) */
-    { "d dbar, x = 0.3", 1, 0.3, 100000 },
+    { "d dbar, x = 0.3", 1, 0.3, 100000, 0 },
     /* b bbar: the b density starts at m_b^2, its trials run in t - m_b^2 */
-    { "b bbar, x = M_Z/13 TeV", 5, GAPS_MZ / 13000.0, 40000 },
+    { "b bbar, x = M_Z/13 TeV", 5, GAPS_MZ / 13000.0, 40000, 0 },
     /* g g -> H at 13 TeV: small x, the gluon's Sudakov exponent is large */
-    { "g g -> H, x = m_H/13 TeV", GLUON, M_H / 13000.0, 150000 },
+    { "g g -> H, x = m_H/13 TeV", GLUON, M_H / 13000.0, 150000, 1 },
     /* x = 0.1 (sqrt(s) = 1.25 TeV): the g <- q kernels carry more of the rate */
-    { "g g -> H, x = 0.1", GLUON, 0.1, 100000 },
+    { "g g -> H, x = 0.1", GLUON, 0.1, 100000, 0 },
     /* x = 0.3 (sqrt(s) = 417 GeV): the phase space ends below m_H^2 */
-    { "g g -> H, x = 0.3", GLUON, 0.3, 100000 },
+    { "g g -> H, x = 0.3", GLUON, 0.3, 100000, 0 },
 };
 #define N_CONFIGS ((int)(sizeof configs / sizeof configs[0]))
 
@@ -576,7 +597,7 @@ typedef struct gen_result {
 static unsigned seed = SEED;
 
 static int generate(const gaps_pdf *host_pdf, const config *cf, double *first_t,
-                    gen_result *res)
+                    gen_result *res, const gaps_pdf *member, double *w)
 {
     const long N = cf->n_events;
     gaps_physics phys;   /* as generator.c's physics_init, default physics */
@@ -603,17 +624,33 @@ static int generate(const gaps_pdf *host_pdf, const config *cf, double *first_t,
     }
     gaps_alphas_init(&phys.as, 2, GAPS_DEFAULT_ALPHAS_MZ);
     phys.t_cut = GAPS_DEFAULT_TCUT;
-    phys.a_max = gaps_alphas_value(&phys.as, phys.t_cut);
+    /* with a member (step 5): one variation weight and the run's headroom (generator.c) */
+    const double headroom = member ? GAPS_VARY_HEADROOM : 1.0;
+    phys.a_max = headroom * gaps_alphas_value(&phys.as, phys.t_cut);
     phys.seed = seed;
     phys.end_event = N;
+    gaps_pdf member_view;
+    memset(&member_view, 0, sizeof member_view);
+    gaps_pdf *member_dev = NULL;
+    if (member) {
+        phys.n_vary = 1;
+        phys.vary_shower = 1;
+        phys.vary_pdf_member[0] = 1;
+        if (gaps_pdf_to_device(member, &member_view) != 0
+            || !(member_dev = gaps_device_copy(&member_view, sizeof member_view))) {
+            printf("FAIL: the member where the loops run\n");
+            return -1;
+        }
+        phys.vary_pdf[0] = member_dev;
+    }
 
     double *table = NULL;
     gaps_pdf view;
     memset(&view, 0, sizeof view);
     double *bound_dev = NULL;
     gaps_pdf *pdf_dev = NULL;
-    int ok = gaps_isr_init(&phys.isr, host_pdf, &phys.as, GAPS_COMPAT_NONE, phys.t_cut,
-                           ecm * ecm, &table) == 0
+    int ok = gaps_isr_init_scaled(&phys.isr, host_pdf, &phys.as, 1.0, headroom,
+                                  GAPS_COMPAT_NONE, phys.t_cut, ecm * ecm, &table) == 0
              && (bound_dev = gaps_device_copy(table, gaps_isr_table_bytes(&phys.isr))) != NULL
              && gaps_pdf_to_device(host_pdf, &view) == 0
              && (pdf_dev = gaps_device_copy(&view, sizeof view)) != NULL;
@@ -622,7 +659,8 @@ static int generate(const gaps_pdf *host_pdf, const config *cf, double *first_t,
     phys.proc.pdf = pdf_dev;
 
     gaps_pool pool;
-    if (!ok || gaps_pool_create(&pool, (int)N, MAX_PARTONS, NULL) != 0) {
+    if (!ok || gaps_pool_create(&pool, (int)N, MAX_PARTONS, NULL) != 0
+        || gaps_pool_alloc_vary(&pool, phys.n_vary) != 0) {
         printf("FAIL: cannot set up the physics or the pool\n");
         return -1;
     }
@@ -633,7 +671,9 @@ static int generate(const gaps_pdf *host_pdf, const config *cf, double *first_t,
     double *t = malloc(N * sizeof *t), *xin = malloc(2 * N * sizeof *xin);
     double *E = malloc(2 * N * sizeof *E), *pz = malloc(2 * N * sizeof *pz);
     char *recorded = calloc(N, 1);
-    int rc = (pool_dev && phys_dev && n && status && flav && t && xin && E && pz && recorded) ? 0 : -1;
+    double *vw = member ? malloc(N * sizeof *vw) : NULL;
+    int rc = (pool_dev && phys_dev && n && status && flav && t && xin && E && pz && recorded
+              && (vw || !member)) ? 0 : -1;
     if (rc) printf("FAIL: out of memory\n");
 
     const double t0 = test_now();
@@ -683,8 +723,10 @@ static int generate(const gaps_pdf *host_pdf, const config *cf, double *first_t,
         gaps_device_to_host(n, pool.n, N * sizeof *n);
         gaps_device_to_host(status, pool.status, N * sizeof *status);
         gaps_device_to_host(t, pool.t, N * sizeof *t);
+        if (member) gaps_device_to_host(vw, pool.vary_w, N * sizeof *vw);
         for (long e = 0; e < N; ++e) {
             if (recorded[e]) continue;
+            if (member) w[e] = vw[e];   /* kept only where the event is recorded now */
             if (n[e] == 4) {
                 first_t[e] = t[e];
                 recorded[e] = 1;
@@ -719,13 +761,135 @@ static int generate(const gaps_pdf *host_pdf, const config *cf, double *first_t,
     free(E);
     free(pz);
     free(recorded);
+    free(vw);
     gaps_device_free(pool_dev);
     gaps_device_free(phys_dev);
     gaps_pool_destroy(&pool);
+    gaps_device_free(member_dev);
+    gaps_pdf_device_free(&member_view);
     gaps_device_free(pdf_dev);
     gaps_pdf_device_free(&view);
     gaps_device_free(bound_dev);
     return rc == 0 && remaining == 0 && bad == 0 ? 0 : -1;
+}
+
+/* Step 5: the weighted histogram of first-emission scales x (weights w; NULL: 1) against
+ * F = exp(-S) of sd, in the bins of chi2_spectrum (the no-emission bin, CHI2_BINS in ln t,
+ * merged from the top until each expects MIN_EXPECTED events), each bin's variance the sum of
+ * its squared weights (the merged bins' variances add).  Returns chi^2, *ndf (the bins: the
+ * weights' total is free). */
+static double chi2_weighted(const sudakov *sd, const double *x, const double *w, long n,
+                            int *ndf)
+{
+    const born *b = &sd->d.b;
+    double t_top = b->t_start, t_edge = 0.0;   /* as chi2_spectrum */
+    for (int i = 0; i < 2; ++i)
+        t_edge = fmax(t_edge, b->s * (1.0 - b->eta[i]) * (1.0 - b->eta[i]) / (4.0 * b->eta[i]));
+    if (t_edge < t_top) t_top = t_edge;
+    const double l0 = log(b->t_lo), l1 = log(t_top);
+    double edge[CHI2_BINS + 1], expect[CHI2_BINS + 1], sw[CHI2_BINS + 1], sw2[CHI2_BINS + 1];
+    for (int k = 0; k <= CHI2_BINS; ++k) edge[k] = exp(l0 + (l1 - l0) * k / CHI2_BINS);
+    edge[0] = b->t_lo;
+    edge[CHI2_BINS] = t_top;
+    expect[0] = n * exp(-sudakov_S(sd, b->t_lo));
+    for (int k = 1; k <= CHI2_BINS; ++k)
+        expect[k] = n * (exp(-sudakov_S(sd, edge[k])) - exp(-sudakov_S(sd, edge[k - 1])));
+    for (int k = 0; k <= CHI2_BINS; ++k) sw[k] = sw2[k] = 0.0;
+    for (long i = 0; i < n; ++i) {
+        const double wi = w ? w[i] : 1.0;
+        int k = 0;
+        if (x[i] != 0.0) {
+            k = 1;
+            while (k < CHI2_BINS && x[i] > edge[k]) ++k;
+        }
+        sw[k] += wi;
+        sw2[k] += wi * wi;
+    }
+    double chi2 = 0.0, e_acc = 0.0, w_acc = 0.0, v_acc = 0.0;
+    int bins = 0;
+    for (int k = CHI2_BINS; k >= 0; --k) {   /* from the top down, the no-emission bin last */
+        e_acc += expect[k];
+        w_acc += sw[k];
+        v_acc += sw2[k];
+        if ((e_acc >= MIN_EXPECTED || k == 0) && v_acc > 0.0) {
+            chi2 += (w_acc - e_acc) * (w_acc - e_acc) / v_acc;
+            ++bins;
+            e_acc = w_acc = v_acc = 0.0;
+        }
+    }
+    *ndf = bins;
+    return chi2;
+}
+
+/* Scale the columns of a loaded set: every gluon density times g, every quark's times q
+ * (values and slopes of the Hermite table alike: the interpolated density is exactly
+ * multiplied, below x_min too). */
+static void scale_columns(gaps_pdf *pdf, double g, double q)
+{
+    const size_t cells = (size_t)pdf->nq * (pdf->nx - 1);
+    for (size_t c = 0; c < cells; ++c)
+        for (int k = 0; k < pdf->nfl; ++k) {
+            const double f = pdf->pid[k] == GLUON || pdf->pid[k] == 0 ? g : q;
+            double *h = pdf->hermite + (c * pdf->nfl + k) * 4;
+            for (int j = 0; j < 4; ++j) h[j] *= f;
+        }
+}
+
+/* Step 5 for one configuration. */
+static void run_member(const gaps_pdf *pdf, const gaps_pdf *member, const gaps_alphas *as,
+                       const config *cf)
+{
+    const long N = cf->n_events;
+    double *x = malloc(N * sizeof *x), *w = malloc(N * sizeof *w);
+    gen_result gr;
+    memset(&gr, 0, sizeof gr);
+    if (!x || !w || generate(pdf, cf, x, &gr, member, w) != 0) {
+        printf("FAIL: generation with a member\n");
+        ++failures;
+        free(x);
+        free(w);
+        return;
+    }
+    static sudakov sd_member, sd_central;
+    density dm = { member, as, gr.b, V_TRUE, gl_make(8), 0.25 };
+    density dc = { pdf, as, gr.b, V_TRUE, gl_make(8), 0.25 };
+    sudakov_init(&sd_member, &dm, 6, 0.05);
+    sudakov_init(&sd_central, &dc, 6, 0.05);
+    double sw = 0.0, sw2 = 0.0, wmin = INFINITY, wmax = -INFINITY;
+    for (long i = 0; i < N; ++i) {
+        sw += w[i];
+        sw2 += w[i] * w[i];
+        wmin = fmin(wmin, w[i]);
+        wmax = fmax(wmax, w[i]);
+    }
+    printf("  --vary pdf (gluons x %.2f, quarks x %.2f): %ld events, weights %.4f .. %.4f, "
+           "mean %.5f, %d veto cycles; F(t_lo) member %.5f, central %.5f\n", MEMBER_G,
+           MEMBER_Q, N, wmin, wmax, sw / N, gr.cycles,
+           exp(-sudakov_S(&sd_member, gr.b.t_lo)), exp(-sudakov_S(&sd_central, gr.b.t_lo)));
+    CHECK(wmin > 0.0, "%s: a non-positive variation weight (%g): a rejected factor below 0",
+          cf->name, wmin);
+    struct {
+        const char *what;
+        const sudakov *sd;
+        const double *weights;
+        int must_pass;
+    } c[3] = { { "weighted against F of the member", &sd_member, w, 1 },
+               { "weighted against F of the central set", &sd_central, w, 0 },
+               { "unweighted against F of the member", &sd_member, NULL, 0 } };
+    for (int i = 0; i < 3; ++i) {
+        int ndf;
+        const double chi2 = chi2_weighted(c[i].sd, x, c[i].weights, N, &ndf);
+        const double p = gamma_q(0.5 * ndf, 0.5 * chi2);
+        printf("  %-40s chi2/ndf = %9.1f/%d  p = %.3g\n", c[i].what, chi2, ndf, p);
+        if (c[i].must_pass)
+            CHECK(p > P_MIN, "%s: --vary pdf: %s: p = %.2g < %g", cf->name, c[i].what, p, P_MIN);
+        else
+            CHECK(p < P_MIN, "%s: --vary pdf: no power: %s passes (p = %.2g)", cf->name,
+                  c[i].what, p);
+    }
+    printf("  effective events of the weights: %.0f of %ld\n", sw * sw / sw2, N);
+    free(x);
+    free(w);
 }
 
 /* =========================================================================================
@@ -738,7 +902,7 @@ static void run_config(const gaps_pdf *pdf, const gaps_alphas *as, const config 
     double *x = malloc(N * sizeof *x), *S = malloc(N * sizeof *S);
     gen_result gr;
     memset(&gr, 0, sizeof gr);
-    if (!x || !S || generate(pdf, cf, x, &gr) != 0) {
+    if (!x || !S || generate(pdf, cf, x, &gr, NULL, NULL) != 0) {
         printf("FAIL: generation\n");
         ++failures;
         free(x);
@@ -837,6 +1001,9 @@ int main(int argc, char **argv)
     const double t_start = test_now();
     gaps_pdf pdf;
     if (test_load_default_pdf(argc, argv, &pdf) != 0) return 1;
+    gaps_pdf member;   /* step 5's member: the same set, gluons and quarks scaled */
+    if (test_load_default_pdf(argc, argv, &member) != 0) return 1;
+    scale_columns(&member, MEMBER_G, MEMBER_Q);
     gaps_alphas as;   /* the default coupling, as the generator sets it up */
     gaps_alphas_init(&as, 2, GAPS_DEFAULT_ALPHAS_MZ);
     printf("PDF set %s (Q^2 %g .. %g GeV^2), alpha_s two loops, alpha_s(M_Z^2) = %g, seed %u\n",
@@ -848,7 +1015,9 @@ int main(int argc, char **argv)
         config cf = configs[c];
         if (nev) cf.n_events = atol(nev);
         run_config(&pdf, &as, &cf);
+        if (cf.member) run_member(&pdf, &member, &as, &cf);
     }
+    gaps_pdf_free(&member);
     gaps_pdf_free(&pdf);
     printf("\ntotal time %.2f s\n", test_now() - t_start);
     if (!failures) printf("isr_sudakov: first initial-state emissions follow the Sudakov form factor\n");

@@ -650,8 +650,9 @@ static uint64_t members_digest(uint64_t h, uint64_t member_digest)
 }
 
 /* --vary pdf: members 1 .. central->num_members - 1 of the run's set, each checked like the
- * run's own (load_run_pdf) and of the central member's grid layout; into members[] (host
- * copies, NULL: each freed once its digest is taken).  Returns 0, or -1 with one line. */
+ * run's own (load_run_pdf; each member is interpolated on its own grid, which need not be the
+ * central member's); into members[] (host copies, NULL: each freed once its digest is taken).
+ * Returns 0, or -1 with one line. */
 static int load_vary_members(const gaps_config *cfg, const gaps_pdf *central, gaps_pdf *members,
                              uint64_t *digest, char *msg, size_t len)
 {
