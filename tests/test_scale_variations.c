@@ -98,6 +98,34 @@ static double fo_member(const char *process, int nlo, int m)
 
 static gaps_physics phys;   /* large: not on the stack */
 
+/* n hard events of phys (random streams of `seed`): the sums of the nominal weights w and
+ * their squares, and for each of the nv variations those of w f_v and of the shift
+ * w (f_v - 1). */
+static void sample(long n, uint32_t seed, int nv, double *s0, double *s00, double *sv,
+                   double *svv, double *sd, double *sdd)
+{
+    *s0 = *s00 = 0.0;
+    for (int v = 0; v < nv; ++v) sv[v] = svv[v] = sd[v] = sdd[v] = 0.0;
+    for (long i = 0; i < n; ++i) {
+        gaps_rng rng = gaps_rng_make(seed, (uint64_t)i, 0);
+        gaps_hard_event ev;
+        double factors[GAPS_VARY_HARD_MAX];
+        ev.vary = factors;
+        ev.vary_stride = 1;
+        gaps_process_generate(&phys.proc, &rng, &ev);
+        const double w = ev.weight;
+        *s0 += w;
+        *s00 += w * w;
+        for (int v = 0; v < nv; ++v) {
+            const double wv = w * factors[v], d = wv - w;
+            sv[v] += wv;
+            svv[v] += wv * wv;
+            sd[v] += d;
+            sdd[v] += d * d;
+        }
+    }
+}
+
 static void one(const char *process, int nlo, const gaps_pdf *pdf, long n)
 {
     gaps_config cfg;
@@ -115,25 +143,9 @@ static void one(const char *process, int nlo, const gaps_pdf *pdf, long n)
     const int nv = gaps_vary_list(cfg.vary, 1, cfg.alphas_mz, NULL, vars);
     CHECK(nv == 6 && phys.proc.scales.n == 6 && phys.vary_hard_first == 0,
           "%s: %d variations, %d of the hard process", process, nv, phys.proc.scales.n);
-    double s0 = 0.0, s00 = 0.0, sv[6] = { 0 }, svv[6] = { 0 }, sd[6] = { 0 }, sdd[6] = { 0 };
-    for (long i = 0; i < n; ++i) {
-        gaps_rng rng = gaps_rng_make(20261202u, (uint64_t)i, 0);
-        gaps_hard_event ev;
-        double factors[GAPS_VARY_HARD_MAX];
-        ev.vary = factors;
-        ev.vary_stride = 1;
-        gaps_process_generate(&phys.proc, &rng, &ev);
-        const double w = ev.weight;
-        s0 += w;
-        s00 += w * w;
-        for (int v = 0; v < 6; ++v) {
-            const double wv = w * factors[v], d = wv - w;
-            sv[v] += wv;
-            svv[v] += wv * wv;
-            sd[v] += d;
-            sdd[v] += d * d;
-        }
-    }
+    double s0, s00, sv[GAPS_VARY_HARD_MAX], svv[GAPS_VARY_HARD_MAX], sd[GAPS_VARY_HARD_MAX],
+        sdd[GAPS_VARY_HARD_MAX];
+    sample(n, 20261202u, 6, &s0, &s00, sv, svv, sd, sdd);
     const double fo0 = fo_sigma(process, nlo, 1.0, 1.0);
     const double m0 = s0 / n, e0 = sqrt(fmax(s00 / n - m0 * m0, 0.0) / n);
     printf("%s %s, %ld hard events: nominal %.3f +- %.3f pb, fixed order %.3f (pull %+.2f)\n",
@@ -187,25 +199,9 @@ static void members(const char *process, int nlo, const gaps_pdf *central,
     const gaps_pdf *hard[GAPS_VARY_HARD_MAX] = { 0 };
     for (int v = 0; v < nv; ++v) hard[v] = &members_pdf[phys.vary_pdf_member[v] - 1];
     gaps_process_set_scales_pdf(&phys.proc, hard);
-    double s0 = 0.0, s00 = 0.0, sv[8] = { 0 }, svv[8] = { 0 }, sd[8] = { 0 }, sdd[8] = { 0 };
-    for (long i = 0; i < n; ++i) {
-        gaps_rng rng = gaps_rng_make(20261203u, (uint64_t)i, 0);
-        gaps_hard_event ev;
-        double factors[GAPS_VARY_HARD_MAX];
-        ev.vary = factors;
-        ev.vary_stride = 1;
-        gaps_process_generate(&phys.proc, &rng, &ev);
-        const double w = ev.weight;
-        s0 += w;
-        s00 += w * w;
-        for (int v = 0; v < nv; ++v) {
-            const double wv = w * factors[v], d = wv - w;
-            sv[v] += wv;
-            svv[v] += wv * wv;
-            sd[v] += d;
-            sdd[v] += d * d;
-        }
-    }
+    double s0, s00, sv[GAPS_VARY_HARD_MAX], svv[GAPS_VARY_HARD_MAX], sd[GAPS_VARY_HARD_MAX],
+        sdd[GAPS_VARY_HARD_MAX];
+    sample(n, 20261203u, nv, &s0, &s00, sv, svv, sd, sdd);
     const char *order = nlo ? "NLO" : "LO";
     const double fo0 = fo_member(process, nlo, 0);
     const double m0 = s0 / n, e0 = sqrt(fmax(s00 / n - m0 * m0, 0.0) / n);
