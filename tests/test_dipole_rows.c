@@ -130,7 +130,7 @@ static void run(const gaps_pdf *host_pdf, int compat)
         gaps_pdf_device_free(&view);
         return;
     }
-    gaps_shower_launch_refill(&pool, &phys, N_SLOTS, 1, 0);
+    gaps_shower_launch_refill(&pool, &phys, N_SLOTS, GAPS_LAUNCH_GENERAL, 0);
 
     static rows before, after, full, wrong;
     long checked = 0, differ = 0, control_differ[2] = { 0, 0 }, by_type[4] = { 0, 0, 0, 0 };

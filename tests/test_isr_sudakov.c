@@ -92,6 +92,7 @@
 #include "gaps/vary.h"
 #include "gaps_runtime.h"
 #include "shower/isr_bounds.h"
+#include "shower/vary_bounds.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -187,7 +188,15 @@ typedef struct density {
     int variant;
     gl_rule inner;
     double inner_du;    /* panel width in u, x = x_max e^(-u^2) */
+    double mu2;         /* step 6: alpha_s at max(mu2 t, t_C) (0: at t) */
 } density;
+
+/* The coupling of the density at t. */
+static double coupling(const density *d, double t)
+{
+    if (d->mu2 > 0.0) return gaps_alphas_value(d->as, fmax(d->mu2 * t, GAPS_DEFAULT_TCUT));
+    return gaps_alphas_value(d->as, t);
+}
 
 /* int dx [...] / w(x) of one dipole at t (without alpha_s/(2 pi t)). */
 static double dipole_integral(const density *d, int i, double t)
@@ -244,7 +253,7 @@ static double dipole_integral(const density *d, int i, double t)
 static double rho(const density *d, double t)
 {
     if (!(t > d->b.t_lo) || t > d->b.t_start) return 0.0;
-    const double a = gaps_alphas_value(d->as, t);
+    const double a = coupling(d, t);
     return a / (2.0 * PI * t) * (dipole_integral(d, 0, t) + dipole_integral(d, 1, t));
 }
 
@@ -292,9 +301,12 @@ static int breakpoints(const density *d, double *bp, int max)
         const double t = exp(d->pdf->lnq2[j]);
         if (t > b->t_lo && t < b->t_start) bp[n++] = log(t - b->t_thr);
     }
-    for (int j = 1; j <= 2; ++j)
-        if (d->as->t_ref[j] > b->t_lo && d->as->t_ref[j] < b->t_start)
-            bp[n++] = log(d->as->t_ref[j] - b->t_thr);
+    /* the coupling's kinks: its thresholds, and with mu2 the floor */
+    const double f = d->mu2 > 0.0 ? d->mu2 : 1.0;
+    for (int j = 1; j <= 3; ++j) {
+        const double t = j < 3 ? d->as->t_ref[j] / f : (d->mu2 > 0.0 ? GAPS_DEFAULT_TCUT / f : 0.0);
+        if (t > b->t_lo && t < b->t_start) bp[n++] = log(t - b->t_thr);
+    }
     for (int i = 0; i < 2; ++i) {
         const double t = b->s * (1.0 - b->eta[i]) * (1.0 - b->eta[i]) / (4.0 * b->eta[i]);
         if (t > b->t_lo && t < b->t_start) bp[n++] = log(t - b->t_thr);
@@ -424,7 +436,7 @@ static double direct_dS_dl(const density *d, double l, int n)
 {
     const double dt = exp(l), t = d->b.t_thr + dt;
     if (!(t > d->b.t_lo) || t > d->b.t_start) return 0.0;
-    return -dt * gaps_alphas_value(d->as, t) / (2.0 * PI * t)
+    return -dt * coupling(d, t) / (2.0 * PI * t)
            * (direct_inner(d, 0, t, n) + direct_inner(d, 1, t, n));
 }
 
@@ -592,12 +604,16 @@ typedef struct gen_result {
     int cycles;
     unsigned long long overestimate;   /* trials with f/g > 1 (GAPS_COUNT_OVERESTIMATE) */
     born b;                            /* the Born configuration read back from the pool */
+    double t_headroom;                 /* step 6: the bounds' headroom below this scale */
 } gen_result;
 
 static unsigned seed = SEED;
 
+/* The variations of step 6: mu_R of the initial-state shower times 1/2 and 2. */
+static const double mur_vary_k2[2] = { 0.25, 4.0 };
+
 static int generate(const gaps_pdf *host_pdf, const config *cf, double *first_t,
-                    gen_result *res, const gaps_pdf *member, double *w)
+                    gen_result *res, const gaps_pdf *member, int mur_vary, double *w)
 {
     const long N = cf->n_events;
     gaps_physics phys;   /* as generator.c's physics_init, default physics */
@@ -624,9 +640,13 @@ static int generate(const gaps_pdf *host_pdf, const config *cf, double *first_t,
     }
     gaps_alphas_init(&phys.as, 2, GAPS_DEFAULT_ALPHAS_MZ);
     phys.t_cut = GAPS_DEFAULT_TCUT;
-    /* with a member (step 5): one variation weight and the run's headroom (generator.c) */
-    const double headroom = member ? GAPS_VARY_HEADROOM : 1.0;
+    /* with a member (step 5): one variation weight and the run's headroom (generator.c);
+     * with mu_R variations (step 6), two, and the bounds generator.c makes for them: the
+     * coupling's at mu2 = 1/4, each scale bin's own, the headroom where it is needed */
+    const double headroom = member || mur_vary ? GAPS_VARY_HEADROOM : 1.0;
+    const double mu2_bound = mur_vary ? mur_vary_k2[0] : 1.0;
     phys.a_max = headroom * gaps_alphas_value(&phys.as, phys.t_cut);
+    const int n_vary = member ? 1 : mur_vary ? 2 : 0;
     phys.seed = seed;
     phys.end_event = N;
     gaps_pdf member_view;
@@ -643,15 +663,28 @@ static int generate(const gaps_pdf *host_pdf, const config *cf, double *first_t,
         }
         phys.vary_pdf[0] = member_dev;
     }
+    if (mur_vary) {
+        phys.n_vary = 2;
+        phys.vary_shower = 1;
+        for (int v = 0; v < 2; ++v) {
+            phys.vary_mu2[v][0] = 1.0;   /* the final-state shower: none here */
+            phys.vary_mu2[v][1] = mur_vary_k2[v];
+        }
+    }
 
     double *table = NULL;
     gaps_pdf view;
     memset(&view, 0, sizeof view);
     double *bound_dev = NULL;
     gaps_pdf *pdf_dev = NULL;
-    int ok = gaps_isr_init_scaled(&phys.isr, host_pdf, &phys.as, 1.0, headroom,
-                                  GAPS_COMPAT_NONE, phys.t_cut, ecm * ecm, &table) == 0
-             && (bound_dev = gaps_device_copy(table, gaps_isr_table_bytes(&phys.isr))) != NULL
+    int ok = gaps_isr_init_scaled(&phys.isr, host_pdf, &phys.as, mu2_bound, headroom,
+                                  GAPS_COMPAT_NONE, phys.t_cut, ecm * ecm, &table) == 0;
+    if (ok && mur_vary) {
+        const gaps_vary_couplings vc = { &phys.as, 1.0, &phys.as, mur_vary_k2[1], phys.t_cut };
+        res->t_headroom = gaps_isr_bound_coupling_by_bin(&phys.isr, &phys.as, mu2_bound, &vc,
+                                                         headroom, ecm * ecm);
+    }
+    ok = ok && (bound_dev = gaps_device_copy(table, gaps_isr_table_bytes(&phys.isr))) != NULL
              && gaps_pdf_to_device(host_pdf, &view) == 0
              && (pdf_dev = gaps_device_copy(&view, sizeof view)) != NULL;
     free(table);
@@ -671,16 +704,16 @@ static int generate(const gaps_pdf *host_pdf, const config *cf, double *first_t,
     double *t = malloc(N * sizeof *t), *xin = malloc(2 * N * sizeof *xin);
     double *E = malloc(2 * N * sizeof *E), *pz = malloc(2 * N * sizeof *pz);
     char *recorded = calloc(N, 1);
-    double *vw = member ? malloc(N * sizeof *vw) : NULL;
+    double *vw = n_vary ? malloc(n_vary * N * sizeof *vw) : NULL;
     int rc = (pool_dev && phys_dev && n && status && flav && t && xin && E && pz && recorded
-              && (vw || !member)) ? 0 : -1;
+              && (vw || !n_vary)) ? 0 : -1;
     if (rc) printf("FAIL: out of memory\n");
 
     const double t0 = test_now();
     long remaining = N, bad = 0;
     int cycles = 0;
     if (rc == 0) {
-        gaps_shower_launch_refill(pool_dev, phys_dev, (int)N, 1, 0);
+        gaps_shower_launch_refill(pool_dev, phys_dev, (int)N, GAPS_LAUNCH_GENERAL, 0);
         unsigned long long c[GAPS_N_COUNTERS];
         gaps_pool_read_counters(&pool, c);
         CHECK(c[GAPS_COUNT_STARTED] == (unsigned long long)N, "%llu events started, want %ld",
@@ -723,10 +756,11 @@ static int generate(const gaps_pdf *host_pdf, const config *cf, double *first_t,
         gaps_device_to_host(n, pool.n, N * sizeof *n);
         gaps_device_to_host(status, pool.status, N * sizeof *status);
         gaps_device_to_host(t, pool.t, N * sizeof *t);
-        if (member) gaps_device_to_host(vw, pool.vary_w, N * sizeof *vw);
+        if (n_vary) gaps_device_to_host(vw, pool.vary_w, n_vary * N * sizeof *vw);
         for (long e = 0; e < N; ++e) {
             if (recorded[e]) continue;
-            if (member) w[e] = vw[e];   /* kept only where the event is recorded now */
+            /* kept only where the event is recorded now */
+            for (int v = 0; v < n_vary; ++v) w[v * N + e] = vw[v * N + e];
             if (n[e] == 4) {
                 first_t[e] = t[e];
                 recorded[e] = 1;
@@ -843,7 +877,7 @@ static void run_member(const gaps_pdf *pdf, const gaps_pdf *member, const gaps_a
     double *x = malloc(N * sizeof *x), *w = malloc(N * sizeof *w);
     gen_result gr;
     memset(&gr, 0, sizeof gr);
-    if (!x || !w || generate(pdf, cf, x, &gr, member, w) != 0) {
+    if (!x || !w || generate(pdf, cf, x, &gr, member, 0, w) != 0) {
         printf("FAIL: generation with a member\n");
         ++failures;
         free(x);
@@ -851,8 +885,8 @@ static void run_member(const gaps_pdf *pdf, const gaps_pdf *member, const gaps_a
         return;
     }
     static sudakov sd_member, sd_central;
-    density dm = { member, as, gr.b, V_TRUE, gl_make(8), 0.25 };
-    density dc = { pdf, as, gr.b, V_TRUE, gl_make(8), 0.25 };
+    density dm = { member, as, gr.b, V_TRUE, gl_make(8), 0.25, 0.0 };
+    density dc = { pdf, as, gr.b, V_TRUE, gl_make(8), 0.25, 0.0 };
     sudakov_init(&sd_member, &dm, 6, 0.05);
     sudakov_init(&sd_central, &dc, 6, 0.05);
     double sw = 0.0, sw2 = 0.0, wmin = INFINITY, wmax = -INFINITY;
@@ -892,6 +926,68 @@ static void run_member(const gaps_pdf *pdf, const gaps_pdf *member, const gaps_a
     free(w);
 }
 
+/* Step 6: the mu_R variations of the initial-state shower, k = 1/2 and 2, with the bounds of
+ * a --vary shower run: the weighted samples against F with alpha_s at max(k^2 t, t_C). */
+static void run_mur(const gaps_pdf *pdf, const gaps_alphas *as, const config *cf)
+{
+    const long N = cf->n_events;
+    double *x = malloc(N * sizeof *x), *w = malloc(2 * N * sizeof *w);
+    gen_result gr;
+    memset(&gr, 0, sizeof gr);
+    if (!x || !w || generate(pdf, cf, x, &gr, NULL, 1, w) != 0) {
+        printf("FAIL: generation with mu_R variations\n");
+        ++failures;
+        free(x);
+        free(w);
+        return;
+    }
+    static sudakov sd_down, sd_up, sd_nominal;
+    density dd = { pdf, as, gr.b, V_TRUE, gl_make(8), 0.25, mur_vary_k2[0] };
+    density du = { pdf, as, gr.b, V_TRUE, gl_make(8), 0.25, mur_vary_k2[1] };
+    density dn = { pdf, as, gr.b, V_TRUE, gl_make(8), 0.25, 0.0 };
+    sudakov_init(&sd_down, &dd, 6, 0.05);
+    sudakov_init(&sd_up, &du, 6, 0.05);
+    sudakov_init(&sd_nominal, &dn, 6, 0.05);
+    double wmin = INFINITY, wmax = -INFINITY;
+    for (long i = 0; i < 2 * N; ++i) {
+        wmin = fmin(wmin, w[i]);
+        wmax = fmax(wmax, w[i]);
+    }
+    printf("  --vary shower, MUR_ISR = 0.5, 2: %ld events, weights %.4f .. %.4f, %d veto cycles, "
+           "%llu trials above their bound, headroom below %g GeV^2; F(t_lo) %.5f, %.5f "
+           "(nominal %.5f)\n", N, wmin, wmax, gr.cycles, gr.overestimate, gr.t_headroom,
+           exp(-sudakov_S(&sd_down, gr.b.t_lo)), exp(-sudakov_S(&sd_up, gr.b.t_lo)),
+           exp(-sudakov_S(&sd_nominal, gr.b.t_lo)));
+    CHECK(wmin > 0.0, "%s: a non-positive variation weight (%g): a rejected factor below 0",
+          cf->name, wmin);
+    CHECK(gr.overestimate == 0, "%s: %llu trials above the per-bin bounds", cf->name,
+          gr.overestimate);
+    struct {
+        const char *what;
+        const sudakov *sd;
+        const double *weights;
+        int must_pass;
+    } c[5] = { { "MUR_ISR=0.5 weighted against its F", &sd_down, w, 1 },
+               { "MUR_ISR=2 weighted against its F", &sd_up, w + N, 1 },
+               { "MUR_ISR=0.5 weighted against F nominal", &sd_nominal, w, 0 },
+               { "unweighted against F of MUR_ISR=0.5", &sd_down, NULL, 0 },
+               { "unweighted against F of MUR_ISR=2", &sd_up, NULL, 0 } };
+    for (int i = 0; i < 5; ++i) {
+        int ndf;
+        const double chi2 = chi2_weighted(c[i].sd, x, c[i].weights, N, &ndf);
+        const double p = gamma_q(0.5 * ndf, 0.5 * chi2);
+        printf("  %-40s chi2/ndf = %9.1f/%d  p = %.3g\n", c[i].what, chi2, ndf, p);
+        if (c[i].must_pass)
+            CHECK(p > P_MIN, "%s: --vary shower: %s: p = %.2g < %g", cf->name, c[i].what, p,
+                  P_MIN);
+        else
+            CHECK(p < P_MIN, "%s: --vary shower: no power: %s passes (p = %.2g)", cf->name,
+                  c[i].what, p);
+    }
+    free(x);
+    free(w);
+}
+
 /* =========================================================================================
  * One configuration: integrate, generate, compare.
  * ========================================================================================= */
@@ -902,7 +998,7 @@ static void run_config(const gaps_pdf *pdf, const gaps_alphas *as, const config 
     double *x = malloc(N * sizeof *x), *S = malloc(N * sizeof *S);
     gen_result gr;
     memset(&gr, 0, sizeof gr);
-    if (!x || !S || generate(pdf, cf, x, &gr, NULL, NULL) != 0) {
+    if (!x || !S || generate(pdf, cf, x, &gr, NULL, 0, NULL) != 0) {
         printf("FAIL: generation\n");
         ++failures;
         free(x);
@@ -922,17 +1018,17 @@ static void run_config(const gaps_pdf *pdf, const gaps_alphas *as, const config 
     const int gluons = b->pid[0] == GLUON;
     const int n_variants = gluons ? N_VARIANTS : V_CF_FOR_CA;   /* C_F for C_A: gluons only */
     for (int v = 0; v < n_variants; ++v) {
-        density d = { pdf, as, *b, v, gl_make(8), 0.25 };
+        density d = { pdf, as, *b, v, gl_make(8), 0.25, 0.0 };
         sudakov_init(&sd[v], &d, 6, 0.05);
     }
     {
-        density d = { pdf, as, *b, V_TRUE, gl_make(12), 0.125 };
+        density d = { pdf, as, *b, V_TRUE, gl_make(12), 0.125, 0.0 };
         sudakov_init(&fine, &d, 10, 0.025);
     }
     double worst_fine = 0.0, worst_direct = 0.0;
     {
         static double lB[512], SB[512];
-        density d = { pdf, as, *b, V_TRUE, gl_make(8), 0.25 };
+        density d = { pdf, as, *b, V_TRUE, gl_make(8), 0.25, 0.0 };
         const int nb = direct_S(&d, 16, 400, lB, SB);
         for (int i = 0; i < nb; ++i) {
             const double t = b->t_thr + exp(lB[i]);
@@ -1016,6 +1112,7 @@ int main(int argc, char **argv)
         if (nev) cf.n_events = atol(nev);
         run_config(&pdf, &as, &cf);
         if (cf.member) run_member(&pdf, &member, &as, &cf);
+        if (cf.member) run_mur(&pdf, &as, &cf);
     }
     gaps_pdf_free(&member);
     gaps_pdf_free(&pdf);

@@ -314,7 +314,7 @@ static int generate(double *first_t, double *seconds)
     if (rc == 0) {
         /* every slot takes the next event number: events 0 .. N-1, each started with
          * gaps_shower_start (the q qbar pair at t = s) */
-        gaps_shower_launch_refill(pool_dev, phys_dev, N_EVENTS, 0, 0);
+        gaps_shower_launch_refill(pool_dev, phys_dev, N_EVENTS, GAPS_LAUNCH_EE, 0);
         unsigned long long c[GAPS_N_COUNTERS];
         gaps_pool_read_counters(&pool, c);
         CHECK(c[GAPS_COUNT_STARTED] == N_EVENTS, "%llu events started, want %d",

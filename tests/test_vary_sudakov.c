@@ -35,7 +35,9 @@
 #include "gaps/constants.h"
 #include "gaps/event_pool.h"
 #include "gaps/shower.h"
+#include "gaps/vary.h"
 #include "gaps_runtime.h"
+#include "shower/vary_bounds.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -114,6 +116,9 @@ static void edges_F(const gaps_alphas *as, double k2, int nt, int nz, double *F)
 
 /* The couplings of step 5: alpha_s(M_Z^2) = 0.108 and 0.128 */
 static gaps_alphas as_var[2];
+/* the scale below which the overestimate had its headroom, of the mu_R runs [0] and the
+ * alpha_s(M_Z) runs [1] (printed: it must lie inside the tested range) */
+static double headroom_scale[2];
 
 /* Shower N events with coupling as; first_t[e] the t of the first emission (0: none above
  * t_C), and with n_vary weights w[v * N + e] at that point: the mu_R variations k^2 = 1/4, 4
@@ -155,6 +160,21 @@ static int generate(const gaps_alphas *as, double mur2, int n_vary, int coupling
     }
     /* the couplings' arguments are kept at or above t_C (veto.c): the overestimate's is too */
     phys.a_max = gaps_alphas_value(largest, fmax(bound, 1.0) * T_CUT);
+    /* and with weights, the headroom below the scale that needs it (generator.c): the trials
+     * that cross that scale stop there, which the densities below must not notice */
+    phys.a_max_headroom = phys.a_max;
+    if (n_vary) {
+        const gaps_alphas *smallest = &phys.as;
+        double top = mur2;
+        for (int v = 0; v < n_vary; ++v) {
+            if (couplings && as_var[v].asmz < smallest->asmz) smallest = &as_var[v];
+            if (!couplings) top = fmax(top, k2[v]);
+        }
+        const gaps_vary_couplings vc = { &phys.as, mur2, smallest, top, T_CUT };
+        phys.vary_t_headroom = gaps_vary_headroom_scale(&vc, phys.a_max, s_ecm);
+        phys.a_max_headroom = GAPS_VARY_HEADROOM * phys.a_max;
+        headroom_scale[couplings] = phys.vary_t_headroom;
+    }
 
     gaps_pool pool;
     if (gaps_pool_create(&pool, N_EVENTS, MAX_PARTONS, NULL) != 0
@@ -171,13 +191,11 @@ static int generate(const gaps_alphas *as, double mur2, int n_vary, int coupling
     int rc = (pool_dev && phys_dev && n && status && t && recorded && (vw || !n_vary)) ? 0 : -1;
     long remaining = N_EVENTS;
     int cycles = 0;
-    /* the general refill (1): the e+e- one holds no --vary code (the generator gives runs
-     * with --vary the general launches) */
-    if (rc == 0) gaps_shower_launch_refill(pool_dev, phys_dev, N_EVENTS, 1, 0);
+    /* the launches of an e+e- run with --vary (or --shower-mur-factor), as the generator
+     * takes them: one veto cycle each, every one a splitting round */
+    if (rc == 0) gaps_shower_launch_refill(pool_dev, phys_dev, N_EVENTS, GAPS_LAUNCH_EE_VARY, 0);
     while (rc == 0 && remaining > 0 && cycles < MAX_CYCLES) {
-        const int showering = gaps_shower_gather(&pool, pool_dev, N_EVENTS);
-        for (int step = 0; step < GAPS_N_VETO_STEPS; ++step)
-            gaps_shower_launch_step(pool_dev, phys_dev, showering, (enum gaps_veto_step)step, 1);
+        gaps_shower_launch_cycles(pool_dev, phys_dev, N_EVENTS, 1, 1, GAPS_LAUNCH_EE_VARY);
         ++cycles;
         gaps_device_to_host(n, pool.n, N_EVENTS * sizeof *n);
         gaps_device_to_host(status, pool.status, N_EVENTS * sizeof *status);
@@ -293,6 +311,15 @@ int main(void)
     }
     printf("%d events a run (seed %u); variation weights from %.4g to %.4g\n", N_EVENTS, SEED,
            wmin, wmax);
+    /* the mu_R run had the headroom below a scale inside the bins, so that the trials that
+     * stop there are tested too; the alpha_s run needs none (alpha_s(t_C) at 0.128 bounds the
+     * nominal coupling with room to spare: the rejected factors stay below 3 without it) */
+    printf("overestimate with headroom at t <= %.4g GeV^2 (mu_R), %.4g GeV^2 (alpha_s)\n",
+           headroom_scale[0], headroom_scale[1]);
+    CHECK(headroom_scale[0] > T_CUT && headroom_scale[0] < 0.25 * s_ecm,
+          "the headroom's scale %g outside the tested range", headroom_scale[0]);
+    CHECK(headroom_scale[1] == 0.0, "headroom below %g GeV^2 for alpha_s(M_Z) 0.108, 0.128",
+          headroom_scale[1]);
 
     /* 3. agreement, 4. power */
     struct { const char *what; const double *t, *w; int f; int pass; } c[] = {

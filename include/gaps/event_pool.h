@@ -91,6 +91,10 @@ typedef struct gaps_isr {
     double as_lambda2, as_k;   /* the running overestimate of the coupling,
                                   alpha_s(t) <= as_k / ln(t / as_lambda2) for every scale of
                                   the run (as_k = 0: the constant alpha_max instead) */
+    double as_k_tbin[GAPS_ISR_T_BINS_MAX + 1];   /* the k of the trials in scale bin j at
+                                  [j + 1] (j = -1: below t_min): as_k in every bin, but in a
+                                  --vary run whose bins have their own (isr_bounds.c,
+                                  gaps_isr_bound_coupling_by_bin) */
     int heavy_loglog;      /* 1: an incoming c or b is trialled in ln ln(t/m^2); 0 (compat):
                               in t - m^2 */
     double a_heavy[6];     /* the coupling of those trials, at [4] and [5] */
@@ -110,6 +114,10 @@ typedef struct gaps_physics {
     double t_cut;     /* shower cutoff t_C, GeV^2 */
     double a_max;     /* coupling overestimate alpha_s(t_C) (with --shower-mur-factor or
                          --vary: alpha_s at the smallest argument factor times t_C) */
+    /* a --vary run of e+e-: its trials at scales t <= vary_t_headroom take the coupling
+     * overestimate a_max_headroom > a_max (shower/vary_bounds.c); vary_t_headroom 0 and
+     * a_max_headroom = a_max in every other run */
+    double vary_t_headroom, a_max_headroom;
     /* --shower-mur-factor k: the shower's alpha_s at k^2 t instead of t (mur_scaled = 1,
      * mur2 = k^2); 0 by default, and then no product is formed: the events keep their bits */
     int mur_scaled;

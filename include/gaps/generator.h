@@ -211,6 +211,8 @@ typedef struct gaps_run {
     int64_t vary_over_events, vary_large_events;
     double vary_a_max_ratio; /* the coupling overestimate with --vary over the one without (the
                                 extra trials the bound P' <= O costs) */
+    double vary_t_headroom;  /* the scale at and below which the overestimates have the
+                                headroom (shower/vary_bounds.c), GeV^2; 0: none, s: all */
     int slots, threads;
     char backend[16];
     char device[192];

@@ -81,11 +81,16 @@ void gaps_shower_launch_step(gaps_pool *pool, const gaps_physics *phys, int n,
 void gaps_shower_launch_trial(gaps_pool *pool, const gaps_physics *phys, int n, int parity);
 void gaps_shower_launch_splitting(gaps_pool *pool, const gaps_physics *phys, int n, int lanes,
                                   int parity);
+/* Which code a launch's kernel holds, a run-uniform choice (gaps_config_launch()): the
+ * general one (hadron beams, --ablate, hard events from a file), or one for e+e- alone
+ * without the hadronic code, with or without that of --vary and --shower-mur-factor (so that
+ * plain LEP runs hold none of it, and LEP runs with it none of the hadronic code). */
+enum gaps_launch { GAPS_LAUNCH_GENERAL, GAPS_LAUNCH_EE, GAPS_LAUNCH_EE_VARY };
+
 /* cycles veto cycles per slot; every split_every-th of them, and the last, is a splitting
- * round (split_every 1: every cycle, the plain veto algorithm).  hadronic: the process's
- * phys->proc.hadronic (an e+e- run gets a kernel without the hadronic code). */
+ * round (split_every 1: every cycle, the plain veto algorithm).  launch: enum gaps_launch. */
 void gaps_shower_launch_cycles(gaps_pool *pool, const gaps_physics *phys, int nslots,
-                               int cycles, int split_every, int hadronic);
+                               int cycles, int split_every, int launch);
 /* The same for the first n slots of the showering list, `lanes` lanes to an event as in
  * gaps_shower_launch_step (the end of a run of the step loops, where a few long events are
  * left: one launch instead of one per step and cycle). */
@@ -93,12 +98,12 @@ void gaps_shower_launch_cycles_listed(gaps_pool *pool, const gaps_physics *phys,
                                       int cycles, int split_every, int lanes);
 
 /* Refill: every empty slot takes the next event number (if one below phys->end_event is left)
- * and starts it.  hadronic as in gaps_shower_launch_cycles (the refill of an e+e- run gets a
+ * and starts it.  launch as in gaps_shower_launch_cycles (the refill of an e+e- run gets a
  * kernel without the hadronic matrix elements); from_file: the process takes its hard events
  * from a batch (gaps/hard_batch.h; a kernel of its own, so that the built-in processes' refill
  * holds no code for it). */
 void gaps_shower_launch_refill(gaps_pool *pool, const gaps_physics *phys, int nslots,
-                               int hadronic, int from_file);
+                               int launch, int from_file);
 
 GAPS_C_END
 

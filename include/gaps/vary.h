@@ -80,6 +80,11 @@ enum gaps_vary_bit {
  * weights, whose histograms failed the comparison with independent runs (doc/physics.md
  * 17.3) */
 #define GAPS_VARY_HEADROOM 1.5
+/* ... but only where it is needed: a run whose variations change the shower's coupling alone
+ * (no PDF members) gives its overestimates the headroom only at the scales where without it a
+ * rejected trial's factor could exceed this (near the cutoff, where the nominal coupling
+ * approaches its bound; shower/vary_bounds.c).  It is the bound the headroom gives: 3 */
+#define GAPS_VARY_REJECTED_MAX 3.0
 /* An event whose variation weight is more than this many times its nominal weight (either
  * sign) is counted (gaps_run.vary_large_events): a diagnostic of the weights' spread, not a
  * cap (a cap would bias the band) */

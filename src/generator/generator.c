@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gaps/generator.h"
 #include "shower/isr_bounds.h"
+#include "shower/vary_bounds.h"
 #include "gaps/analysis.h"
 #include "gaps/constants.h"
 #include "gaps/shower.h"
@@ -65,6 +66,46 @@ static const gaps_alphas *shower_coupling_bound(const gaps_physics *phys)
     return &phys->as;
 }
 
+/* The other end: the largest argument factor and the smallest coupling a run's shower
+ * evaluates, which give the largest rejected factors (shower/vary_bounds.h). */
+static double shower_mu2_top(const gaps_physics *phys)
+{
+    double m = phys->mur_scaled ? phys->mur2 : 1.0;
+    for (int v = 0; v < phys->n_vary; ++v)
+        for (int leg = 0; leg < 2; ++leg)
+            if (phys->vary_mu2[v][leg] > m) m = phys->vary_mu2[v][leg];
+    return m;
+}
+
+static const gaps_alphas *shower_coupling_least(const gaps_physics *phys)
+{
+    for (int v = 0; v < phys->n_vary; ++v)
+        if (phys->vary_coupling[v] == 1) return &phys->vary_as[0];
+    return &phys->as;
+}
+
+static gaps_vary_couplings shower_vary_couplings(const gaps_physics *phys)
+{
+    gaps_vary_couplings vc;
+    vc.nominal = &phys->as;
+    vc.mu2_nominal = phys->mur_scaled ? phys->mur2 : 1.0;
+    vc.smallest = shower_coupling_least(phys);
+    vc.mu2_largest = shower_mu2_top(phys);
+    vc.t_cut = phys->t_cut;
+    return vc;
+}
+
+/* Does a run's shower have the headroom only where it needs it (shower/vary_bounds.c)?  Where
+ * its variations change the coupling alone: a PDF member's density ratio X'/X is bounded by
+ * the headroom at every scale. */
+static int shower_headroom_by_scale(const gaps_physics *phys)
+{
+    if (!phys->vary_shower) return 0;
+    for (int v = 0; v < phys->n_vary; ++v)
+        if (phys->vary_pdf_member[v]) return 0;
+    return 1;
+}
+
 /* The factor of the overestimates of a run with variation weights (GAPS_VARY_HEADROOM), 1
  * without (doc/physics.md 17.3). */
 static double shower_headroom(const gaps_physics *phys)
@@ -85,15 +126,16 @@ static int config_from_file(const gaps_config *cfg)
            && gaps_process_table[cfg->process].from_file;
 }
 
-/* The general launches (gaps_shower_launch_*'s hadronic = 1) for hadron beams and for every
- * run with --ablate: the e+e- launches carry none of the ablations (their coupling is
- * gaps_alphas_value_own), so that LEP runs without them pay for none. */
-static int config_general_launch(const gaps_config *cfg)
+/* The launches a run takes (enum gaps_launch, gaps/shower.h): the general ones for hadron
+ * beams, for every run with --ablate (the e+e- launches carry none of the ablations: their
+ * coupling is gaps_alphas_value_own) and for hard events from a file (the e+e- launches start
+ * every event from ee-qq); an e+e- run with --vary or --shower-mur-factor the e+e- launches
+ * that hold their code, and every other the plain e+e- ones. */
+static int config_launch(const gaps_config *cfg)
 {
-    /* (and for hard events from a file: the e+e- launches start every event from ee-qq;
-     * and for --vary and --shower-mur-factor, whose code the e+e- launches do not hold) */
-    return config_hadronic(cfg) || cfg->ablate != 0 || config_from_file(cfg) || cfg->vary
-           || cfg->shower_mur_factor != 1.0;
+    if (config_hadronic(cfg) || cfg->ablate != 0 || config_from_file(cfg))
+        return GAPS_LAUNCH_GENERAL;
+    return cfg->vary || cfg->shower_mur_factor != 1.0 ? GAPS_LAUNCH_EE_VARY : GAPS_LAUNCH_EE;
 }
 
 int gaps_config_loop_mode(const gaps_config *cfg)
@@ -510,9 +552,20 @@ int gaps_physics_setup(gaps_physics *phys, const gaps_config *cfg, const gaps_pd
     /* the overestimate: alpha_s at the smallest argument the run evaluates, max(mu2 t_C, t_C)
      * for the smallest factor mu2 of the run (t_C by default, and for every --vary run whose
      * factors are at most 1: the floor of scaled_as_arg), times a --vary run's headroom */
-    phys->a_max = shower_headroom(phys)
-                  * gaps_alphas_value(shower_coupling_bound(phys),
-                                      fmax(shower_mu2_bound(phys), 1.0) * cfg->t_cut);
+    phys->a_max = gaps_alphas_value(shower_coupling_bound(phys),
+                                    fmax(shower_mu2_bound(phys), 1.0) * cfg->t_cut);
+    phys->vary_t_headroom = 0.0;
+    if (!phys->proc.hadronic && shower_headroom_by_scale(phys)) {
+        /* e+e-: the headroom below the scale that needs it (the hadronic shower's bins get
+         * theirs with its bounds, gaps_isr_bound_coupling_by_bin) */
+        const gaps_vary_couplings vc = shower_vary_couplings(phys);
+        phys->vary_t_headroom = gaps_vary_headroom_scale(&vc, phys->a_max,
+                                                         cfg->ecm * cfg->ecm);
+        phys->a_max_headroom = shower_headroom(phys) * phys->a_max;
+    } else {
+        phys->a_max *= shower_headroom(phys);
+        phys->a_max_headroom = phys->a_max;
+    }
     phys->seed = cfg->seed;
     phys->end_event = cfg->first_event + cfg->events;
     return 0;
@@ -809,7 +862,14 @@ static int run_physics_setup(const gaps_config *cfg, gaps_physics *phys, run_pdf
     double *table = NULL;
     int ok = gaps_isr_init_scaled(&phys->isr, &host, shower_coupling_bound(phys),
                                   shower_mu2_bound(phys), shower_headroom(phys),
-                                  cfg->compat, cfg->t_cut, cfg->ecm * cfg->ecm, &table) == 0
+                                  cfg->compat, cfg->t_cut, cfg->ecm * cfg->ecm, &table) == 0;
+    if (ok && shower_headroom_by_scale(phys)) {
+        const gaps_vary_couplings vc = shower_vary_couplings(phys);
+        phys->vary_t_headroom = gaps_isr_bound_coupling_by_bin(
+            &phys->isr, shower_coupling_bound(phys), shower_mu2_bound(phys), &vc,
+            shower_headroom(phys), cfg->ecm * cfg->ecm);
+    }
+    ok = ok
              && (rp->bound = gaps_device_copy(table, gaps_isr_table_bytes(&phys->isr))) != NULL
              && gaps_pdf_to_device(&host, &rp->view) == 0;
     free(table);
@@ -1009,7 +1069,7 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
     part->draining = 0;
     double t0 = now();
     if (!stop_requested(sh) && (!sh->pieces || take_piece(part, sh))) {
-        gaps_shower_launch_refill(pool, phys, nslots, config_general_launch(cfg),
+        gaps_shower_launch_refill(pool, phys, nslots, config_launch(cfg),
                                       config_from_file(cfg));
         part->launches++;
     }
@@ -1019,7 +1079,7 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
         int strides = 1;   /* cycles of this pass, in cycles_per_launch */
         if (gaps_config_loop_mode(cfg) == GAPS_LOOPS_FUSED) {
             gaps_shower_launch_cycles(pool, phys, nslots, gaps_config_cycles_per_launch(cfg),
-                                      gaps_config_split_every(cfg), config_general_launch(cfg));
+                                      gaps_config_split_every(cfg), config_launch(cfg));
             part->launches++;
         } else {   /* cycles_per_launch cycles of one launch per step (or two: trial and
                       splitting), then analysis and refill; the launches run over the slots that
@@ -1114,7 +1174,7 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
          * on a GPU its writes then go to neighbouring slots side by side, where the done
          * list's slots lie scattered (ME 0.183 -> 0.080 s at 10^8 events, doc/benchmarks.md) */
         if (left && (idle || (cfg->refill && (fresh || done > 0)))) {
-            gaps_shower_launch_refill(pool, phys, nslots, config_general_launch(cfg),
+            gaps_shower_launch_refill(pool, phys, nslots, config_launch(cfg),
                                       config_from_file(cfg));
             part->launches++;
         }
@@ -1466,6 +1526,8 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
         const double nominal = phys.mur_scaled ? phys.mur2 : 1.0;
         run->vary_a_max_ratio = phys.a_max / gaps_alphas_value(&phys.as, fmax(nominal, 1.0)
                                                                          * cfg->t_cut);
+        run->vary_t_headroom = shower_headroom_by_scale(&phys) ? phys.vary_t_headroom
+                               : phys.vary_shower ? cfg->ecm * cfg->ecm : 0.0;
     }
     gaps_physics *phys_dev = gaps_device_copy(&phys, sizeof phys);
     gaps_histograms *hist_dev = hist.acc ? gaps_device_copy(&hist, sizeof hist) : NULL;

@@ -325,10 +325,6 @@ const struct gaps_hard_batch *gaps_process_batch(const gaps_process *proc)
     return proc->from_file ? GAPS_PROCESS_CDATA(gaps_file_source, proc)->batch : NULL;
 }
 
-void gaps_process_generate_ee(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev)
-{
-    gaps_process_ee_qq_generate(proc, rng, ev);
-}
 
 /* (process_impl.h) each variation's factor: as_ratio^power times the luminosity of its
  * densities at kF^2 muf2 over lum (0 where lum is 0, a weight of 0) */
@@ -382,6 +378,12 @@ void gaps_process_generate(const gaps_process *proc, gaps_rng *rng, gaps_hard_ev
     }
     /* at NLO the event builders weight their events themselves (mcatnlo.c, ee_qq.c) */
     if (proc->scales.n && !proc->nlo) scales_lo(proc, ev);
+}
+
+void gaps_process_generate_ee(const gaps_process *proc, gaps_rng *rng, gaps_hard_event *ev)
+{
+    gaps_process_ee_qq_generate(proc, rng, ev);
+    if (proc->scales.n && !proc->nlo) scales_lo(proc, ev);   /* as above (factors of 1) */
 }
 
 GAPS_DEVICE_END

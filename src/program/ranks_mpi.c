@@ -571,6 +571,7 @@ static int generate_segment(job *j, totals *t, const gaps_hooks *hooks, int64_t 
         t->first.threads = seg->threads;
         t->first.cycle_log_stride = seg->cycle_log_stride;
         t->first.vary_a_max_ratio = seg->vary_a_max_ratio;   /* (--vary: the same on every rank) */
+        t->first.vary_t_headroom = seg->vary_t_headroom;
         snprintf(t->first.backend, sizeof t->first.backend, "%s", seg->backend);
         snprintf(j->me.device, sizeof j->me.device, "%s", seg->device);
         j->me.threads = seg->threads;
@@ -687,6 +688,7 @@ static void fill_run(gaps_run *run, totals *t, int64_t cut, double wall)
      * ranks' states carry them: gaps_mpi_reduce_state), as one process makes them */
     run->n_vary = gaps_state_vary_list(t->state, run->vary);
     run->vary_a_max_ratio = t->first.vary_a_max_ratio;
+    run->vary_t_headroom = t->first.vary_t_headroom;
     run->vary_over_events = (int64_t)t->state->vary_over_events;
     run->vary_large_events = (int64_t)t->state->vary_large_events;
     if (run->n_vary > 0) {

@@ -228,10 +228,11 @@ void gaps_report_json(FILE *f, const gaps_config *cfg, const gaps_run *run, int6
                               run->vary_sigma_err);
         /* the safeguards of doc/physics.md 17.3: events whose weights they touched */
         fprintf(f, "  \"variation_checks\": {\"overestimate_factor\": %.17g, "
+                   "\"headroom_below_GeV2\": %.17g, "
                    "\"events_p_varied_above_overestimate\": %" PRId64 ", "
                    "\"events_weight_ratio_above_%g\": %" PRId64 "},\n",
-                run->vary_a_max_ratio, run->vary_over_events, GAPS_VARY_LARGE_RATIO,
-                run->vary_large_events);
+                run->vary_a_max_ratio, run->vary_t_headroom, run->vary_over_events,
+                GAPS_VARY_LARGE_RATIO, run->vary_large_events);
     }
     fprintf(f, "  \"launches\": %ld,\n  \"veto_cycles\": %ld,\n", run->launches,
             run->veto_cycles);

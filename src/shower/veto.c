@@ -27,28 +27,33 @@ static gaps_rng slot_rng(const gaps_pool *pool, const gaps_physics *phys, int e)
     return gaps_rng_make(phys->seed, (uint64_t)pool->event[e], pool->draw[e]);
 }
 
-/* Is the run's process a hadron collision?  ee_only is a constant 1 in the launches built
- * for e+e- alone (the fused cycles, the refill), whose kernels then hold no hadronic code (on
- * an H200, 10^8 LEP events took 1.880 s against 1.895 s with the hadronic code in the fused
- * kernel). */
-GAPS_ALWAYS_INLINE int is_hadronic(const gaps_physics *phys, int ee_only)
+/* launch, in every function below that takes it, is the enum gaps_launch of the launch that
+ * runs it (gaps/shower.h), a constant in each kernel: the e+e- launches hold no hadronic code
+ * (on an H200, 10^8 LEP events took 1.880 s against 1.895 s with the hadronic code in the
+ * fused kernel), and those of plain LEP runs no code of --vary either. */
+GAPS_ALWAYS_INLINE int ee_launch(int launch)
 {
-    return !ee_only && phys->proc.hadronic;
+    return launch != GAPS_LAUNCH_GENERAL;
 }
 
-/* Does the run carry --vary weights?  Never in the e+e- launches (ee_only 1): a run with
- * --vary or --shower-mur-factor takes the general ones (config_general_launch), so that LEP
- * runs without them hold none of their code. */
-GAPS_ALWAYS_INLINE int varies(const gaps_physics *phys, int ee_only)
+/* Is the run's process a hadron collision? */
+GAPS_ALWAYS_INLINE int is_hadronic(const gaps_physics *phys, int launch)
 {
-    return !ee_only && phys->n_vary;
+    return !ee_launch(launch) && phys->proc.hadronic;
+}
+
+/* Does the run carry --vary weights (or --shower-mur-factor)?  Never in the plain e+e-
+ * launches (GAPS_LAUNCH_EE): an e+e- run with them takes GAPS_LAUNCH_EE_VARY. */
+GAPS_ALWAYS_INLINE int varies(const gaps_physics *phys, int launch)
+{
+    return launch != GAPS_LAUNCH_EE && phys->n_vary;
 }
 
 /* What every start shares, once the rows are in the slot: the event's header, then its
  * dipoles' rates. */
 GAPS_ALWAYS_INLINE void start_showering(gaps_pool *pool, const gaps_physics *phys, int e,
                                         int n, int n_in, int next_tag, double weight,
-                                        double t_start, int ee_only)
+                                        double t_start, int launch)
 {
     pool->n[e] = n;
     pool->n_in[e] = n_in;
@@ -57,7 +62,7 @@ GAPS_ALWAYS_INLINE void start_showering(gaps_pool *pool, const gaps_physics *phy
     pool->t[e] = t_start;
     pool->status[e] = GAPS_SLOT_SHOWERING;
     pool->trial_kernel[e] = GAPS_KERNEL_NONE;
-    if (varies(phys, ee_only)) {
+    if (varies(phys, launch)) {
         /* --vary: every variation starts at the nominal weight, but those the hard process
          * weighted (vary_hard_first and on: its factors are in their rows already) */
         const int first = phys->vary_hard_first, n_hard = phys->proc.scales.n;
@@ -65,7 +70,7 @@ GAPS_ALWAYS_INLINE void start_showering(gaps_pool *pool, const gaps_physics *phy
             if (v < first || v >= first + n_hard) pool->vary_w[gaps_at(pool, v, e)] = 1.0;
         pool->vary_flags[e] = 0;
     }
-    if (is_hadronic(phys, ee_only)) {
+    if (is_hadronic(phys, launch)) {
         pool->rate_tbin[e] = gaps_isr_tbin(&phys->isr, t_start);
         gaps_dipoles_update_hadronic(pool, phys, e, gaps_rows_all(0));
     } else {
@@ -80,7 +85,7 @@ GAPS_OUT_OF_LINE void shower_start_from_batch(gaps_pool *pool, const gaps_physic
  * constant in the refill kernels, so that those of the built-in processes hold no code for it
  * (it cost pp-z's refill 10 % on an H200, doc/benchmarks.md) */
 GAPS_ALWAYS_INLINE void shower_start(gaps_pool *pool, const gaps_physics *phys, int e,
-                                     int64_t event, int ee_only, int from_file)
+                                     int64_t event, int launch, int from_file)
 {
     if (from_file) {
         shower_start_from_batch(pool, phys, e, event);
@@ -91,10 +96,10 @@ GAPS_ALWAYS_INLINE void shower_start(gaps_pool *pool, const gaps_physics *phys, 
     gaps_rng rng = slot_rng(pool, phys, e);
     gaps_hard_event ev;
     /* --vary scales, alphas, pdf: the process writes its factors into the slot's rows */
-    ev.vary = varies(phys, ee_only) ? pool->vary_w + gaps_at(pool, phys->vary_hard_first, e)
+    ev.vary = varies(phys, launch) ? pool->vary_w + gaps_at(pool, phys->vary_hard_first, e)
                                     : NULL;
     ev.vary_stride = pool->nslots;
-    if (ee_only) gaps_process_generate_ee(&phys->proc, &rng, &ev);
+    if (ee_launch(launch)) gaps_process_generate_ee(&phys->proc, &rng, &ev);
     else gaps_process_generate(&phys->proc, &rng, &ev);
     pool->draw[e] = rng.draw;
 
@@ -144,7 +149,7 @@ GAPS_ALWAYS_INLINE void shower_start(gaps_pool *pool, const gaps_physics *phys, 
     for (int b = 0; b < 2; ++b)
         if (b < ev.n_in) pool->x_in[gaps_at(pool, b, e)] = ev.x[b];
 
-    start_showering(pool, phys, e, ev.n, ev.n_in, ev.next_tag, ev.weight, ev.t_start, ee_only);
+    start_showering(pool, phys, e, ev.n, ev.n_in, ev.next_tag, ev.weight, ev.t_start, launch);
 }
 
 /* The start of an event whose hard event another generator made (a process with source LHE:
@@ -172,7 +177,7 @@ GAPS_OUT_OF_LINE void shower_start_from_batch(gaps_pool *pool, const gaps_physic
     pool->draw[e] = fits ? b->draw[i] : 0;
     pool->flags[e] = fits ? 0 : GAPS_FLAG_CAPACITY;
     if (!fits) {
-        start_showering(pool, phys, e, 0, 0, 1, 0.0, 0.0, 0);
+        start_showering(pool, phys, e, 0, 0, 1, 0.0, 0.0, GAPS_LAUNCH_GENERAL);
         return;
     }
     for (int p = 0; p < n; ++p) {
@@ -191,13 +196,13 @@ GAPS_OUT_OF_LINE void shower_start_from_batch(gaps_pool *pool, const gaps_physic
         if (xa > 0) pool->acol_owner[gaps_at(pool, xa, e)] = p;
     }
     for (int k = 0; k < n_in; ++k) pool->x_in[gaps_at(pool, k, e)] = b->x[2 * i + k];
-    start_showering(pool, phys, e, n, n_in, next_tag, b->weight[i], b->t_start[i], 0);
+    start_showering(pool, phys, e, n, n_in, next_tag, b->weight[i], b->t_start[i], GAPS_LAUNCH_GENERAL);
 }
 
 void gaps_shower_start(gaps_pool *pool, const gaps_physics *phys, int e, int64_t event)
 {
-    if (phys->proc.from_file) shower_start(pool, phys, e, event, 0, 1);
-    else shower_start(pool, phys, e, event, 0, 0);
+    if (phys->proc.from_file) shower_start(pool, phys, e, event, GAPS_LAUNCH_GENERAL, 1);
+    else shower_start(pool, phys, e, event, GAPS_LAUNCH_GENERAL, 0);
 }
 
 static void load(const gaps_pool *pool, int e, int p, double v[4])
@@ -220,9 +225,9 @@ GAPS_ALWAYS_INLINE double scaled_as_arg(const gaps_physics *phys, double mu2, do
     return a > phys->t_cut ? a : phys->t_cut;
 }
 
-GAPS_ALWAYS_INLINE double shower_as_arg(const gaps_physics *phys, double t, int ee_only)
+GAPS_ALWAYS_INLINE double shower_as_arg(const gaps_physics *phys, double t, int launch)
 {
-    return !ee_only && phys->mur_scaled ? scaled_as_arg(phys, phys->mur2, t) : t;
+    return launch != GAPS_LAUNCH_EE && phys->mur_scaled ? scaled_as_arg(phys, phys->mur2, t) : t;
 }
 
 /* --vary (gaps/vary.h, doc/physics.md 17): the variation weights of one trial of slot e at
@@ -243,7 +248,7 @@ typedef struct trial_densities {
 } trial_densities;
 
 GAPS_OUT_OF_LINE void vary_trial(gaps_pool *pool, const gaps_physics *phys, int e, int isr,
-                                 int accepted, double r, double a, double t, int ee_only,
+                                 int accepted, double r, double a, double t, int launch,
                                  const trial_densities *td)
 {
     /* a rejection with r >= 1 cannot happen (Ra < 1); should rounding make one, its factor
@@ -283,7 +288,7 @@ GAPS_OUT_OF_LINE void vary_trial(gaps_pool *pool, const gaps_physics *phys, int 
         else {
             const double arg = scaled_as_arg(phys, mu2, t);
             const gaps_alphas *as = c == 0 ? &phys->as : &phys->vary_as[c - 1];
-            const double av = ee_only ? gaps_alphas_value_own(as, arg)
+            const double av = ee_launch(launch) ? gaps_alphas_value_own(as, arg)
                                       : gaps_alphas_value(as, arg);
             const double rv = r * (av / a);
             if (accepted) {
@@ -483,7 +488,8 @@ GAPS_OUT_OF_LINE void accept_or_reject_hadronic(gaps_pool *pool, const gaps_phys
      * always, below) */
     if (Ra < ratio || ratio > 1.0) {
         a = gaps_alphas_value(&phys->as, shower_as_arg(phys, t, 0));
-        ratio *= gaps_isr_coupling_ratio_of(isr, heavy, phys->a_max, t, a);
+        ratio *= gaps_isr_coupling_ratio_of(isr, pool->rate_tbin[e], heavy, phys->a_max, t,
+                                              a);
         /* --ablate gqq-virtuality: alpha_s of g -> q qbar at the virtuality t/(z(1-z)) >= t,
          * at most alpha_s(t): the ratio stays a probability */
         if ((phys->ablate & GAPS_ABLATE_GQQ_VIRTUALITY) && kernel == GAPS_KERNEL_G_QQ)
@@ -501,9 +507,10 @@ GAPS_OUT_OF_LINE void accept_or_reject_hadronic(gaps_pool *pool, const gaps_phys
         double r = ratio;
         if (a == 0.0) {   /* a rejection by the ratio without its coupling: the full one */
             a = gaps_alphas_value(&phys->as, shower_as_arg(phys, t, 0));
-            r = ratio * gaps_isr_coupling_ratio_of(isr, heavy, phys->a_max, t, a);
+            r = ratio * gaps_isr_coupling_ratio_of(isr, pool->rate_tbin[e], heavy, phys->a_max,
+                                                  t, a);
         }
-        vary_trial(pool, phys, e, incoming, accepted, r, a, t, 0,
+        vary_trial(pool, phys, e, incoming, accepted, r, a, t, GAPS_LAUNCH_GENERAL,
                    type != GAPS_DIPOLE_FF && td.X > 0.0 ? &td : NULL);
     }
     if (!accepted) return;
@@ -596,14 +603,23 @@ GAPS_OUT_OF_LINE gaps_rows_due do_splitting_hadronic(gaps_pool *pool, int e, dou
     return due;
 }
 
+/* The coupling overestimate of an e+e- trial at scale t: a_max, but in a --vary run at or
+ * below vary_t_headroom the larger a_max_headroom (doc/physics.md 17.3).  The rates hold
+ * a_max; where the overestimate is larger they count a_max_headroom/a_max times as much. */
+GAPS_ALWAYS_INLINE double ee_coupling_max(const gaps_physics *phys, double t, int launch)
+{
+    return varies(phys, launch) && !(t > phys->vary_t_headroom) ? phys->a_max_headroom
+                                                                 : phys->a_max;
+}
+
 /* Veto step 1, select the winner (the paper's select_winner_split_func).  One trial scale from
  * the summed overestimate, t' = t R^(1/r_sum), and the (dipole, kernel) that emits it, chosen
  * with probability r / r_sum. */
 GAPS_ALWAYS_INLINE void select_winner(gaps_pool *pool, const gaps_physics *phys, int e,
-                                      int ee_only)
+                                      int launch)
 {
     if (pool->status[e] != GAPS_SLOT_SHOWERING) return;
-    if (is_hadronic(phys, ee_only)) {
+    if (is_hadronic(phys, launch)) {
         select_winner_hadronic(pool, phys, e);
         return;
     }
@@ -615,7 +631,21 @@ GAPS_ALWAYS_INLINE void select_winner(gaps_pool *pool, const gaps_physics *phys,
     pool->draw[e] = rng.draw;
     pool->trial_kernel[e] = GAPS_KERNEL_NONE;
     if (!(r_sum > 0.0)) { pool->trial_t[e] = 0.0; return; }
-    pool->trial_t[e] = pool->t[e] * gaps_exp(gaps_log(R) / r_sum);
+    const double t = pool->t[e];
+    if (varies(phys, launch) && phys->vary_t_headroom > 0.0) {
+        /* the overestimate grows at vary_t_headroom: a trial from above that falls below it
+         * stops there without an emission, and the evolution goes on from there with the
+         * larger rate (the chance of no trial in between is the same either way) */
+        const double o = ee_coupling_max(phys, t, launch);
+        const double t_trial = t * gaps_exp(gaps_log(R) / (r_sum * (o / phys->a_max)));
+        if (t > phys->vary_t_headroom && !(t_trial > phys->vary_t_headroom)) {
+            pool->trial_t[e] = phys->vary_t_headroom;
+            return;   /* trial_kernel NONE: no emission */
+        }
+        pool->trial_t[e] = t_trial;
+    } else {
+        pool->trial_t[e] = t * gaps_exp(gaps_log(R) / r_sum);
+    }
 
     /* The winner is the first dipole d whose cumulative rate exceeds u, found by bisection
      * over the sums that gaps_dipoles_update() kept: a few loads where a scan over the dipoles
@@ -654,7 +684,7 @@ GAPS_ALWAYS_INLINE void select_winner(gaps_pool *pool, const gaps_physics *phys,
 
 void gaps_veto_select_winner(gaps_pool *pool, const gaps_physics *phys, int e)
 {
-    select_winner(pool, phys, e, 0);
+    select_winner(pool, phys, e, GAPS_LAUNCH_GENERAL);
 }
 
 /* Veto step 2, check the cutoff (the paper's check_cutoff).  Below the cutoff (or with nothing
@@ -675,12 +705,12 @@ void gaps_veto_check_cutoff(gaps_pool *pool, const gaps_physics *phys, int e)
  * from the overestimate, y from t, and the veto: accept with probability
  * (1 - y) alpha_s(t) P(z, y) / (a_max Q(z)). */
 GAPS_ALWAYS_INLINE void accept_or_reject(gaps_pool *pool, const gaps_physics *phys, int e,
-                                         int ee_only)
+                                         int launch)
 {
     if (pool->status[e] != GAPS_SLOT_SHOWERING || pool->trial_kernel[e] == GAPS_KERNEL_NONE
         || pool->trial_kernel[e] == GAPS_KERNEL_NEW_BIN)
         return;
-    if (is_hadronic(phys, ee_only)) {
+    if (is_hadronic(phys, launch)) {
         accept_or_reject_hadronic(pool, phys, e);
         return;
     }
@@ -698,7 +728,7 @@ GAPS_ALWAYS_INLINE void accept_or_reject(gaps_pool *pool, const gaps_physics *ph
     const double t = pool->t[e];
     const double y = t / (m2 * z * omz);
     double ratio = gaps_kernel_ratio(kernel, z, omz, y);   /* (1 - y) P / Q */
-    const double t_as = shower_as_arg(phys, t, ee_only);
+    const double t_as = shower_as_arg(phys, t, launch);
     double a = 0.0;   /* the coupling, where computed */
     /* alpha_s(t) / a_max <= 1, so a trial that fails the kinematic ratio alone fails the full
      * one too: the coupling (two logarithms) is computed only for the survivors (--vary:
@@ -706,21 +736,22 @@ GAPS_ALWAYS_INLINE void accept_or_reject(gaps_pool *pool, const gaps_physics *ph
     if (Ra < ratio) {
         /* the e+e- launches run without --ablate (gaps_shower_launch_*): their coupling is
          * the project's own and they hold no branch of the ablations */
-        a = ee_only ? gaps_alphas_value_own(&phys->as, t_as) : gaps_alphas_value(&phys->as, t_as);
-        ratio *= a / phys->a_max;
+        a = ee_launch(launch) ? gaps_alphas_value_own(&phys->as, t_as)
+                              : gaps_alphas_value(&phys->as, t_as);
+        ratio *= a / ee_coupling_max(phys, t, launch);
         /* --ablate gqq-virtuality: alpha_s of g -> q qbar at t/(z(1-z)) (gaps/ablate.h) */
-        if (!ee_only && (phys->ablate & GAPS_ABLATE_GQQ_VIRTUALITY) && kernel == GAPS_KERNEL_G_QQ)
+        if (!ee_launch(launch) && (phys->ablate & GAPS_ABLATE_GQQ_VIRTUALITY) && kernel == GAPS_KERNEL_G_QQ)
             ratio *= gaps_alphas_value(&phys->as, t / (z * omz)) / gaps_alphas_value(&phys->as, t);
     }
     const int accepted = Ra < ratio;
-    if (varies(phys, ee_only) && phys->vary_shower && ratio > 0.0) {   /* P = 0: P' = 0 */
+    if (varies(phys, launch) && phys->vary_shower && ratio > 0.0) {   /* P = 0: P' = 0 */
         double r = ratio;
         if (a == 0.0) {   /* a rejection by the kinematic ratio alone: the full one */
-            a = ee_only ? gaps_alphas_value_own(&phys->as, t_as)
+            a = ee_launch(launch) ? gaps_alphas_value_own(&phys->as, t_as)
                         : gaps_alphas_value(&phys->as, t_as);
-            r = ratio * (a / phys->a_max);
+            r = ratio * (a / ee_coupling_max(phys, t, launch));
         }
-        vary_trial(pool, phys, e, 0, accepted, r, a, t, ee_only, NULL);
+        vary_trial(pool, phys, e, 0, accepted, r, a, t, launch, NULL);
     }
     if (!accepted) {
         pool->trial_kernel[e] = GAPS_KERNEL_NONE;
@@ -732,18 +763,18 @@ GAPS_ALWAYS_INLINE void accept_or_reject(gaps_pool *pool, const gaps_physics *ph
 
 void gaps_veto_accept_or_reject(gaps_pool *pool, const gaps_physics *phys, int e)
 {
-    accept_or_reject(pool, phys, e, 0);
+    accept_or_reject(pool, phys, e, GAPS_LAUNCH_GENERAL);
 }
 
 /* Veto step 4, do the splitting (the paper's do_splitting), up to the dipole rates of hadron
  * collisions, which it returns as due.  The accepted emission: new momenta (Catani-Seymour
  * final-final map), new colours, the emitted parton appended. */
 GAPS_ALWAYS_INLINE gaps_rows_due splitting_moves(gaps_pool *pool, const gaps_physics *phys,
-                                                 int e, int ee_only)
+                                                 int e, int launch)
 {
     if (pool->status[e] != GAPS_SLOT_SHOWERING || pool->trial_kernel[e] == GAPS_KERNEL_NONE)
         return rows_none();
-    if (is_hadronic(phys, ee_only) && pool->trial_kernel[e] == GAPS_KERNEL_NEW_BIN) {
+    if (is_hadronic(phys, launch) && pool->trial_kernel[e] == GAPS_KERNEL_NEW_BIN) {
         /* from select_winner_hadronic: no emission, the rates of the next scale bin */
         pool->trial_kernel[e] = GAPS_KERNEL_NONE;
         return gaps_rows_all(1);
@@ -765,7 +796,7 @@ GAPS_ALWAYS_INLINE gaps_rows_due splitting_moves(gaps_pool *pool, const gaps_phy
         gaps_pool_finish_shower(pool, e);
         return rows_none();
     }
-    if (is_hadronic(phys, ee_only)) return do_splitting_hadronic(pool, e, Rphi, Rf);
+    if (is_hadronic(phys, launch)) return do_splitting_hadronic(pool, e, Rphi, Rf);
     const int d = pool->trial_dipole[e], i = d / 2, side = d % 2, kernel = pool->trial_kernel[e];
     const int k = gaps_dipole_spectator(pool, e, i, side);
 
@@ -797,15 +828,15 @@ GAPS_ALWAYS_INLINE gaps_rows_due splitting_moves(gaps_pool *pool, const gaps_phy
  * other lanes idle or wait for it), and the first adds them up in row order, so the sums do
  * not depend on the lanes. */
 GAPS_ALWAYS_INLINE void do_splitting(gaps_pool *pool, const gaps_physics *phys, int e,
-                                     int ee_only, int lane, int lanes)
+                                     int launch, int lane, int lanes)
 {
     const unsigned group = gaps_lanes_group(lanes);
-    gaps_rows_due due = lane == 0 ? splitting_moves(pool, phys, e, ee_only) : rows_none();
+    gaps_rows_due due = lane == 0 ? splitting_moves(pool, phys, e, launch) : rows_none();
     if (lanes > 1) {
         due.keep_ff = gaps_lanes_share(group, due.keep_ff);
         for (int m = 0; m < 3; ++m) due.moved[m] = gaps_lanes_share(group, due.moved[m]);
     }
-    if (ee_only || due.keep_ff < 0) return;
+    if (ee_launch(launch) || due.keep_ff < 0) return;
     gaps_dipoles_rates_hadronic(pool, phys, e, due, lane, lanes);
     if (lanes > 1) gaps_lanes_rejoin(group);
     if (lane == 0) gaps_dipoles_sum_hadronic(pool, phys, e);
@@ -813,7 +844,7 @@ GAPS_ALWAYS_INLINE void do_splitting(gaps_pool *pool, const gaps_physics *phys, 
 
 void gaps_veto_do_splitting(gaps_pool *pool, const gaps_physics *phys, int e)
 {
-    do_splitting(pool, phys, e, 0, 0, 1);
+    do_splitting(pool, phys, e, GAPS_LAUNCH_GENERAL, 0, 1);
 }
 
 /* One veto step of one slot. */
@@ -830,11 +861,11 @@ void gaps_veto_step(gaps_pool *pool, const gaps_physics *phys, int e, enum gaps_
 
 /* The trial of one slot: veto steps 1 to 3 in their order (a cycle without its splitting;
  * the trial launch runs it for each slot, gaps_shower_launch_trial()). */
-GAPS_ALWAYS_INLINE void trial(gaps_pool *pool, const gaps_physics *phys, int e, int ee_only)
+GAPS_ALWAYS_INLINE void trial(gaps_pool *pool, const gaps_physics *phys, int e, int launch)
 {
-    select_winner(pool, phys, e, ee_only);
+    select_winner(pool, phys, e, launch);
     gaps_veto_check_cutoff(pool, phys, e);
-    accept_or_reject(pool, phys, e, ee_only);
+    accept_or_reject(pool, phys, e, launch);
 }
 
 /* One veto cycle of one slot: its steps in the order of enum gaps_veto_step.  This and trial()
@@ -854,20 +885,20 @@ GAPS_ALWAYS_INLINE void trial(gaps_pool *pool, const gaps_physics *phys, int e, 
  * events do not depend on the rounds (doc/physics.md section 6.6).  With every cycle a
  * splitting round this is the plain veto cycle. */
 GAPS_ALWAYS_INLINE void veto_cycle(gaps_pool *pool, const gaps_physics *phys, int e,
-                                   int splitting_round, int ee_only, int lane, int lanes)
+                                   int splitting_round, int launch, int lane, int lanes)
 {
     if (lane == 0 && pool->trial_kernel[e] == GAPS_KERNEL_NONE)   /* no accepted trial waits */
-        trial(pool, phys, e, ee_only);
-    if (splitting_round) do_splitting(pool, phys, e, ee_only, lane, lanes);
+        trial(pool, phys, e, launch);
+    if (splitting_round) do_splitting(pool, phys, e, launch, lane, lanes);
 }
 
 void gaps_veto_cycle(gaps_pool *pool, const gaps_physics *phys, int e, int splitting_round)
 {
-    veto_cycle(pool, phys, e, splitting_round, 0, 0, 1);
+    veto_cycle(pool, phys, e, splitting_round, GAPS_LAUNCH_GENERAL, 0, 1);
 }
 
 /* Refill one slot with the next event number, if any is left below `end`. */
-GAPS_ALWAYS_INLINE void refill(gaps_pool *pool, const gaps_physics *phys, int e, int ee_only,
+GAPS_ALWAYS_INLINE void refill(gaps_pool *pool, const gaps_physics *phys, int e, int launch,
                                int from_file)
 {
     if (pool->status[e] != GAPS_SLOT_EMPTY) return;
@@ -875,7 +906,7 @@ GAPS_ALWAYS_INLINE void refill(gaps_pool *pool, const gaps_physics *phys, int e,
     GAPS_ATOMIC_CAPTURE
     id = (*next)++;
     if ((int64_t)id >= phys->end_event) return;
-    shower_start(pool, phys, e, (int64_t)id, ee_only, from_file);
+    shower_start(pool, phys, e, (int64_t)id, launch, from_file);
     GAPS_ATOMIC_UPDATE
     cnt[GAPS_COUNT_STARTED] += 1u;
 }
@@ -1034,7 +1065,7 @@ void gaps_shower_launch_splitting(gaps_pool *pool, const gaps_physics *phys, int
         const int lane = (int)(i % lanes);
         const int e = split_list_entry(pool, (int)(i / lanes), parity);
         if (e >= 0 && lane < gaps_lanes_in_group(lanes))
-            do_splitting(pool, phys, e, 0, lane, gaps_lanes_in_group(lanes));
+            do_splitting(pool, phys, e, GAPS_LAUNCH_GENERAL, lane, gaps_lanes_in_group(lanes));
     }
 }
 
@@ -1045,7 +1076,7 @@ void gaps_shower_launch_splitting(gaps_pool *pool, const gaps_physics *phys, int
  * one whole; they leave together once none of their events is showering. */
 GAPS_DEVICE_BEGIN
 GAPS_ALWAYS_INLINE void cycles_of_slot(gaps_pool *pool, const gaps_physics *phys, int e,
-                                       int cycles, int split_every, int ee_only, int lane,
+                                       int cycles, int split_every, int launch, int lane,
                                        int lanes)
 {
     const unsigned together = gaps_lanes_together();
@@ -1054,22 +1085,27 @@ GAPS_ALWAYS_INLINE void cycles_of_slot(gaps_pool *pool, const gaps_physics *phys
         if (!gaps_lanes_any(together, pool->status[e] == GAPS_SLOT_SHOWERING)) break;
         /* the last cycle is always a splitting round: no accepted trial outlives a launch */
         const int splitting_round = (c + 1) % split_every == 0 || c == cycles - 1;
-        veto_cycle(pool, phys, e, splitting_round, ee_only, lane, lanes);
+        veto_cycle(pool, phys, e, splitting_round, launch, lane, lanes);
     }
 }
 GAPS_DEVICE_END
 
 void gaps_shower_launch_cycles(gaps_pool *pool, const gaps_physics *phys, int nslots,
-                               int cycles, int split_every, int hadronic)
+                               int cycles, int split_every, int launch)
 {
-    if (hadronic) {
+    /* a kernel for each kind of launch: the constant decides which code it holds */
+    if (launch == GAPS_LAUNCH_EE) {
         GAPS_PARALLEL_FOR(nslots)
         for (int e = 0; e < nslots; ++e)
-            cycles_of_slot(pool, phys, e, cycles, split_every, 0, 0, 1);
-    } else {   /* a kernel of its own, without the hadronic code (is_hadronic()) */
+            cycles_of_slot(pool, phys, e, cycles, split_every, GAPS_LAUNCH_EE, 0, 1);
+    } else if (launch == GAPS_LAUNCH_EE_VARY) {
         GAPS_PARALLEL_FOR(nslots)
         for (int e = 0; e < nslots; ++e)
-            cycles_of_slot(pool, phys, e, cycles, split_every, 1, 0, 1);
+            cycles_of_slot(pool, phys, e, cycles, split_every, GAPS_LAUNCH_EE_VARY, 0, 1);
+    } else {
+        GAPS_PARALLEL_FOR(nslots)
+        for (int e = 0; e < nslots; ++e)
+            cycles_of_slot(pool, phys, e, cycles, split_every, GAPS_LAUNCH_GENERAL, 0, 1);
     }
 }
 
@@ -1082,22 +1118,25 @@ void gaps_shower_launch_cycles_listed(gaps_pool *pool, const gaps_physics *phys,
     for (long i = 0; i < m; ++i) {
         const int lane = (int)(i % lanes), e = pool->showering_list[i / lanes];
         if (lane < gaps_lanes_in_group(lanes))
-            cycles_of_slot(pool, phys, e, cycles, split_every, 0, lane,
+            cycles_of_slot(pool, phys, e, cycles, split_every, GAPS_LAUNCH_GENERAL, lane,
                            gaps_lanes_in_group(lanes));
     }
 }
 
 void gaps_shower_launch_refill(gaps_pool *pool, const gaps_physics *phys, int nslots,
-                               int hadronic, int from_file)
+                               int launch, int from_file)
 {
     if (from_file) {   /* hard events from a file: a kernel of their own (shower_start) */
         GAPS_PARALLEL_FOR(nslots)
-        for (int e = 0; e < nslots; ++e) refill(pool, phys, e, 0, 1);
-    } else if (hadronic) {
+        for (int e = 0; e < nslots; ++e) refill(pool, phys, e, GAPS_LAUNCH_GENERAL, 1);
+    } else if (launch == GAPS_LAUNCH_EE) {
         GAPS_PARALLEL_FOR(nslots)
-        for (int e = 0; e < nslots; ++e) refill(pool, phys, e, 0, 0);
-    } else {   /* a kernel of its own, without the hadronic code (is_hadronic()) */
+        for (int e = 0; e < nslots; ++e) refill(pool, phys, e, GAPS_LAUNCH_EE, 0);
+    } else if (launch == GAPS_LAUNCH_EE_VARY) {
         GAPS_PARALLEL_FOR(nslots)
-        for (int e = 0; e < nslots; ++e) refill(pool, phys, e, 1, 0);
+        for (int e = 0; e < nslots; ++e) refill(pool, phys, e, GAPS_LAUNCH_EE_VARY, 0);
+    } else {
+        GAPS_PARALLEL_FOR(nslots)
+        for (int e = 0; e < nslots; ++e) refill(pool, phys, e, GAPS_LAUNCH_GENERAL, 0);
     }
 }
