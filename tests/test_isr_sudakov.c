@@ -75,6 +75,13 @@
  *      unweighted one against F of the member must fail (p below P_MIN).  The gluon's share
  *      moves by MEMBER_G/MEMBER_Q = 1.33: the I_GQ kernel of q qbar and the I_QG kernels of
  *      g g are the ones the member changes.
+ *   6. --vary shower's initial-state variations (doc/physics.md 17): for the same two Born
+ *      configurations, MUR_ISR=0.5 and MUR_ISR=2 are the variation weights of a shower run
+ *      with the bounds generator.c makes for them (the coupling's bound at mu2 = 1/4, floored
+ *      at t_C, times GAPS_VARY_HEADROOM); the weighted first-emission spectra must agree with
+ *      F of the shower whose coupling is alpha_s(max(k^2 t, t_C)) (chi^2 p above P_MIN), every
+ *      weight must be positive and no trial above its bound, and the controls (MUR_ISR=0.5
+ *      weighted against the nominal F, the unweighted sample against each varied F) must fail.
  *
  * Usage: test_isr_sudakov [PDFSETS_DIR] (default: LHAPDF_DATA_PATH and the build's paths).
  * For studies, environment variables ISR_SUDAKOV_ONLY=i (configuration i only),
@@ -92,7 +99,6 @@
 #include "gaps/vary.h"
 #include "gaps_runtime.h"
 #include "shower/isr_bounds.h"
-#include "shower/vary_bounds.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -604,7 +610,6 @@ typedef struct gen_result {
     int cycles;
     unsigned long long overestimate;   /* trials with f/g > 1 (GAPS_COUNT_OVERESTIMATE) */
     born b;                            /* the Born configuration read back from the pool */
-    double t_headroom;                 /* step 6: the bounds' headroom below this scale */
 } gen_result;
 
 static unsigned seed = SEED;
@@ -642,7 +647,7 @@ static int generate(const gaps_pdf *host_pdf, const config *cf, double *first_t,
     phys.t_cut = GAPS_DEFAULT_TCUT;
     /* with a member (step 5): one variation weight and the run's headroom (generator.c);
      * with mu_R variations (step 6), two, and the bounds generator.c makes for them: the
-     * coupling's at mu2 = 1/4, each scale bin's own, the headroom where it is needed */
+     * coupling's at mu2 = 1/4 (floored at t_C) times the headroom */
     const double headroom = member || mur_vary ? GAPS_VARY_HEADROOM : 1.0;
     const double mu2_bound = mur_vary ? mur_vary_k2[0] : 1.0;
     phys.a_max = headroom * gaps_alphas_value(&phys.as, phys.t_cut);
@@ -678,13 +683,8 @@ static int generate(const gaps_pdf *host_pdf, const config *cf, double *first_t,
     double *bound_dev = NULL;
     gaps_pdf *pdf_dev = NULL;
     int ok = gaps_isr_init_scaled(&phys.isr, host_pdf, &phys.as, mu2_bound, headroom,
-                                  GAPS_COMPAT_NONE, phys.t_cut, ecm * ecm, &table) == 0;
-    if (ok && mur_vary) {
-        const gaps_vary_couplings vc = { &phys.as, 1.0, &phys.as, mur_vary_k2[1], phys.t_cut };
-        res->t_headroom = gaps_isr_bound_coupling_by_bin(&phys.isr, &phys.as, mu2_bound, &vc,
-                                                         headroom, ecm * ecm);
-    }
-    ok = ok && (bound_dev = gaps_device_copy(table, gaps_isr_table_bytes(&phys.isr))) != NULL
+                                  GAPS_COMPAT_NONE, phys.t_cut, ecm * ecm, &table) == 0
+             && (bound_dev = gaps_device_copy(table, gaps_isr_table_bytes(&phys.isr))) != NULL
              && gaps_pdf_to_device(host_pdf, &view) == 0
              && (pdf_dev = gaps_device_copy(&view, sizeof view)) != NULL;
     free(table);
@@ -954,13 +954,13 @@ static void run_mur(const gaps_pdf *pdf, const gaps_alphas *as, const config *cf
         wmax = fmax(wmax, w[i]);
     }
     printf("  --vary shower, MUR_ISR = 0.5, 2: %ld events, weights %.4f .. %.4f, %d veto cycles, "
-           "%llu trials above their bound, headroom below %g GeV^2; F(t_lo) %.5f, %.5f "
-           "(nominal %.5f)\n", N, wmin, wmax, gr.cycles, gr.overestimate, gr.t_headroom,
+           "%llu trials above their bound; F(t_lo) %.5f, %.5f (nominal %.5f)\n", N, wmin,
+           wmax, gr.cycles, gr.overestimate,
            exp(-sudakov_S(&sd_down, gr.b.t_lo)), exp(-sudakov_S(&sd_up, gr.b.t_lo)),
            exp(-sudakov_S(&sd_nominal, gr.b.t_lo)));
     CHECK(wmin > 0.0, "%s: a non-positive variation weight (%g): a rejected factor below 0",
           cf->name, wmin);
-    CHECK(gr.overestimate == 0, "%s: %llu trials above the per-bin bounds", cf->name,
+    CHECK(gr.overestimate == 0, "%s: %llu trials above their bounds", cf->name,
           gr.overestimate);
     struct {
         const char *what;

@@ -91,10 +91,6 @@ typedef struct gaps_isr {
     double as_lambda2, as_k;   /* the running overestimate of the coupling,
                                   alpha_s(t) <= as_k / ln(t / as_lambda2) for every scale of
                                   the run (as_k = 0: the constant alpha_max instead) */
-    double as_k_tbin[GAPS_ISR_T_BINS_MAX + 1];   /* the k of the trials in scale bin j at
-                                  [j + 1] (j = -1: below t_min): as_k in every bin, but in a
-                                  --vary run whose bins have their own (isr_bounds.c,
-                                  gaps_isr_bound_coupling_by_bin) */
     int heavy_loglog;      /* 1: an incoming c or b is trialled in ln ln(t/m^2); 0 (compat):
                               in t - m^2 */
     double a_heavy[6];     /* the coupling of those trials, at [4] and [5] */

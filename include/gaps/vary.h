@@ -78,13 +78,9 @@ enum gaps_vary_bit {
  * coupling is smaller (a' < a) by at most 1/(1 - 1/GAPS_VARY_HEADROOM) = 3.  With a tight
  * overestimate r approaches 1 and (1 - r a'/a)/(1 - r) grows without bound: heavy-tailed band
  * weights, whose histograms failed the comparison with independent runs (doc/physics.md
- * 17.3) */
+ * 17.3).  The factor is on the nominal coupling: where a variation's coupling is larger
+ * still, the overestimate takes that one (shower/vary_bounds.c) */
 #define GAPS_VARY_HEADROOM 1.5
-/* ... but only where it is needed: a run whose variations change the shower's coupling alone
- * (no PDF members) gives its overestimates the headroom only at the scales where without it a
- * rejected trial's factor could exceed this (near the cutoff, where the nominal coupling
- * approaches its bound; shower/vary_bounds.c).  It is the bound the headroom gives: 3 */
-#define GAPS_VARY_REJECTED_MAX 3.0
 /* An event whose variation weight is more than this many times its nominal weight (either
  * sign) is counted (gaps_run.vary_large_events): a diagnostic of the weights' spread, not a
  * cap (a cap would bias the band) */

@@ -177,7 +177,7 @@ gaps_dipole_rate_inputs_make(const gaps_physics *phys, int tbin, int type, int f
     in.eta = eta;
     in.eta_bin = type == GAPS_DIPOLE_FF ? 0 : gaps_isr_eta_bin(&phys->isr, eta);
     in.pref = gaps_kernel_prefactor(
-        gaps_isr_coupling_max(&phys->isr, tbin, in.shifted ? (flav < 0 ? -flav : flav) : 0,
+        gaps_isr_coupling_max(&phys->isr, in.shifted ? (flav < 0 ? -flav : flav) : 0,
                               phys->a_max));
     gaps_shape_integrals(zm, zp, in.I);
     return in;

@@ -356,14 +356,13 @@ GAPS_ALWAYS_INLINE double gaps_gaps21_pdf_max(int kernel, int flav, int new_flav
     return 1.0;
 }
 
-/* The coupling of the trial rates in scale bin tbin: k of the running overestimate
- * alpha_s(t) <= k/ln(t/Lambda^2) (gaps_isr.as_k_tbin), or with --compat gaps21 the constant alpha_max; for the trials of an
+/* The coupling of the trial rates: k of the running overestimate alpha_s(t) <= k/ln(t/Lambda^2)
+ * (gaps_isr.as_k), or with --compat gaps21 the constant alpha_max; for the trials of an
  * incoming c or b (heavy = 4 or 5; 0 for every other dipole) the constant a_heavy. */
-GAPS_ALWAYS_INLINE double gaps_isr_coupling_max(const gaps_isr *isr, int tbin, int heavy,
-                                                double a_max)
+GAPS_ALWAYS_INLINE double gaps_isr_coupling_max(const gaps_isr *isr, int heavy, double a_max)
 {
     if (heavy) return isr->a_heavy[heavy];
-    return isr->as_k > 0.0 ? isr->as_k_tbin[tbin + 1] : a_max;
+    return isr->as_k > 0.0 ? isr->as_k : a_max;
 }
 
 /* The trials of an incoming c or b quark of mass^2 m2.  Its density falls to zero at the
@@ -400,19 +399,19 @@ GAPS_ALWAYS_INLINE double gaps_isr_trial_scale(const gaps_isr *isr, double t, do
 /* The coupling a of a trial at scale t (alpha_s(t), or alpha_s(k^2 t) with
  * --shower-mur-factor) over the coupling the trial was drawn with (<= 1); heavy as for
  * gaps_isr_coupling_max. */
-GAPS_ALWAYS_INLINE double gaps_isr_coupling_ratio_of(const gaps_isr *isr, int tbin, int heavy,
+GAPS_ALWAYS_INLINE double gaps_isr_coupling_ratio_of(const gaps_isr *isr, int heavy,
                                                      double a_max, double t, double a)
 {
     if (heavy) return a / isr->a_heavy[heavy];
-    if (isr->as_k > 0.0) return a * gaps_log(t / isr->as_lambda2) / isr->as_k_tbin[tbin + 1];
+    if (isr->as_k > 0.0) return a * gaps_log(t / isr->as_lambda2) / isr->as_k;
     return a / a_max;
 }
 
 /* The same with the coupling a = alpha_s(t) computed here. */
 GAPS_ALWAYS_INLINE double gaps_isr_coupling_ratio(const gaps_isr *isr, const gaps_alphas *as,
-                                                  int tbin, int heavy, double a_max, double t)
+                                                  int heavy, double a_max, double t)
 {
-    return gaps_isr_coupling_ratio_of(isr, tbin, heavy, a_max, t, gaps_alphas_value(as, t));
+    return gaps_isr_coupling_ratio_of(isr, heavy, a_max, t, gaps_alphas_value(as, t));
 }
 
 /* The factor of the trial rate besides alpha_max/(2 pi) and the shape's integral: the

@@ -21,8 +21,6 @@
 #include "gaps/pdf.h"
 #include "shower/isr.h"
 #include "shower/isr_bounds.h"
-#include "shower/vary_bounds.h"
-#include "gaps/vary.h"
 #include "gaps_parallel.h"
 
 #include <math.h>
@@ -48,8 +46,8 @@ static int pid_of_row(int r) { return r == 5 ? 0 : r - 5; }   /* gaps_pdf_xfxq2_
 #define AS_GRID 4000
 #define AS_MARGIN 1.0001
 
-static double coupling_k(const gaps_alphas *as, double mu2, double t_floor, double lambda2,
-                         double t_lo, double t_hi)
+static double coupling_k(const gaps_alphas *as, double mu2, double lambda2, double t_lo,
+                         double t_hi)
 {
     const double l_lo = log(t_lo), l_hi = log(t_hi);
     double k = 0.0;
@@ -59,9 +57,9 @@ static double coupling_k(const gaps_alphas *as, double mu2, double t_floor, doub
         else if (i <= AS_GRID + 2) t = as->t_ref[1 + (i - AS_GRID - 1)] / mu2;   /* thresholds */
         else t = as->t_ref[1 + (i - AS_GRID - 3)] / mu2 * (1.0 - 1e-12);         /* and below */
         if (!(t >= t_lo && t <= t_hi)) continue;
-        /* the shower's argument max(mu2 t, t_C) (scaled_as_arg in veto.c; t_floor is t_C): a
+        /* the shower's argument max(mu2 t, t_C) (scaled_as_arg in veto.c; t_lo is t_C): a
          * bound of alpha_s(mu2 t) itself would be far above it near the cutoff for mu2 < 1 */
-        k = fmax(k, gaps_alphas_value(as, fmax(mu2 * t, t_floor)) * log(t / lambda2));
+        k = fmax(k, gaps_alphas_value(as, fmax(mu2 * t, t_lo)) * log(t / lambda2));
     }
     return AS_MARGIN * k;
 }
@@ -75,7 +73,7 @@ static void coupling_bound(gaps_isr *isr, const gaps_alphas *as, double mu2, dou
     double best = INFINITY;
     for (int j = 1; j <= 400; ++j) {   /* Lambda^2 from t_lo down to 1e-8 t_lo */
         const double lambda2 = t_lo * pow(10.0, -j / 50.0);
-        const double k = coupling_k(as, mu2, t_lo, lambda2, t_lo, t_hi);
+        const double k = coupling_k(as, mu2, lambda2, t_lo, t_hi);
         const double total = k * log(log(t_hi / lambda2) / log(t_lo / lambda2));
         if (isfinite(total) && total < best) {
             best = total;
@@ -100,7 +98,6 @@ int gaps_isr_init_scaled(gaps_isr *isr, const gaps_pdf *pdf, const gaps_alphas *
     if (compat == GAPS_COMPAT_GAPS21) isr->as_lambda2 = isr->as_k = 0.0;
     else coupling_bound(isr, as, mu2, t_cut, t_max);   /* t_C: the final-final dipoles' end */
     isr->as_k *= headroom;   /* 0 stays 0: the constant coupling's case */
-    for (int j = 0; j <= GAPS_ISR_T_BINS_MAX; ++j) isr->as_k_tbin[j] = isr->as_k;
     isr->t_min = fmax(t_cut, pdf->q2min);
     for (int f = 0; f < 6; ++f) isr->m2[f] = 0.0;
     /* the heavy quarks' thresholds of the set: below them the set has no c or b (GAPS 2.1
@@ -250,40 +247,4 @@ size_t gaps_isr_table_bytes(const gaps_isr *isr)
 {
     return (size_t)isr->n_tbins * 2 * GAPS_ISR_PIDS * GAPS_ISR_PIDS * GAPS_ISR_ETA_BINS
            * sizeof(double);
-}
-
-/* The scale range of bin j (j = -1: the final-final dipoles' range below t_min, empty where
- * t_min is t_C; the last bin up to t_max). */
-static void tbin_range(const gaps_isr *isr, int j, double t_cut, double t_max, double *lo,
-                       double *hi)
-{
-    *lo = j < 0 ? t_cut : isr->tbin_edge[j];
-    *hi = j < 0 ? isr->t_min : (j + 1 < isr->n_tbins ? isr->tbin_edge[j + 1] : fmax(t_max, *lo));
-}
-
-double gaps_isr_bound_coupling_by_bin(gaps_isr *isr, const gaps_alphas *as, double mu2,
-                                      const gaps_vary_couplings *vc, double headroom,
-                                      double t_max)
-{
-    if (!(isr->as_k > 0.0)) return t_max;   /* a constant coupling: the bound as it was */
-    const double lambda2 = isr->as_lambda2, t_cut = vc->t_cut;
-    double t_headroom = 0.0;
-    for (int j = -1; j < isr->n_tbins; ++j) {
-        double lo, hi;
-        tbin_range(isr, j, t_cut, t_max, &lo, &hi);
-        if (!(hi > lo)) {   /* bin -1 where t_min = t_C: never trialled in */
-            isr->as_k_tbin[j + 1] = isr->as_k;
-            continue;
-        }
-        const double k = coupling_k(as, mu2, t_cut, lambda2, lo, hi);
-        /* the factor of a rejected trial at the bin's scales with this k, no headroom */
-        double worst = 1.0;
-        for (int i = 0; i <= AS_GRID; ++i) {
-            const double t = exp(log(lo) + (log(hi) - log(lo)) * i / AS_GRID);
-            worst = fmax(worst, gaps_vary_rejected_factor_max(vc, k / log(t / lambda2), t));
-        }
-        isr->as_k_tbin[j + 1] = worst > GAPS_VARY_REJECTED_MAX ? headroom * k : k;
-        if (worst > GAPS_VARY_REJECTED_MAX) t_headroom = hi;
-    }
-    return t_headroom;
 }

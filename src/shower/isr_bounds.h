@@ -5,7 +5,6 @@
 #include <stddef.h>
 #include "gaps/event_pool.h"
 #include "gaps/pdf.h"
-#include "shower/vary_bounds.h"
 
 /* Fill isr for a run with parton distributions pdf (a host copy), coupling as, --compat
  * `compat`, shower cutoff t_cut and largest shower scale t_max: thresholds, masses, the
@@ -21,16 +20,6 @@ int gaps_isr_init(gaps_isr *isr, const gaps_pdf *pdf, const gaps_alphas *as, int
 int gaps_isr_init_scaled(gaps_isr *isr, const gaps_pdf *pdf, const gaps_alphas *as, double mu2,
                          double headroom, int compat, double t_cut, double t_max,
                          double **table);
-/* A --vary run whose variations change the shower's coupling alone (no PDF members), after
- * gaps_isr_init_scaled with headroom 1: each scale bin's coupling bound k fitted to that bin
- * alone (alpha_s of `as` at max(mu2 t, t_C), as there), times headroom only in the bins where
- * without it a rejected trial's factor could exceed GAPS_VARY_REJECTED_MAX
- * (shower/vary_bounds.h); t_max the largest shower scale.  Returns the upper end of the
- * highest bin with the headroom (0: none), or t_max for a constant coupling, whose bound (with
- * the headroom at every scale) it leaves as it was. */
-double gaps_isr_bound_coupling_by_bin(gaps_isr *isr, const gaps_alphas *as, double mu2,
-                                      const gaps_vary_couplings *vc, double headroom,
-                                      double t_max);
 size_t gaps_isr_table_bytes(const gaps_isr *isr);
 
 #endif

@@ -308,6 +308,33 @@ GAPS_OUT_OF_LINE void vary_trial(gaps_pool *pool, const gaps_physics *phys, int 
     if (over) pool->vary_flags[e] |= GAPS_VARY_FLAG_OVER;
 }
 
+/* The same for a trial of the e+e- launches with --vary (GAPS_LAUNCH_EE_VARY), in line: no
+ * incoming legs and no PDF members there (gaps_config_check() refuses --vary pdf without
+ * hadrons), so only the couplings' factors, each variation's from its own argument (the
+ * factors are those of vary_trial(), to the bit).  vary_trial() is a call with a stack frame of
+ * its own (232 bytes on an H200), which every trial of a LEP run would make. */
+GAPS_ALWAYS_INLINE void vary_trial_ee(gaps_pool *pool, const gaps_physics *phys, int e,
+                                      int accepted, double r, double a, double t)
+{
+    if (!accepted && !(r < 1.0)) {
+        pool->vary_flags[e] |= GAPS_VARY_FLAG_OVER;
+        return;
+    }
+    const double nominal = phys->mur_scaled ? phys->mur2 : 1.0;
+    int over = 0;
+    for (int v = 0; v < phys->n_vary; ++v) {
+        const double mu2 = phys->vary_mu2[v][0];
+        const int c = phys->vary_coupling[v];
+        if (mu2 == nominal && c == 0) continue;
+        const gaps_alphas *as = c == 0 ? &phys->as : &phys->vary_as[c - 1];
+        const double q = gaps_alphas_value_own(as, scaled_as_arg(phys, mu2, t)) / a;
+        const double rv = r * q;
+        over |= !accepted && rv > 1.0;
+        pool->vary_w[gaps_at(pool, v, e)] *= accepted ? q : (1.0 - rv) / (1.0 - r);
+    }
+    if (over) pool->vary_flags[e] |= GAPS_VARY_FLAG_OVER;
+}
+
 /* ---- Hadron collisions (src/shower/isr.h): the same four steps with FF, FI, IF and II
  * dipoles, parton densities in the veto and incoming c and b quarks trialled in t - m^2. ---- */
 
@@ -488,8 +515,7 @@ GAPS_OUT_OF_LINE void accept_or_reject_hadronic(gaps_pool *pool, const gaps_phys
      * always, below) */
     if (Ra < ratio || ratio > 1.0) {
         a = gaps_alphas_value(&phys->as, shower_as_arg(phys, t, 0));
-        ratio *= gaps_isr_coupling_ratio_of(isr, pool->rate_tbin[e], heavy, phys->a_max, t,
-                                              a);
+        ratio *= gaps_isr_coupling_ratio_of(isr, heavy, phys->a_max, t, a);
         /* --ablate gqq-virtuality: alpha_s of g -> q qbar at the virtuality t/(z(1-z)) >= t,
          * at most alpha_s(t): the ratio stays a probability */
         if ((phys->ablate & GAPS_ABLATE_GQQ_VIRTUALITY) && kernel == GAPS_KERNEL_G_QQ)
@@ -507,8 +533,7 @@ GAPS_OUT_OF_LINE void accept_or_reject_hadronic(gaps_pool *pool, const gaps_phys
         double r = ratio;
         if (a == 0.0) {   /* a rejection by the ratio without its coupling: the full one */
             a = gaps_alphas_value(&phys->as, shower_as_arg(phys, t, 0));
-            r = ratio * gaps_isr_coupling_ratio_of(isr, pool->rate_tbin[e], heavy, phys->a_max,
-                                                  t, a);
+            r = ratio * gaps_isr_coupling_ratio_of(isr, heavy, phys->a_max, t, a);
         }
         vary_trial(pool, phys, e, incoming, accepted, r, a, t, GAPS_LAUNCH_GENERAL,
                    type != GAPS_DIPOLE_FF && td.X > 0.0 ? &td : NULL);
@@ -751,7 +776,8 @@ GAPS_ALWAYS_INLINE void accept_or_reject(gaps_pool *pool, const gaps_physics *ph
                         : gaps_alphas_value(&phys->as, t_as);
             r = ratio * (a / ee_coupling_max(phys, t, launch));
         }
-        vary_trial(pool, phys, e, 0, accepted, r, a, t, launch, NULL);
+        if (launch == GAPS_LAUNCH_EE_VARY) vary_trial_ee(pool, phys, e, accepted, r, a, t);
+        else vary_trial(pool, phys, e, 0, accepted, r, a, t, launch, NULL);
     }
     if (!accepted) {
         pool->trial_kernel[e] = GAPS_KERNEL_NONE;
