@@ -81,7 +81,7 @@ void gaps_shower_launch_step(gaps_pool *pool, const gaps_physics *phys, int n,
 void gaps_shower_launch_trial(gaps_pool *pool, const gaps_physics *phys, int n, int parity);
 void gaps_shower_launch_splitting(gaps_pool *pool, const gaps_physics *phys, int n, int lanes,
                                   int parity);
-/* Which code a launch's kernel holds, a run-uniform choice (gaps_config_launch()): the
+/* Which code a launch's kernel holds, a run-uniform choice (config_launch(), generator.c): the
  * general one (hadron beams, --ablate, hard events from a file), or one for e+e- alone
  * without the hadronic code, with or without that of --vary and --shower-mur-factor (so that
  * plain LEP runs hold none of it, and LEP runs with it none of the hadronic code). */
