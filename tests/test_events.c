@@ -101,7 +101,7 @@ int main(void)
     /* rows arrive through the events hook, in any order: each lands at its event number */
     static double rows[10000 * GAPS_OBS_MAX_COLUMNS];
     for (long i = 0; i < 10000L * GAPS_OBS_MAX_COLUMNS; ++i) rows[i] = -1.0;
-    gaps_hooks hooks = { rows, keep_rows, NULL, NULL, NULL, NULL, NULL, NULL };
+    gaps_hooks hooks = { rows, keep_rows, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
     CHECK(gaps_generate_with(&cfg, &hooks, NULL, NULL, &run, msg, sizeof msg) == 0,
           "run failed: %s", msg);
     CHECK(run.events == 10000, "events %lld", (long long)run.events);

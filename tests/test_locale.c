@@ -56,7 +56,7 @@ static int produce(texts *t)
     if (gaps_event_stream_init(&s, fc, fh, &proc, cfg.max_partons, 0, 0, attributes, 2, NULL)
         != 0)
         return -1;
-    gaps_hooks hooks = { &s, to_stream, NULL, NULL, NULL, NULL, NULL, NULL };
+    gaps_hooks hooks = { &s, to_stream, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
     gaps_run run;
     char why[256];
     if (gaps_generate_with(&cfg, &hooks, NULL, NULL, &run, why, sizeof why) != 0) {

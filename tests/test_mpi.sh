@@ -86,6 +86,8 @@ for k in ("backend", "device", "threads", "slots", "loops", "cycles_per_launch",
           "launches", "veto_cycles", "time_s", "events_per_s", "mpi", "ranks",
           "threads_requested", "slots_requested", "notes", "overestimate_violations"):
     d.pop(k, None)
+for k in ("reading_threads", "pieces", "read_serially_from"):   # how rank 0 read a --lhe file
+    d.get("lhe", {}).pop(k, None)
 print(json.dumps(d, sort_keys=True))' "$1"
 }
 same_as() {   # same_as REF NAME: every output of NAME equals REF's
@@ -245,6 +247,75 @@ for spec in "pp-w --nlo 1" "pp-h --nlo 1"; do
         || bad "$spec: 2 ranks: $(cat err.txt)"
 done
 
+refused() {   # refused WORD NRANKS ARGS...: exit 2 and one line that contains WORD
+    word=$1; shift
+    mpi "$@" >out.txt 2>err.txt
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(gaps_lines err.txt)" -eq 1 ] && grep -q -- "$word" err.txt \
+        && ok "refused on all ranks: $(grep '^gaps: ' err.txt)" \
+        || bad "exit $rc, $(cat err.txt)"
+}
+# ---- hard events from a file (--lhe): each rank reads the whole file and showers its pieces
+# (whole batches, --lhe-batch 500: 12 pieces); 1 and 3 ranks == one process (and the state),
+# the file's length found at its end, a range of it with checkpoints, a job killed on 3 ranks
+# and resumed on 2 or by one process (which reads the file to the checkpoint again and checks
+# the digest that rank 0 made of every event below it, its own and the others'), a damaged
+# event past the first pieces, a file shorter than --events, named weights ----
+"$single" $extra --seed 3 --quiet --process pp-z --nlo 1 --events 6000 --output none \
+    --lhe-out z.lhe || bad "--lhe: writing the file"
+lhe="--lhe z.lhe --lhe-batch 500"
+"$single" $extra --seed 5 --quiet $lhe $(outs lhe-ref) --state-out lhe-ref.state \
+    || bad "--lhe: reference run"
+for n in 1 3; do
+    mpi $n $lhe $(outs lhe-np$n) --state-out lhe-np$n.state 2>err.txt \
+        && same_as lhe-ref lhe-np$n && cmp -s lhe-ref.state lhe-np$n.state && [ ! -s err.txt ] \
+        && ok "--lhe: $n rank(s) == one process (YODA, CSV, HepMC3, JSON physics, state; the file's end found by the ranks)" \
+        || bad "--lhe: $n rank(s): $(cat err.txt)"
+done
+mpi 3 $lhe --lhe-threads 0 --threads 1 $(outs lhe-serial) 2>err.txt && same_as lhe-ref lhe-serial \
+    && ok "--lhe: 3 ranks reading with the serial reader (--lhe-threads 0) == one process" \
+    || bad "--lhe --lhe-threads 0 on 3 ranks: $(cat err.txt)"
+r="--first-event 700 --events 4300"
+"$single" $extra --seed 5 --quiet $lhe $r $(outs lhe-range-ref) || bad "--lhe: range reference"
+mpi 3 $lhe $r --checkpoint c.ckpt --checkpoint-every 900 $(outs lhe-range) \
+    && same_as lhe-range-ref lhe-range && [ ! -e c.ckpt ] \
+    && ok "--lhe: --first-event, --events and 5 checkpoints on 3 ranks == one process" \
+    || bad "--lhe: range with checkpoints on 3 ranks"
+ck="$lhe --checkpoint r.ckpt --checkpoint-every 1100 $(outs lr)"
+for resume in "2 ranks" "one process"; do
+    rm -f r.* lr.*
+    mpi_at 3 'kill -KILL $PPID' 3 --threads 1 $ck 2>/dev/null
+    if [ $rc -eq 0 ] || [ $rc -eq 124 ] || [ -e lr.yoda ] || [ ! -e r.ckpt ]; then
+        bad "--lhe: 3 ranks, rank 0 SIGKILLed at the third checkpoint: $(why $rc)"
+        continue
+    fi
+    if [ "$resume" = "2 ranks" ]; then mpi 2 $ck --resume r.ckpt
+    else "$single" $extra --seed 5 --quiet $ck --resume r.ckpt; rc=$?; fi
+    [ $rc -eq 0 ] && same_as lhe-ref lr && [ ! -e r.ckpt ] \
+        && ok "--lhe: 3 ranks SIGKILLed at the third checkpoint + resumed by $resume == one process" \
+        || bad "--lhe: killed on 3 ranks + resumed by $resume: $(why $rc), or the outputs differ"
+done
+# event 4500 (the tenth piece) damaged: PUP(1) of its second particle is no number
+awk '/^<event/ { n++ } { if (n == 4501 && ++k == 3) { $7 = "1.2.3" } print }' z.lhe >bad.lhe
+line=$(awk '/^<event/ { n++ } n == 4501 { print NR + 2; exit }' z.lhe)
+rm -f lb.*
+mpi 3 --lhe bad.lhe --lhe-batch 500 $(outs lb) >out.txt 2>err.txt
+[ $rc -eq 2 ] && [ "$(gaps_lines err.txt)" -eq 1 ] && grep -q "bad.lhe:$line: .*is not a number" err.txt \
+    && [ -z "$(ls lb.* 2>/dev/null)" ] \
+    && ok "--lhe: a damaged event in the tenth piece on 3 ranks: exit 2, no output, $(grep '^gaps: ' err.txt)" \
+    || bad "--lhe: damaged event on 3 ranks: $(why $rc), $(ls lb.* 2>/dev/null), $(cat err.txt)"
+refused "fewer than --events 7000" 3 $lhe --events 7000 $(outs ls)
+refused "regular file" 2 --lhe - --output none </dev/null
+[ -z "$(ls ls.* 2>/dev/null)" ] || bad "--lhe: a file shorter than --events left $(ls ls.*)"
+# named weights (LHEF 3.0 <rwgt>) travel only with a single process's events: refused
+awk '/^<\/event>/ { print "<rwgt>"; print "<wgt id='"'"'muR=2'"'"'> 1.5 </wgt>"; print "</rwgt>" } { print }' \
+    z.lhe >w.lhe
+refused "named weights" 2 --lhe w.lhe --hepmc w.hepmc
+mpi 2 --lhe w.lhe --lhe-batch 500 --output w2.yoda 2>err.txt \
+    && "$single" $extra --seed 5 --quiet --lhe w.lhe --lhe-batch 500 --output w1.yoda \
+    && cmp -s w1.yoda w2.yoda && ok "--lhe: a file with named weights on 2 ranks, YODA only == one process" \
+    || bad "--lhe: named weights, YODA only, on 2 ranks: $(cat err.txt)"
+
 # ---- failures: every rank stops, one message, non-zero status, no output ----
 for victim in 1 0 2; do
     rm -f f.*
@@ -259,14 +330,6 @@ for victim in 1 0 2; do
         bad "rank $victim fails: $(why $rc) after ${took}s, outputs: $(ls f.* 2>/dev/null), $(cat err.txt)"
     fi
 done
-refused() {   # refused WORD NRANKS ARGS...: exit 2 and one line that contains WORD
-    word=$1; shift
-    mpi "$@" >out.txt 2>err.txt
-    rc=$?
-    [ $rc -eq 2 ] && [ "$(gaps_lines err.txt)" -eq 1 ] && grep -q -- "$word" err.txt \
-        && ok "refused on all ranks: $(grep '^gaps: ' err.txt)" \
-        || bad "exit $rc, $(cat err.txt)"
-}
 refused "--events" 3 --events 0
 refused "No such file" 3 --events 100 --output nodir/x.yoda
 refused "cycles-out" 2 --events 100 --cycles-out cyc.csv

@@ -90,7 +90,7 @@ int main(void)
     for (int threads = 1; threads <= 3; threads += 2) {
         defaults(&cfg, threads);
         giver_init(&g, cfg.first_event, cfg.first_event + cfg.events, 37);
-        gaps_hooks h = { &g, NULL, NULL, NULL, NULL, give, NULL, NULL };
+        gaps_hooks h = { &g, NULL, NULL, NULL, NULL, give, NULL, NULL, NULL };
         CHECK(gaps_generate_with(&cfg, &h, NULL, NULL, &run, msg, sizeof msg) == 0,
               "pieces run: %s", msg);
         if (run.state) {
@@ -111,7 +111,7 @@ int main(void)
     giver_init(&g, cfg.first_event, cfg.first_event + cfg.events, 37);
     g.stop_after = 20;
     g.stop = &stop;
-    gaps_hooks hs = { &g, NULL, NULL, NULL, &stop, give, NULL, NULL };
+    gaps_hooks hs = { &g, NULL, NULL, NULL, &stop, give, NULL, NULL, NULL };
     CHECK(gaps_generate_with(&cfg, &hs, NULL, NULL, &run, msg, sizeof msg) == 0, "stop: %s",
           msg);
     if (run.state) {
@@ -139,7 +139,7 @@ int main(void)
     defaults(&cfg, 3);
     giver_init(&g, cfg.first_event, cfg.first_event + cfg.events, 37);
     g.fail_at = 30;
-    gaps_hooks hf = { &g, NULL, NULL, NULL, NULL, give, NULL, NULL };
+    gaps_hooks hf = { &g, NULL, NULL, NULL, NULL, give, NULL, NULL, NULL };
     CHECK(gaps_generate_with(&cfg, &hf, NULL, NULL, &run, msg, sizeof msg) != 0
           && strstr(msg, "piece"), "a failing giver: %s", msg);
     printf("ok: a failing giver: '%s'\n", msg);

@@ -139,15 +139,20 @@ typedef struct gaps_hooks {
      * is done is what was given); checkpoint_every must be 0 (checkpoints are the giver's:
      * only it knows what the others did); and the run's state counts the events of every
      * piece but its range table is that of the resumed state: which pieces this process did
-     * is the giver's to record, and they may be more than one state can list. */
+     * is the giver's to record, and they may be more than one state can list.
+     * For a process whose hard events come from a file the pieces are taken by the run's
+     * thread, not by the partitions: each piece is run as segments of at most a batch, which
+     * all partitions share, and the next piece is taken as soon as the current one's last
+     * batch is being read, so that it can be read while that batch showers. */
     int (*next_range)(void *ctx, int64_t *begin, int64_t *end);
     /* For a process whose hard events come from a file (gaps_process_info.from_file; needed
      * then): fill batch (host memory, capacity and row_capacity set; gaps/hard_batch.h) with
      * the hard events of event numbers first, first + 1, ... in order, at most `want` of them
      * and no more than its arrays hold, and set batch->first and batch->count.  *ended = 1
      * when the file has no event after the last one given.  Called from the run's thread once
-     * per segment, before its events start, with first the segment's first event.  Return 0,
-     * or -1 to end the run with an error (the callee keeps its reason). */
+     * per segment, before its events start, with first the segment's first event (with
+     * next_range, the pieces' events: first may then skip the events of pieces that went to
+     * others).  Return 0, or -1 to end the run with an error (the callee keeps its reason). */
     int (*hard_events)(void *ctx, gaps_hard_batch *batch, int64_t first, int64_t want,
                        int *ended);
     /* Optional, with hard_events: the next segment will ask hard_events for `want` events
@@ -158,6 +163,10 @@ typedef struct gaps_hooks {
      * segment's) is not touched again until after that call.  Return 0, or -1 if it reads
      * nothing ahead (hard_events then does all the work). */
     int (*hard_events_ahead)(void *ctx, gaps_hard_batch *batch, int64_t first, int64_t want);
+    /* Optional, with hard_events: after it failed, why (one line, e.g. the file's line
+     * number) and *status, the exit status it calls for (2: the input is wrong, 1: the system
+     * failed).  The run's msg is then that line and run->file_failed the status. */
+    const char *(*hard_events_error)(void *ctx, int *status);
 } gaps_hooks;
 
 typedef struct gaps_run {
@@ -168,7 +177,9 @@ typedef struct gaps_run {
                                 and with negative weights */
     double negative_fraction;/* fraction of the events with weight < 0 (NLO) */
     int64_t negative_weights;/* events with weight < 0 */
-    int file_failed;         /* the run stopped because hooks->hard_events failed */
+    int file_failed;         /* the run stopped because hooks->hard_events failed: the exit
+                                status it calls for (hooks->hard_events_error's; 1 without
+                                it), else 0 */
     int64_t events, capacity_hits, invalid_events;
     int64_t bad_weights;     /* events whose weight the histograms could not take (not
                                 finite, or beyond 2^43 weight units): counted, not added */
@@ -233,6 +244,11 @@ int gaps_config_loop_mode(const gaps_config *cfg);
  * cfg->cycles_per_launch, or where that is 0 the backend's default for the loop mode and the
  * process. */
 int gaps_config_cycles_per_launch(const gaps_config *cfg);
+
+/* Hard events per batch of a run whose hard events come from a file: cfg->file_batch, or
+ * by default twice the pool within GAPS_FILE_BATCH_MIN ... GAPS_FILE_BATCH_DEFAULT; never more
+ * than cfg->events.  (It applies cfg->threads, as a run does: the pool depends on them.) */
+int64_t gaps_config_file_batch(const gaps_config *cfg);
 
 /* Choose the process (enum gaps_process_id) and give the parameters whose default depends on
  * it (ecm, pdf, max_partons, analysis: GAPS_PF_PROCESS_DEFAULT) that process's defaults.  A

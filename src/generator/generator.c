@@ -150,6 +150,23 @@ int gaps_config_cycles_per_launch(const gaps_config *cfg)
     return gaps_runtime_default_step_cycles(config_hadronic(cfg));
 }
 
+int64_t gaps_config_file_batch(const gaps_config *cfg)
+{
+    /* by default twice the pool (a segment then refills each slot about twice before the
+     * pool drains), at least GAPS_FILE_BATCH_MIN, at most GAPS_FILE_BATCH_DEFAULT: the
+     * GPU's pool of 2^20 slots gets 2^20 events a batch (about 0.4 GB on each side), a
+     * CPU's few hundred slots 2^14 (7 MB) */
+    gaps_runtime_set_threads(cfg->threads);
+    const int64_t pool = cfg->slots > 0 ? cfg->slots
+                         : (int64_t)gaps_runtime_default_slots_per_partition()
+                               * gaps_runtime_partitions();
+    int64_t cap = 2 * pool < GAPS_FILE_BATCH_MIN ? GAPS_FILE_BATCH_MIN : 2 * pool;
+    if (cap > GAPS_FILE_BATCH_DEFAULT) cap = GAPS_FILE_BATCH_DEFAULT;
+    if (cfg->file_batch > 0) cap = cfg->file_batch;
+    if (cap > cfg->events) cap = cfg->events;
+    return cap;
+}
+
 int gaps_config_split_every(const gaps_config *cfg)
 {
     if (cfg->split_every > 0) return cfg->split_every;
@@ -920,6 +937,8 @@ typedef struct shared {
     const gaps_hooks *hooks;
     const gaps_histograms *hist_dev;
     int pieces;                /* event numbers come piece by piece from hooks->next_range */
+    int finish_segment;        /* a stop does not end the segment early: it is a piece given
+                                  to this run (a file's, taken by the run's thread) */
     int64_t run_begin, run_end;   /* pieces: the bounds next_range is given */
     int64_t segment_end;       /* refills stop below this event number */
     int64_t done_before;       /* events finished before this run (a resumed checkpoint) */
@@ -1047,7 +1066,7 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
 
     part->draining = 0;
     double t0 = now();
-    if (!stop_requested(sh) && (!sh->pieces || take_piece(part, sh))) {
+    if ((!stop_requested(sh) || sh->finish_segment) && (!sh->pieces || take_piece(part, sh))) {
         gaps_shower_launch_refill(pool, phys, nslots, config_launch(cfg),
                                       config_from_file(cfg));
         part->launches++;
@@ -1142,8 +1161,8 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
             left = (int64_t)c[GAPS_COUNT_NEXT] < part->phys.end_event && !part->failed;
             if (!left && !stop_requested(sh)) left = fresh = take_piece(part, sh);
         } else {
-            left = (int64_t)c[GAPS_COUNT_NEXT] < sh->segment_end && !stop_requested(sh)
-                   && !part->failed;
+            left = (int64_t)c[GAPS_COUNT_NEXT] < sh->segment_end
+                   && (!stop_requested(sh) || sh->finish_segment) && !part->failed;
         }
         if (idle && !left) break;
         part->draining = !left;
@@ -1159,6 +1178,21 @@ static void run_segment(partition *part, shared *sh, int is_first_partition)
         }
         part->time_me += now() - t2;
     }
+}
+
+/* File pieces: the next piece from hooks->next_range into [*begin, *end), which must lie in
+ * [run_begin, run_end).  1 when there is one, 0 when none is left, -1 when next_range failed
+ * or gave a piece outside the run. */
+static int take_file_piece(const gaps_hooks *hooks, int64_t run_begin, int64_t run_end,
+                           int64_t *begin, int64_t *end)
+{
+    int64_t b = run_begin, e = run_end;
+    if (hooks->next_range(hooks->ctx, &b, &e) != 0) return -1;
+    if (b >= e) return 0;
+    if (b < run_begin || e > run_end) return -1;
+    *begin = b;
+    *end = e;
+    return 1;
 }
 
 /* One past the last event of the segment from `start`: checkpoint_every events (`every`),
@@ -1374,8 +1408,8 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
             return snprintf(msg, len, "the checkpoint's --vary and --shower-mur-factor are not "
                             "this run's"), -1;
     }
-    const int pieces = hooks && hooks->next_range;
-    if (pieces && cfg->checkpoint_every > 0)
+    const int next_range = hooks && hooks->next_range;
+    if (next_range && cfg->checkpoint_every > 0)
         return snprintf(msg, len, "a run that takes its work in pieces (next_range) leaves "
                         "checkpoints to the giver: checkpoint_every must be 0"), -1;
     gaps_runtime_set_threads(cfg->threads);
@@ -1390,6 +1424,9 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     /* hard events from a file: a batch per segment, filled on the host by hooks->hard_events
      * and copied to where the loops run */
     const int from_file = phys.proc.from_file;
+    /* pieces taken by the partitions (built-in processes), or by the run's thread, a piece
+     * a segment or more (a file's events: they come a batch at a time) */
+    const int pieces = next_range && !from_file, file_pieces = next_range && from_file;
     /* two host batches with hooks->hard_events_ahead: one is read while the other's events
      * shower */
     gaps_hard_batch batch_host[2], batch_dev;
@@ -1399,22 +1436,12 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     memset(batch_host, 0, sizeof batch_host);
     memset(&batch_dev, 0, sizeof batch_dev);
     if (from_file) {
-        if (!hooks || !hooks->hard_events || pieces) {
+        if (!hooks || !hooks->hard_events) {
             run_pdf_free(&pdf);
             return snprintf(msg, len, "a process whose hard events come from a file needs the "
-                            "hard_events hook, and takes no pieces"), -1;
+                            "hard_events hook"), -1;
         }
-        /* by default twice the pool (a segment then refills each slot about twice before the
-         * pool drains), at least GAPS_FILE_BATCH_MIN, at most GAPS_FILE_BATCH_DEFAULT: the
-         * GPU's pool of 2^20 slots gets 2^20 events a batch (about 0.4 GB on each side), a
-         * CPU's few hundred slots 2^14 (7 MB) */
-        const int64_t pool = cfg->slots > 0 ? cfg->slots
-                             : (int64_t)gaps_runtime_default_slots_per_partition()
-                                   * gaps_runtime_partitions();
-        int64_t cap = 2 * pool < GAPS_FILE_BATCH_MIN ? GAPS_FILE_BATCH_MIN : 2 * pool;
-        if (cap > GAPS_FILE_BATCH_DEFAULT) cap = GAPS_FILE_BATCH_DEFAULT;
-        if (cfg->file_batch > 0) cap = cfg->file_batch;
-        if (cap > cfg->events) cap = cfg->events;
+        const int64_t cap = gaps_config_file_batch(cfg);
         const int64_t rows = cap * GAPS_FILE_BATCH_ROWS_PER_EVENT > cfg->max_partons
                              ? cap * GAPS_FILE_BATCH_ROWS_PER_EVENT : cfg->max_partons;
         if (cap > INT32_MAX / GAPS_FILE_BATCH_ROWS_PER_EVENT
@@ -1551,7 +1578,8 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
         /* where the run stands: a resumed run starts from its checkpoint's accumulators */
         *run->state = *base;
     }
-    shared sh = { cfg, hooks, hist_dev, pieces, start, run_end, 0, 0, cfg->events, 0.0, 0 };
+    shared sh = { cfg, hooks, hist_dev, pieces, file_pieces, start, run_end, 0, 0, cfg->events,
+                  0.0, 0 };
     if (resume) {
         sh.done_before = resume->next_event - cfg->first_event;
         run->launches = (long)resume->launches;
@@ -1560,6 +1588,9 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     const int per_pass = gaps_config_cycles_per_launch(cfg);
     const int64_t every = cfg->checkpoint_every > 0 ? cfg->checkpoint_every : cfg->events;
     int64_t segment_start = start, done_end = start;
+    /* file pieces: the one being run ends at piece_end; the one taken after it (for reading
+     * ahead) is [ahead_begin, ahead_end), empty if none */
+    int64_t piece_end = start, ahead_begin = start, ahead_end = start;
     run->energy_j = -1.0;
     const double e_start = cfg->measure_energy
                            ? gaps_runtime_energy_read(run->energy_source, sizeof run->energy_source)
@@ -1568,11 +1599,34 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     sh.t_start = t_start;
     run->time_startup = t_start - t_entry;
     while (ok) {
+        if (file_pieces && segment_start >= piece_end) {
+            /* the piece is done: on to the one taken for reading ahead, or take one (none
+             * after a stop: the run ends once what was given is done) */
+            int got = ahead_begin < ahead_end;
+            if (got) {
+                segment_start = ahead_begin;
+                piece_end = ahead_end;
+                ahead_begin = ahead_end;
+            } else if (!stop_requested(&sh)) {
+                got = take_file_piece(hooks, start, run_end, &segment_start, &piece_end);
+                if (got < 0) {
+                    snprintf(msg, len, "taking the next piece of work failed; the run was "
+                                       "stopped");
+                    ok = 0;
+                    break;
+                }
+            }
+            if (!got) {
+                run->interrupted = stop_requested(&sh);
+                done_end = run->interrupted ? start : run_end;
+                break;
+            }
+        }
         /* A segment: event numbers [segment_start, segment_end), then a checkpoint.  The
          * pool drains at its end, so the accumulators then hold exactly the events below
          * segment_end: what makes a checkpoint exact. */
-        int64_t segment_end = segment_end_of(segment_start, run_end, every,
-                                             from_file ? batch_host[0].capacity : 0);
+        int64_t segment_end = segment_end_of(segment_start, file_pieces ? piece_end : run_end,
+                                             every, from_file ? batch_host[0].capacity : 0);
         if (from_file) {
             /* the segment's hard events (read ahead where the hook did): at most a batch,
              * and where the file ends, the run */
@@ -1583,23 +1637,49 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
                                    &ended) != 0
                 || hb->first != segment_start || hb->count < 0
                 || hb->count > segment_end - segment_start || (hb->count == 0 && !ended)) {
-                snprintf(msg, len, "reading the hard events failed; the run was stopped");
-                run->file_failed = 1;
+                int status = 1;
+                const char *why = hooks->hard_events_error
+                                  ? hooks->hard_events_error(hooks->ctx, &status) : NULL;
+                snprintf(msg, len, "%s", why ? why : "reading the hard events failed; the run "
+                                                     "was stopped");
+                run->file_failed = status > 0 ? status : 1;
                 ok = 0;
                 break;
             }
             segment_end = segment_start + hb->count;
-            if (ended) run_end = segment_end;
+            if (ended) run_end = piece_end = segment_end;   /* and no piece after this one */
             batch_upload(hb, &batch_dev, batch_dev_struct);
             run->time_read += now() - t_read;
             /* the next segment's, read while this one showers: it starts where this one
-             * ends unless a stop comes first, and then it is not asked for */
-            if (n_host > 1 && segment_end < run_end) {
+             * ends (or, at a piece's end, where the next piece begins, taken now) unless a
+             * stop comes first, and then it is not asked for */
+            int64_t next = -1, next_limit = run_end;
+            if (n_host > 1 && file_pieces && !ended) {
+                if (segment_end < piece_end) {
+                    next = segment_end;
+                    next_limit = piece_end;
+                } else if (!stop_requested(&sh)) {
+                    const int got = take_file_piece(hooks, start, run_end, &ahead_begin,
+                                                    &ahead_end);
+                    if (got < 0) {
+                        snprintf(msg, len, "taking the next piece of work failed; the run was "
+                                           "stopped");
+                        ok = 0;
+                        break;
+                    }
+                    if (got) {
+                        next = ahead_begin;
+                        next_limit = ahead_end;
+                    }
+                }
+            } else if (n_host > 1 && !file_pieces && segment_end < run_end) {
+                next = segment_end;
+            }
+            if (next >= 0) {
                 cur = 1 - cur;
-                const int64_t next_end = segment_end_of(segment_end, run_end, every,
+                const int64_t next_end = segment_end_of(next, next_limit, every,
                                                         batch_host[cur].capacity);
-                hooks->hard_events_ahead(hooks->ctx, &batch_host[cur], segment_end,
-                                         next_end - segment_end);
+                hooks->hard_events_ahead(hooks->ctx, &batch_host[cur], next, next_end - next);
             }
         }
         sh.segment_end = segment_end;
@@ -1650,7 +1730,7 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
         }
         /* with pieces, the range table is the giver's (gaps_hooks.next_range) */
         if (collect_state(base, &hist, words_dev, words_host, parts, nparts, start,
-                          pieces ? start : done_end, run->state, msg, len) != 0) {
+                          next_range ? start : done_end, run->state, msg, len) != 0) {
             ok = 0;
             break;
         }
@@ -1671,7 +1751,8 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
                                                               * GAPS_ACC_WORDS
                                                               * sizeof *run->vary_words);
         }
-        const int stopped = stop_requested(&sh) && done_end < run_end;
+        /* (file pieces stop where the next piece would be taken) */
+        const int stopped = !file_pieces && stop_requested(&sh) && done_end < run_end;
         if (hooks && hooks->checkpoint && cfg->checkpoint_every > 0) {
             const gaps_resume_point rp = gaps_resume_point_make(
                 cfg, done_end, (uint64_t)(run->launches + launches),

@@ -109,6 +109,7 @@ struct gaps_lhe_feed {
     int64_t base;                 /* a gaps-written file: its first event's number */
     uint64_t digest;              /* of the events handed over (gaps_lhe_feed_digest) */
     uint64_t *digest_at;          /* rec[fill_rec]'s, while a fill runs */
+    parsed *pass_batch;           /* one event, for pass_over with the serial reader */
     /* for the summary: reading threads, pieces read in parallel, the event from which the
      * file was read serially (-1: none) */
     int threads_used;
@@ -684,10 +685,15 @@ static int next_slot(gaps_lhe_feed *f, slot **out)
     }
 }
 
-/* Hand over up to `want` events from the slots into b from entry b->count on, or with b NULL
- * discard them (--first-event).  The number handed over; it stops early at the file's end,
- * when b's rows are full, or after a fall back (f->pl is then NULL); -1 on an error. */
-static int64_t take(gaps_lhe_feed *f, gaps_hard_batch *b, int64_t want)
+/* What take() does with the events: hands them over into a batch, drops them before the
+ * run's first event (--first-event), or passes over them inside the run, where they go into
+ * the digest as if handed over (the events of pieces that other MPI ranks shower). */
+enum take_mode { TAKE_INTO, TAKE_DROP, TAKE_PASS };
+
+/* Hand over up to `want` events from the slots into b from entry b->count on (TAKE_INTO), or
+ * drop or pass over them (b NULL).  The number taken; it stops early at the file's end, when
+ * b's rows are full, or after a fall back (f->pl is then NULL); -1 on an error. */
+static int64_t take(gaps_lhe_feed *f, gaps_hard_batch *b, int64_t want, enum take_mode mode)
 {
     int64_t got = 0;
     const int nw = f->weights.n;
@@ -728,6 +734,9 @@ static int64_t take(gaps_lhe_feed *f, gaps_hard_batch *b, int64_t want)
             }
             b->count = c + n;
             f->next += n;
+        } else if (mode == TAKE_PASS) {
+            for (int j = 0; j < n; ++j) f->digest = mix(f->digest, s->out.hash[k + j]);
+            f->next += n;
         }
         s->taken = k + n;
         f->read += n;
@@ -749,7 +758,7 @@ static int64_t discard(gaps_lhe_feed *f, int64_t n)
             continue;
         }
         if (f->pl) {
-            const int64_t got = take(f, NULL, n - done);
+            const int64_t got = take(f, NULL, n - done, TAKE_DROP);
             if (got < 0) return -1;
             done += got;
             if (f->pl && done < n) break;   /* the end of the file */
@@ -762,6 +771,44 @@ static int64_t discard(gaps_lhe_feed *f, int64_t n)
         done++;
     }
     return done;
+}
+
+/* Pass over the events from f->next up to `to` (fewer at the file's end): a run shared by
+ * MPI ranks, each of which reads the whole file and showers the pieces it was given.  They
+ * are read and checked as handed-over ones are, and go into the digest, so that the digest
+ * at any event covers every event of the run before it, whoever showered them.  0, or -1 on
+ * an error. */
+static int pass_over(gaps_lhe_feed *f, int64_t to)
+{
+    while (f->next < to) {
+        if (f->pl && !f->have_ev) {
+            if (take(f, NULL, to - f->next, TAKE_PASS) < 0) return -1;
+            if (f->pl && f->next < to) return 0;   /* the end of the file */
+            continue;                              /* (or fell back: serially from here) */
+        }
+        const int rc = read_next(f);
+        if (rc <= 0) return rc;
+        /* the serial reader: the event converted as it would be handed over, for its hash
+         * and its checks */
+        if (!f->pass_batch) {
+            f->pass_batch = calloc(1, sizeof *f->pass_batch);
+            if (!f->pass_batch || parsed_reserve(f->pass_batch, 2, GAPS_MAX_PARTONS,
+                                                 f->weights.n) != 0)
+                return fail(f, 1, "out of memory reading the event file");
+            f->pass_batch->b.capacity = 1;
+        }
+        gaps_hard_batch *pb = &f->pass_batch->b;
+        pb->count = 0;
+        pb->row0[0] = 0;
+        double *const saved = f->batch_weights;
+        f->batch_weights = f->pass_batch->weights;
+        const int put = put_event(f, pb, 0, f->next);
+        f->batch_weights = saved;
+        if (put != 0) return put < 0 ? -1 : fail(f, 1, "an event too large to pass over");
+        f->have_ev = 0;
+        f->next++;
+    }
+    return 0;
 }
 
 /* Whether the file has another event: 1, 0, or -1 on an error. */
@@ -782,7 +829,8 @@ static int fill(gaps_lhe_feed *f, gaps_hard_batch *b, int64_t first, int64_t wan
     b->first = first;
     b->count = 0;
     b->row0[0] = 0;
-    if (first != f->next) {
+    if (first > f->next && pass_over(f, first) != 0) return -1;
+    if (first != f->next && !(f->ended && first > f->next)) {
         char m[256];
         snprintf(m, sizeof m, "the run asked for event %lld of the file, the next is %lld",
                  (long long)first, (long long)f->next);
@@ -816,7 +864,7 @@ static int fill(gaps_lhe_feed *f, gaps_hard_batch *b, int64_t first, int64_t wan
     f->digest_at[0] = f->digest;
     while (b->count < want) {
         if (f->pl && !f->have_ev) {
-            if (take(f, b, want - b->count) < 0) return -1;
+            if (take(f, b, want - b->count, TAKE_INTO) < 0) return -1;
             if (!f->pl) continue;          /* fell back: serially from here */
             break;   /* the batch is full, or its rows are, or the file ended */
         }
@@ -1091,6 +1139,10 @@ const char *gaps_lhe_feed_error(gaps_lhe_feed *f, int *status)
 int gaps_lhe_feed_digest(gaps_lhe_feed *f, int64_t next_event, uint64_t *digest)
 {
     ahead_wait(f);
+    /* behind: the last events before next_event went to other MPI ranks */
+    if (next_event > f->next && f->ahead == AHEAD_NONE
+        && (pass_over(f, next_event) != 0 || f->next != next_event))
+        return -1;
     if (f->next == next_event) {
         *digest = f->digest;
         return 0;
@@ -1182,6 +1234,8 @@ void gaps_lhe_feed_close(gaps_lhe_feed *f)
     gaps_lhe_close(f->reader);
     free(f->names);
     free(f->name_ptr);
+    if (f->pass_batch) parsed_free(f->pass_batch);
+    free(f->pass_batch);
     for (int r = 0; r < 2; ++r) {
         free(f->rec[r].weights);
         free(f->rec[r].digest_at);

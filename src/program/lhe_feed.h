@@ -43,7 +43,9 @@ typedef struct gaps_lhe_feed_options {
 gaps_lhe_feed *gaps_lhe_feed_open(const char *path, const gaps_lhe_feed_options *opt,
                                   gaps_config *cfg, int *status, char *msg, size_t len);
 
-/* gaps_hooks.hard_events, ctx the feed.  On -1 the reason is gaps_lhe_feed_error().  It may
+/* gaps_hooks.hard_events, ctx the feed.  On -1 the reason is gaps_lhe_feed_error().  With
+ * first beyond the next event (a run shared by MPI ranks, whose other pieces went to other
+ * ranks) the events before first are read, checked and passed over.  It may
  * run in a thread of the generator's while the run's thread writes the events of the batch
  * filled before (gaps_hooks.read_ahead): the feed keeps the weights and digests of the two
  * batches filled last apart, and the weights' lookup (gaps_lhe_feed_weights) takes a lock. */
@@ -79,8 +81,10 @@ void gaps_lhe_feed_reading(gaps_lhe_feed *f, int *threads, long *pieces,
 const gaps_event_stream_weights *gaps_lhe_feed_weights(gaps_lhe_feed *f);
 
 /* Checkpoints (doc/formats.md): the digest of the events handed over up to next_event, the
- * next event handed over or one of the two batches filled last (0; -1 if it is neither; not
- * while a fill runs); and a resume, which reads and drops the events up to next_event and
+ * next event handed over or one of the two batches filled last, or an event further on, up
+ * to which the feed then passes over the file (a run shared by MPI ranks: the root's feed
+ * may be behind the checkpoint) (0; -1 if it is none of these; not while a fill runs); and
+ * a resume, which reads and drops the events up to next_event and
  * compares their digest with the checkpoint's (0, or -1 with *status 2: not the
  * checkpoint's file, or 1: the system failed, and one line in msg). */
 int gaps_lhe_feed_digest(gaps_lhe_feed *f, int64_t next_event, uint64_t *digest);

@@ -57,6 +57,11 @@ typedef struct job {
     const gaps_hooks *user;      /* run.c's hooks: used on rank 0 */
     int rank, size;
     int streaming;               /* per-event output requested */
+    int from_file;               /* the hard events come from a file (--lhe): pieces of whole
+                                    batches, taken by the generator's run thread */
+    int64_t file_piece;          /* events per piece then: the largest batch of any rank */
+    int64_t file_end;            /* where this rank found the run's events to end (the file's
+                                    end, or the run's last event), INT64_MAX if not yet */
     int n_vary;                  /* --vary factors each event's record carries (gaps/vary.h) */
     /* the segment being run */
     int64_t seg_begin, seg_end, piece;
@@ -224,7 +229,8 @@ gaps_ranks_summary gaps_ranks_summary_get(void) { return summary; }
 /* ---- pieces of work ---- */
 
 /* Events per piece in a segment of `len` events, the same on every rank: takers is the
- * number of partitions of all ranks, slots the largest pool of one partition. */
+ * number of partitions of all ranks, slots the largest pool of one partition.  (A file's
+ * events come in pieces of whole batches: file_piece.) */
 static int64_t piece_size(int64_t len, int64_t takers, int64_t slots, int streaming)
 {
     int64_t p = PIECE_POOLS * slots;
@@ -266,6 +272,41 @@ static void close_counter(job *j)
     if (j->closed) return;
     j->closed = 1;
     gaps_mpi_counter_fetch_add(j->npieces);
+}
+
+/* ---- a file's events (--lhe): every rank reads the whole file ---- */
+
+/* Each rank's feed reads the file from its start and passes over the events of the pieces
+ * that went to other ranks (the file's events are numbered by their place in it, so a piece
+ * is found by counting), and the generator takes the pieces in its run thread, a piece being
+ * a whole batch: the pool drains at a batch's end anyway, and a smaller piece would drain it
+ * more often.  These wrap run.c's hooks: the file's end, when a rank meets it, closes the
+ * counter, since without --events the run's length is not known before. */
+static int file_events(void *ctx, gaps_hard_batch *batch, int64_t first, int64_t want,
+                       int *ended)
+{
+    job *j = ctx;
+    const int rc = j->user->hard_events(j->user->ctx, batch, first, want, ended);
+    if (rc == 0 && *ended) {
+        if (batch->first + batch->count < j->file_end) j->file_end = batch->first + batch->count;
+        close_counter(j);
+    }
+    return rc;
+}
+
+static int file_events_ahead(void *ctx, gaps_hard_batch *batch, int64_t first, int64_t want)
+{
+    job *j = ctx;
+    return j->user->hard_events_ahead ? j->user->hard_events_ahead(j->user->ctx, batch, first,
+                                                                   want)
+                                      : -1;
+}
+
+static const char *file_events_error(void *ctx, int *status)
+{
+    job *j = ctx;
+    return j->user->hard_events_error ? j->user->hard_events_error(j->user->ctx, status)
+                                      : NULL;
 }
 
 /* ---- events to rank 0 ---- */
@@ -469,6 +510,8 @@ typedef struct totals {
 typedef struct meeting {
     int64_t cut;                 /* every event of the run below it is done */
     int64_t stop;                /* the signal that stopped a rank, 0 if none */
+    int ended;                   /* a file's events ended at the cut: the run is done */
+    int file_failed;             /* on an error: the file failed on a rank (gaps_run's) */
 } meeting;
 
 /* Set up the job for a run: the counter, the batches, rank 0's total.  Collective; 0, or -1
@@ -482,6 +525,13 @@ static int start_job(job *j, totals *t, const gaps_config *cfg, const gaps_hooks
     j->cfg = cfg;
     j->user = hooks;
     j->streaming = cfg->keep_rows || cfg->keep_records;
+    j->from_file = hooks->hard_events != NULL;
+    j->file_end = INT64_MAX;
+    j->file_piece = 0;
+    if (j->from_file) {
+        j->file_piece = gaps_config_file_batch(cfg);
+        gaps_mpi_max(&j->file_piece, 1);
+    }
     gaps_variation vary[GAPS_VARY_MAX];
     j->n_vary = gaps_config_vary_list(cfg, vary);
     j->output_failed = j->bad_batch = 0;
@@ -527,8 +577,12 @@ static int generate_segment(job *j, totals *t, const gaps_hooks *hooks, int64_t 
 {
     j->seg_begin = seg_begin;
     j->seg_end = seg_end;
-    j->piece = piece_size(seg_end - seg_begin, takers, slots, j->streaming);
+    j->piece = j->from_file ? j->file_piece
+                            : piece_size(seg_end - seg_begin, takers, slots, j->streaming);
     j->npieces = (uint64_t)((seg_end - seg_begin + j->piece - 1) / j->piece);
+    /* (a file's run without --events is as long as any file could be: its pieces are counted
+     * up to the counter's limit, some 10^16 events on a CPU, and the file's end closes it) */
+    if (j->npieces > MAX_PIECES) j->npieces = MAX_PIECES;
     j->given_end = seg_begin;
     j->closed = 0;
     j->markers = 0;
@@ -538,7 +592,10 @@ static int generate_segment(job *j, totals *t, const gaps_hooks *hooks, int64_t 
     c.events = seg_end - seg_begin;
     c.checkpoint_every = 0;   /* the segment is the checkpoint interval */
     gaps_hooks h = { j, j->streaming ? (j->rank == 0 ? root_events : forward_events) : NULL,
-                     NULL, poll_hook, hooks->stop, take_piece, NULL, NULL };
+                     NULL, poll_hook, hooks->stop, take_piece,
+                     j->from_file ? file_events : NULL,
+                     j->from_file ? file_events_ahead : NULL,
+                     j->from_file ? file_events_error : NULL };
     int failed = 0;
     if (t->segments == 1 && simulated_failure(j, why, len)) {
         failed = 1;
@@ -582,15 +639,24 @@ static int generate_segment(job *j, totals *t, const gaps_hooks *hooks, int64_t 
 
 /* The ranks meet at a segment's end: errors (-1 on every rank if any, the first failing
  * rank's reason on rank 0), stops and the cut. */
-static int meet(job *j, totals *t, const gaps_hooks *hooks, int failed, meeting *m, char *why,
-                size_t len)
+static int meet(job *j, totals *t, const gaps_hooks *hooks, int failed, int file_failed,
+                meeting *m, char *why, size_t len)
 {
     const double t0 = gaps_now();
-    if (gaps_mpi_agree(failed, why, len) >= 0) return -1;
-    int64_t v[2] = { hooks->stop ? *hooks->stop : 0, j->given_end };
-    gaps_mpi_max(v, 2);
+    if (gaps_mpi_agree(failed, why, len) >= 0) {
+        int64_t status = file_failed;   /* the exit status the file's failure calls for */
+        gaps_mpi_max(&status, 1);
+        m->file_failed = (int)status;
+        return -1;
+    }
+    /* the run's events end at the earliest end any rank met (those who met one beyond it had
+     * a piece past the file's end) */
+    int64_t v[3] = { hooks->stop ? *hooks->stop : 0, j->given_end, -j->file_end };
+    gaps_mpi_max(v, 3);
     m->stop = v[0];
     m->cut = v[1];
+    m->ended = -v[2] < INT64_MAX;
+    if (m->ended && -v[2] < m->cut) m->cut = -v[2];
     t->meet_s += gaps_now() - t0;
     return 0;
 }
@@ -751,7 +817,7 @@ int gaps_ranks_generate(const gaps_config *cfg, const gaps_hooks *hooks,
     const int64_t run_end = cfg->first_event + cfg->events;
     const int64_t every = cfg->checkpoint_every > 0 ? cfg->checkpoint_every : cfg->events;
     int64_t seg_begin = resume ? resume->next_event : cfg->first_event;
-    meeting m = { seg_begin, 0 };
+    meeting m = { seg_begin, 0, 0, 0 };
     const double t_start = gaps_now();
     while (status == 0) {
         /* a segment: [seg_begin, seg_end), the same on every rank */
@@ -761,7 +827,7 @@ int gaps_ranks_generate(const gaps_config *cfg, const gaps_hooks *hooks,
         int failed = generate_segment(j, &t, hooks, seg_begin, seg_end, takers, slots, &seg,
                                       why, sizeof why);
         if (startup < 0.0) startup = t_start - t_entry + seg.time_startup;
-        if (meet(j, &t, hooks, failed, &m, why, sizeof why) != 0) {
+        if (meet(j, &t, hooks, failed, seg.file_failed, &m, why, sizeof why) != 0) {
             gaps_run_free(&seg);
             status = -1;
             break;
@@ -772,10 +838,10 @@ int gaps_ranks_generate(const gaps_config *cfg, const gaps_hooks *hooks,
         gaps_run_free(&seg);
         if (gaps_mpi_agree(failed, why, sizeof why) >= 0) {
             status = -1;
-        } else if (m.stop && m.cut < run_end) {
-            run->interrupted = 1;
+        } else if (m.cut >= run_end || m.ended) {
             break;
-        } else if (m.cut >= run_end) {
+        } else if (m.stop) {
+            run->interrupted = 1;
             break;
         }
         seg_begin = m.cut;
@@ -786,6 +852,7 @@ int gaps_ranks_generate(const gaps_config *cfg, const gaps_hooks *hooks,
     free(t.part);
     if (status != 0) {
         if (j->rank == 0) snprintf(msg, len, "%s", why);
+        run->file_failed = m.file_failed;
         free(t.state);
         free(t.cycle_log);
         free(t.cycle_log_seconds);

@@ -131,6 +131,13 @@ static int hook_hard_events(void *ctx, gaps_hard_batch *batch, int64_t first, in
     return gaps_lhe_feed_fill(pg->lhe, batch, first, want, ended);
 }
 
+/* hooks.hard_events_error of a run with --lhe: the file's line, or the system's failure */
+static const char *hook_hard_events_error(void *ctx, int *status)
+{
+    program *pg = ctx;
+    return gaps_lhe_feed_error(pg->lhe, status);
+}
+
 /* hooks.hard_events_ahead of a run with --lhe: the next batch read while this one showers */
 static int hook_hard_events_ahead(void *ctx, gaps_hard_batch *batch, int64_t first,
                                   int64_t want)
@@ -367,10 +374,14 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
     /* --lhe: the file's init block completes the configuration (process, sqrt(s), weight
      * unit, event numbers) before anything is checked */
     if (o->lhe) {
-        if (gaps_ranks_count() > 1)
-            return refuse(msg, len, EXIT_USAGE, "--lhe runs in one process so far, not %d MPI "
-                          "ranks (split the file's events with --first-event and --events)",
-                          gaps_ranks_count());
+        /* MPI ranks share a file by each reading all of it: standard input (which the
+         * launcher gives rank 0 alone) or a FIFO (read once) cannot be shared */
+        struct stat sb;
+        if (gaps_ranks_count() > 1
+            && (strcmp(o->lhe, "-") == 0 || (stat(o->lhe, &sb) == 0 && !S_ISREG(sb.st_mode))))
+            return refuse(msg, len, EXIT_USAGE, "--lhe %s: MPI ranks each read the whole file, "
+                          "so it must be a regular file, not standard input or a FIFO",
+                          o->lhe);
         int lhe_threads = o->lhe_threads;
         if (lhe_threads < 0) {   /* one CPU for the run's thread and the input's */
             const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -390,6 +401,13 @@ static int prepare_run(program *pg, int argc, char **argv, char *msg, size_t len
             return refuse(msg, len, EXIT_USAGE, "%s: its %d named weights and the %d of --vary "
                           "are more than the %d an event's output carries here", o->lhe,
                           w.n - w.n_vary, w.n_vary, GAPS_HEPMC_MAX_WEIGHTS);
+        /* MPI ranks share the file: each reads all of it and showers its pieces.  The
+         * named weights of the events that other ranks send to the root are not sent with
+         * them (the root's feed holds those of its own batches only) */
+        if (gaps_ranks_count() > 1 && w.n > w.n_vary && (o->hepmc || o->observables_out))
+            return refuse(msg, len, EXIT_USAGE, "%s: its events' %d named weights go into "
+                          "--hepmc and --observables-out in a single process only, not with %d "
+                          "MPI ranks", o->lhe, w.n - w.n_vary, gaps_ranks_count());
     }
     if (gaps_config_check(cfg, msg, len) != 0) return EXIT_USAGE;
     /* The PDF set of a process with hadron beams must load before anything is written: a
@@ -621,7 +639,8 @@ static int run_and_write(program *pg)
     gaps_hooks hooks = { pg, pg->streaming ? hook_events : NULL,
                          pg->checkpoint ? hook_checkpoint : NULL, hook_progress, &stop_signal,
                          NULL, pg->lhe ? hook_hard_events : NULL,
-                         pg->lhe ? hook_hard_events_ahead : NULL };
+                         pg->lhe ? hook_hard_events_ahead : NULL,
+                         pg->lhe ? hook_hard_events_error : NULL };
     gaps_run run;
     const double t_call = gaps_now();
     const int grc = gaps_ranks_generate(cfg, &hooks, o->resume ? &pg->resume_state : NULL,
@@ -629,26 +648,24 @@ static int run_and_write(program *pg)
     /* the start-up counts from the program's start: options, input files, outputs opened */
     run.time_startup += t_call - pg->t_program;
     gaps_progress_end(&pg->prog);
-    int lhe_status = 0;
-    const char *lhe_error = gaps_lhe_feed_error(pg->lhe, &lhe_status);
     if (grc == 0 && pg->lhe && o->events_given
         && run.next_event < cfg->first_event + cfg->events) {
         snprintf(msg, sizeof msg, "%s holds %lld events from event %lld on, fewer than --events "
                  "%lld: no output written", o->lhe, (long long)(run.next_event - cfg->first_event),
                  (long long)cfg->first_event, (long long)cfg->events);
-        fprintf(stderr, "gaps: %s\n", gaps_one_line(msg));
+        if (root) fprintf(stderr, "gaps: %s\n", gaps_one_line(msg));
         gaps_outfiles_abandon(pg->out, N_OUTS);
         gaps_run_free(&run);
         return EXIT_USAGE;
     }
     /* the run's events are the file's: what the reports count */
     if (grc == 0 && pg->lhe) cfg->events = run.next_event - cfg->first_event;
-    if (grc != 0 && run.file_failed && lhe_error) {
-        /* the file failed (a malformed or unshowerable event, a read error): its line, its
-         * status; nothing is written */
-        fprintf(stderr, "gaps: %s\n", gaps_one_line((char *)lhe_error));
+    if (grc != 0 && run.file_failed) {
+        /* the file failed (a malformed or unshowerable event, a read error): its line (on
+         * the rank that met it), its status; nothing is written */
+        if (root) fprintf(stderr, "gaps: %s\n", gaps_one_line(msg));
         gaps_outfiles_abandon(pg->out, N_OUTS);
-        return lhe_status == 2 ? EXIT_USAGE : EXIT_RUN_FAILED;
+        return run.file_failed == 2 ? EXIT_USAGE : EXIT_RUN_FAILED;
     }
     if (grc != 0) {
         if (root) {
