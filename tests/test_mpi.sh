@@ -2,7 +2,7 @@
 # A run shared by MPI ranks gives the bytes of one process: YODA, CSV, HepMC3 and the physics
 # of the JSON file, for 1 to 4 ranks, with and without threads, with checkpoints, killed and
 # resumed with another number of ranks, for LEP and for the hadron collisions pp-z and pp-ll, with
-# --vary shower (the variations' sums in the ranks' states); a rank that fails or bad input ends every rank with
+# --vary shower (the variations' sums in the ranks' states), and a --lhe file the ranks share; a rank that fails or bad input ends every rank with
 # one message, a non-zero status and no output file.  Jobs are stopped at chosen checkpoints
 # by the test hooks of src/program/testhook.h (GAPS_MPI_HOOKS_BINARY), never after a guessed
 # time, so the test passes the same on a loaded machine; every job runs under a timeout (T
