@@ -32,6 +32,41 @@
 
 enum { MAX_DIGITS = 19, MAX_POWER = 27 };
 
+/* Eight digits at a time.  The numbers of an event file carry 17 or 18 significant digits,
+ * nearly all after the point, so most of the mantissa comes in runs of eight: read as one
+ * 64-bit word (little-endian: the first character in the lowest byte), checked to be all
+ * digits and combined in three multiplications instead of eight dependent steps.  Other byte
+ * orders take the digit-by-digit loop alone. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define EIGHT_AT_ONCE 1
+static uint64_t load8(const char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    return w;
+}
+
+/* 1 if each of the eight bytes of w is '0'..'9' (0x30..0x39): its high nibble is 3, and
+ * adding 6 to it leaves the high nibble 3 (0x3a..0x3f would carry into 4). */
+static int all_digits(uint64_t w)
+{
+    const uint64_t hi = 0xF0F0F0F0F0F0F0F0u;
+    return ((w & hi) | (((w + 0x0606060606060606u) & hi) >> 4)) == 0x3333333333333333u;
+}
+
+/* The value of eight digit bytes, the first the most significant: pairs, then quadruples,
+ * then the whole, each step one multiply-add in parallel over the lanes. */
+static uint32_t value8(uint64_t w)
+{
+    w -= 0x3030303030303030u;                               /* bytes 0..9 */
+    w = (w * 10 + (w >> 8)) & 0x00FF00FF00FF00FFu;          /* 16-bit lanes: 2 digits */
+    w = (w * 100 + (w >> 16)) & 0x0000FFFF0000FFFFu;        /* 32-bit lanes: 4 digits */
+    return (uint32_t)((w * 10000 + (w >> 32)) & 0xFFFFFFFFu);
+}
+#else
+#define EIGHT_AT_ONCE 0
+#endif
+
 static int by_strtod(const char *s, size_t n, size_t exponent_at, double *out)
 {
     char buf[72];
@@ -61,12 +96,21 @@ static int wide_route(uint64_t m, int e, double *out)
     if (e > 0) x *= ten[e];
     else if (e < 0) x /= ten[-e];
     const double d = (double)x;
+#if LDBL_MANT_DIG == 64
+    /* x87: x, positive and normal as a double (1e-27 <= x < 1e46), has 64 mantissa bits
+     * with the integer bit explicit; the double keeps the top 53, and x lies halfway between
+     * two doubles exactly when the 11 bits below them are 100 0000 0000 */
+    uint64_t mantissa;
+    memcpy(&mantissa, &x, sizeof mantissa);
+    if ((mantissa & 0x7FFu) == 0x400u) return 0;
+#else
     const long double off = x - (long double)d;   /* exact: x and d are within a factor 2 */
     if (off != 0.0L) {
         const double next = nextafter(d, off > 0.0L ? INFINITY : -INFINITY);
         const long double gap = fabsl((long double)next - (long double)d);
         if (2.0L * fabsl(off) == gap) return 0;
     }
+#endif
     *out = d;
     return 1;
 }
@@ -89,7 +133,20 @@ static int parse(const char *s, size_t n, double *out, int *short_route)
         else ++e, lost |= d != 0;
     }
     if (i < n && s[i] == '.') {
-        for (++i; i < n && s[i] >= '0' && s[i] <= '9'; ++i, ++digits) {
+        ++i;
+#if EIGHT_AT_ONCE
+        /* past the leading zeros (which the loop below counts into e), whole runs of eight
+         * while all of them are kept */
+        while (i < n && s[i] == '0' && m == 0) ++i, ++digits, --e;
+        while (m != 0 && kept + 8 <= MAX_DIGITS && i + 8 <= n && all_digits(load8(s + i))) {
+            m = m * 100000000u + value8(load8(s + i));
+            kept += 8;
+            e -= 8;
+            digits += 8;
+            i += 8;
+        }
+#endif
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; ++i, ++digits) {
             const unsigned d = (unsigned)(s[i] - '0');
             if (m == 0 && d == 0) {
                 --e;
