@@ -47,6 +47,12 @@
 #       12 reading threads, the first part
 #       with --lhe-threads in GAPS_LHE_THREADS (default 0 1 2 4 8 15), read alone (gaps
 #       lhe-check, plain and gzip -1), and showered plain and gzip, with and without HepMC3.
+#   tools/gpu-run.sh lhe-mpi DIR OUT   (GPU node with 2 GPUs and Open MPI)
+#       MPI ranks sharing one Les Houches Event file: a file of GAPS_LHE_EVENTS pp-z NLO hard
+#       events written as above; 2 ranks against one GPU process and the serial build (CSV);
+#       the built-in run, --lhe with DIR/gaps-offload and DIR/gaps-offload-before, and
+#       DIR/gaps-offload-mpi (tools/mpi-bench.sh prepare) on 1 and 2 ranks, on the file and
+#       built in (GAPS_BENCH_REPEATS times; JSON times).
 #   tools/gpu-run.sh compare DIR OUT   (build machine)
 #       compares the GPU's per-event observables and histograms with the serial build's
 #       (OUT holds the files of `run`, or their archive gpu-results.tar).
@@ -60,6 +66,29 @@ use_runtime() {
     [ -e /tmp/gaps-rt/lib/libomp.so.5 ] || tar -xJf "$1/rt.tar.xz" -C /tmp/gaps-rt
     export LD_LIBRARY_PATH=/tmp/gaps-rt/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     export OMP_TARGET_OFFLOAD=MANDATORY
+}
+# write_big_lhe GPU EVENTS PARTS: EVENTS pp-z NLO hard events (Z + 1 parton in the H events)
+# into /tmp/big.lhe, written as PARTS runs of consecutive event ranges side by side and
+# joined: the events of one run (event numbers are global), faster to make; the first part
+# stays as /tmp/part0.lhe
+write_big_lhe() {
+    per=$(($2 / $3))
+    k=0
+    while [ $k -lt "$3" ]; do
+        "$1" --process pp-z --nlo 1 --first-event $((k * per)) --events "$per" --output none \
+            --quiet --lhe-out /tmp/part$k.lhe &
+        k=$((k + 1))
+    done
+    wait
+    {
+        sed '$d' /tmp/part0.lhe
+        k=1
+        while [ $k -lt "$3" ]; do
+            if [ $k -lt $(($3 - 1)) ]; then sed '1,/^<\/init>$/d;$d' /tmp/part$k.lhe
+            else sed '1,/^<\/init>$/d' /tmp/part$k.lhe; fi
+            k=$((k + 1))
+        done
+    } >/tmp/big.lhe
 }
 case $cmd in
 prepare)
@@ -351,22 +380,7 @@ lhe)
     parts=${GAPS_LHE_PARTS:-10}
     per=$((big / parts))
     t0=$(date +%s.%N)
-    k=0
-    while [ $k -lt "$parts" ]; do
-        "$gpu" --process pp-z --nlo 1 --first-event $((k * per)) --events "$per" --output none \
-            --quiet --lhe-out /tmp/part$k.lhe &
-        k=$((k + 1))
-    done
-    wait
-    {
-        sed '$d' /tmp/part0.lhe
-        k=1
-        while [ $k -lt "$parts" ]; do
-            if [ $k -lt $((parts - 1)) ]; then sed '1,/^<\/init>$/d;$d' /tmp/part$k.lhe
-            else sed '1,/^<\/init>$/d' /tmp/part$k.lhe; fi
-            k=$((k + 1))
-        done
-    } >/tmp/big.lhe
+    write_big_lhe "$gpu" "$big" "$parts"
     t1=$(date +%s.%N)
     gzip -1 -c /tmp/part0.lhe >/tmp/part0.lhe.gz
     t2=$(date +%s.%N)
@@ -411,6 +425,73 @@ lhe)
     cmp /tmp/b.hepmc /tmp/l.hepmc >/dev/null 2>&1 && echo "hepmc of the file's events: the built-in run's bytes" | tee -a "$out/lhe_bench.txt" \
         || echo "hepmc of the file's events differ from the built-in run's (expected only in the run information lines)" | tee -a "$out/lhe_bench.txt"
     rm -f /tmp/big.lhe /tmp/part*.lhe /tmp/part0.lhe.gz /tmp/b.hepmc /tmp/l.hepmc
+    ;;
+lhe-mpi)
+    # MPI ranks sharing one file (doc/lhe.md): GAPS_LHE_EVENTS (default 10^7) pp-z NLO hard
+    # events written as in `lhe`, then the CSV of the first GAPS_IDENTITY_EVENTS (default
+    # 10^6) showered by 2 ranks against one GPU process (cmp) and of 20000 against the serial
+    # build, and GAPS_BENCH_REPEATS (default 3) times: the built-in run, --lhe with
+    # DIR/gaps-offload and DIR/gaps-offload-before, and DIR/gaps-offload-mpi on the file and
+    # built in with each rank count of GAPS_MPI_RANKS (default "1 2"); the JSON times.
+    dir=$2; out=$3
+    use_runtime "$dir" "$out"
+    gpu=$dir/gaps-offload
+    mpi=$dir/gaps-offload-mpi
+    before=$dir/gaps-offload-before
+    big=${GAPS_LHE_EVENTS:-10000000}
+    n=${GAPS_IDENTITY_EVENTS:-1000000}
+    reps=${GAPS_BENCH_REPEATS:-3}
+    export LHAPDF_DATA_PATH="$here/share/pdfsets"
+    flags="--bind-to none"
+    [ "$(id -u)" -eq 0 ] && flags="$flags --allow-run-as-root"
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$out/gpu.txt" || true
+    nproc >"$out/cpus.txt"
+    t0=$(date +%s.%N)
+    write_big_lhe "$gpu" "$big" "${GAPS_LHE_PARTS:-10}"
+    t1=$(date +%s.%N)
+    echo "write: $big pp-z NLO events: $(awk "BEGIN { print $t1 - $t0 }") s, $(du -m /tmp/big.lhe | cut -f1) MB" | tee -a "$out/lhe_mpi.txt"
+    for b in "$gpu" "$before"; do
+        [ -x "$b" ] || continue
+        a=$(date +%s.%N); "$b" lhe-check --quiet /tmp/part0.lhe >/dev/null; c=$(date +%s.%N)
+        echo "parse alone (lhe-check, one thread) $(basename "$b") $((big / ${GAPS_LHE_PARTS:-10})) events: $(awk "BEGIN { print $c - $a }") s" | tee -a "$out/lhe_mpi.txt"
+    done
+    # (a node without Open MPI, or a bundle without the MPI program: the rest alone)
+    have_mpi=0
+    command -v mpirun >/dev/null 2>&1 && [ -x "$mpi" ] && have_mpi=1
+    [ $have_mpi = 1 ] || echo "no mpirun or no $mpi: the MPI runs are left out" | tee -a "$out/lhe_mpi.txt"
+    # identity: 2 ranks (one GPU each, or sharing one) = one GPU process = the serial build
+    "$gpu" --lhe /tmp/big.lhe --events "$n" --output none --quiet --observables-out /tmp/one.csv
+    if [ $have_mpi = 1 ]; then
+        rc=0; mpirun $flags -np 2 "$mpi" --lhe /tmp/big.lhe --events "$n" --output none --quiet \
+            --observables-out /tmp/two.csv --json "$out/identity-mpi2.json" || rc=$?
+        v=DIFFERENT; cmp -s /tmp/one.csv /tmp/two.csv && [ $rc = 0 ] && v=identical
+        echo "csv $n events: 1 GPU process $(sha256sum </tmp/one.csv | cut -c1-16), 2 MPI ranks $(sha256sum </tmp/two.csv | cut -c1-16) (exit $rc): $v" | tee -a "$out/identity.txt"
+    fi
+    "$gpu" --lhe /tmp/big.lhe --events 20000 --output none --quiet --observables-out /tmp/g.csv
+    "$dir/gaps-serial" --lhe /tmp/big.lhe --events 20000 --output none --quiet --lhe-threads 0 \
+        --observables-out /tmp/s.csv
+    v=DIFFERENT; cmp -s /tmp/g.csv /tmp/s.csv && v=identical
+    echo "csv 20000 events: GPU $(sha256sum </tmp/g.csv | cut -c1-16), serial $(sha256sum </tmp/s.csv | cut -c1-16): $v" | tee -a "$out/identity.txt"
+    json_times() {   # LABEL JSON: the JSON's times, and the ranks' events
+        python3 -c "import json,sys; j=json.load(open(sys.argv[2])); t=j['time_s']; r=j.get('ranks') or []
+print('%s events %d total %.4f read %.4f shower %.4f wall %.4f ranks %s' % (sys.argv[1], j['events'], t['total'], t.get('read', 0.0), t['shower'], t['wall'], ','.join('%d:%d/%.3f' % (k, x['events'], x['busy_s']) for k, x in enumerate(r)) or '-'))" "$1" "$2" | tee -a "$out/lhe_mpi.txt"
+    }
+    for k in $(seq "$reps"); do
+        "$gpu" --process pp-z --nlo 1 --events "$big" --output none --quiet --json /tmp/t.json && json_times builtin /tmp/t.json
+        "$gpu" --lhe /tmp/big.lhe --output none --quiet --json /tmp/t.json && json_times lhe /tmp/t.json
+        if [ -x "$before" ]; then
+            "$before" --lhe /tmp/big.lhe --output none --quiet --json /tmp/t.json && json_times lhe-before /tmp/t.json
+        fi
+        if [ $have_mpi = 1 ]; then
+            for r in ${GAPS_MPI_RANKS:-1 2}; do
+                mpirun $flags -np "$r" "$mpi" --lhe /tmp/big.lhe --output none --quiet --json /tmp/t.json \
+                    && json_times "mpi-lhe-$r" /tmp/t.json
+                mpirun $flags -np "$r" "$mpi" --process pp-z --nlo 1 --events "$big" --output none --quiet \
+                    --json /tmp/t.json && json_times "mpi-builtin-$r" /tmp/t.json
+            done
+        fi
+    done
+    rm -f /tmp/big.lhe /tmp/part*.lhe /tmp/*.csv
     ;;
 compare)
     dir=$2; out=$3

@@ -24,6 +24,7 @@ typedef struct gaps_rank_report {
     int64_t takes;           /* MPI_Fetch_and_op calls that asked for one (the last finds none) */
     double busy_s;           /* wall time inside the generator */
     double me_s, shower_s, analysis_s;   /* its stage times (gaps_run) */
+    double read_s;           /* waiting for a --lhe file's events (gaps_run.time_read) */
     double take_s;           /* wall time taking pieces (MPI_Fetch_and_op), all threads */
     double send_s;           /* wall time handing finished events to rank 0 (batches) */
     int64_t batches;         /* batches of events sent (ranks > 0) or received (rank 0) */

@@ -605,6 +605,7 @@ static int generate_segment(job *j, totals *t, const gaps_hooks *hooks, int64_t 
         j->me.busy_s += gaps_now() - t0;
         j->me.me_s += seg->time_me;
         j->me.shower_s += seg->time_shower;
+        j->me.read_s += seg->time_read;
         j->me.analysis_s += seg->time_analysis;
     }
     /* an error or a stop: the others must not wait for pieces that will not come */
@@ -785,6 +786,7 @@ static void fill_run(gaps_run *run, totals *t, int64_t cut, double wall)
     for (int r = 0; r < J.size; ++r) {
         run->time_me += reports[r].me_s / J.size;
         run->time_shower += reports[r].shower_s / J.size;
+        run->time_read += reports[r].read_s / J.size;
         run->time_analysis += reports[r].analysis_s / J.size;
         int seen = 0;
         for (int q = 0; q < r; ++q) seen |= strcmp(reports[q].host, reports[r].host) == 0;

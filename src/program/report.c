@@ -138,11 +138,11 @@ static void write_json_ranks(FILE *f)
         fprintf(f, "%s\n    {\"rank\": %d, \"host\": \"%s\", \"device\": \"%s\", \"threads\": %d, "
                    "\"slots\": %d, \"events\": %" PRId64 ", \"pieces\": %" PRId64 ", "
                    "\"takes\": %" PRId64 ", \"take_s\": %.9g, \"busy_s\": %.9g, "
-                   "\"time_s\": {\"me\": %.9g, \"shower\": %.9g, \"analysis\": %.9g}, "
+                   "\"time_s\": {\"me\": %.9g, \"shower\": %.9g, \"analysis\": %.9g, \"read\": %.9g}, "
                    "\"batches\": %" PRId64 ", \"send_s\": %.9g, \"threads_reason\": \"%s\"}",
                 r ? "," : "", r, k->host, k->device, k->threads, k->slots, k->events,
                 k->pieces, k->takes, k->take_s, k->busy_s, k->me_s, k->shower_s,
-                k->analysis_s, k->batches, k->send_s, k->threads_why);
+                k->analysis_s, k->read_s, k->batches, k->send_s, k->threads_why);
     }
     fprintf(f, "\n  ],\n");
 }
