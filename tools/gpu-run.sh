@@ -460,9 +460,11 @@ lhe-mpi)
     command -v mpirun >/dev/null 2>&1 && [ -x "$mpi" ] && have_mpi=1
     [ $have_mpi = 1 ] || echo "no mpirun or no $mpi: the MPI runs are left out" | tee -a "$out/lhe_mpi.txt"
     # identity: 2 ranks (one GPU each, or sharing one) = one GPU process = the serial build
-    "$gpu" --lhe /tmp/big.lhe --events "$n" --output none --quiet --observables-out /tmp/one.csv
+    # (batches of a tenth of the events: ten pieces to share, not one)
+    "$gpu" --lhe /tmp/big.lhe --events "$n" --lhe-batch $((n / 10)) --output none --quiet \
+        --observables-out /tmp/one.csv
     if [ $have_mpi = 1 ]; then
-        rc=0; mpirun $flags -np 2 "$mpi" --lhe /tmp/big.lhe --events "$n" --output none --quiet \
+        rc=0; mpirun $flags -np 2 "$mpi" --lhe /tmp/big.lhe --events "$n" --lhe-batch $((n / 10)) --output none --quiet \
             --observables-out /tmp/two.csv --json "$out/identity-mpi2.json" || rc=$?
         v=DIFFERENT; cmp -s /tmp/one.csv /tmp/two.csv && [ $rc = 0 ] && v=identical
         echo "csv $n events: 1 GPU process $(sha256sum </tmp/one.csv | cut -c1-16), 2 MPI ranks $(sha256sum </tmp/two.csv | cut -c1-16) (exit $rc): $v" | tee -a "$out/identity.txt"
