@@ -295,6 +295,22 @@ for resume in "2 ranks" "one process"; do
         && ok "--lhe: 3 ranks SIGKILLed at the third checkpoint + resumed by $resume == one process" \
         || bad "--lhe: killed on 3 ranks + resumed by $resume: $(why $rc), or the outputs differ"
 done
+# SIGTERM to rank 0 alone at its second checkpoint: it takes no piece in the next segment and
+# closes the counter, while the other ranks finish the pieces they were given (the one taken
+# to read ahead too); rank 0 writes the checkpoint at their cut, and a resume on 2 ranks
+# completes the run
+rm -f r.* lr.* hook.count
+# shellcheck disable=SC2086
+GAPS_TEST_HOOK_CHECKPOINT="$(hook_at 2 'kill -TERM $PPID')" \
+    timeout $T "$mpiexec" $flags -np 3 "$hooks" $extra --seed 5 --quiet --threads 1 $ck 2>err.txt
+rc=$?
+if [ $rc -eq 124 ] || [ -e lr.yoda ] || [ ! -e r.ckpt ] || [ "$(grep -c 'stopped by SIGTERM' err.txt)" -ne 1 ]; then
+    bad "--lhe: SIGTERM to 3 ranks at the second checkpoint: $(why $rc), $(ls r.* lr.* 2>/dev/null), $(head -c 600 err.txt)"
+elif mpi 2 $ck --resume r.ckpt && same_as lhe-ref lr && [ ! -e r.ckpt ]; then
+    ok "--lhe: SIGTERM to rank 0 of 3 ($(grep -o 'after [0-9]* events' err.txt)) + resumed on 2 == one process"
+else
+    bad "--lhe: SIGTERM to rank 0 of 3 + resumed on 2: $(why $rc), or the outputs differ"
+fi
 # event 4500 (the tenth piece) damaged: PUP(1) of its second particle is no number
 awk '/^<event/ { n++ } { if (n == 4501 && ++k == 3) { $7 = "1.2.3" } print }' z.lhe >bad.lhe
 line=$(awk '/^<event/ { n++ } n == 4501 { print NR + 2; exit }' z.lhe)
