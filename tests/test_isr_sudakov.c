@@ -870,6 +870,32 @@ static void scale_columns(gaps_pdf *pdf, double g, double q)
 }
 
 /* Step 5 for one configuration. */
+/* A weighted sample's checks of steps 5 and 6: each against its Sudakov form factor, where
+ * the right one must pass and the wrong ones (the controls) must fail. */
+typedef struct weighted_check {
+    const char *what;
+    const sudakov *sd;
+    const double *weights;   /* NULL: the sample unweighted */
+    int must_pass;
+} weighted_check;
+
+static void check_weighted(const config *cf, const char *option, const weighted_check *c,
+                           int n_checks, const double *x, long N)
+{
+    for (int i = 0; i < n_checks; ++i) {
+        int ndf;
+        const double chi2 = chi2_weighted(c[i].sd, x, c[i].weights, N, &ndf);
+        const double p = gamma_q(0.5 * ndf, 0.5 * chi2);
+        printf("  %-40s chi2/ndf = %9.1f/%d  p = %.3g\n", c[i].what, chi2, ndf, p);
+        if (c[i].must_pass)
+            CHECK(p > P_MIN, "%s: %s: %s: p = %.2g < %g", cf->name, option, c[i].what, p,
+                  P_MIN);
+        else
+            CHECK(p < P_MIN, "%s: %s: no power: %s passes (p = %.2g)", cf->name, option,
+                  c[i].what, p);
+    }
+}
+
 static void run_member(const gaps_pdf *pdf, const gaps_pdf *member, const gaps_alphas *as,
                        const config *cf)
 {
@@ -902,25 +928,11 @@ static void run_member(const gaps_pdf *pdf, const gaps_pdf *member, const gaps_a
            exp(-sudakov_S(&sd_member, gr.b.t_lo)), exp(-sudakov_S(&sd_central, gr.b.t_lo)));
     CHECK(wmin > 0.0, "%s: a non-positive variation weight (%g): a rejected factor below 0",
           cf->name, wmin);
-    struct {
-        const char *what;
-        const sudakov *sd;
-        const double *weights;
-        int must_pass;
-    } c[3] = { { "weighted against F of the member", &sd_member, w, 1 },
-               { "weighted against F of the central set", &sd_central, w, 0 },
-               { "unweighted against F of the member", &sd_member, NULL, 0 } };
-    for (int i = 0; i < 3; ++i) {
-        int ndf;
-        const double chi2 = chi2_weighted(c[i].sd, x, c[i].weights, N, &ndf);
-        const double p = gamma_q(0.5 * ndf, 0.5 * chi2);
-        printf("  %-40s chi2/ndf = %9.1f/%d  p = %.3g\n", c[i].what, chi2, ndf, p);
-        if (c[i].must_pass)
-            CHECK(p > P_MIN, "%s: --vary pdf: %s: p = %.2g < %g", cf->name, c[i].what, p, P_MIN);
-        else
-            CHECK(p < P_MIN, "%s: --vary pdf: no power: %s passes (p = %.2g)", cf->name,
-                  c[i].what, p);
-    }
+    const weighted_check c[3] = {
+        { "weighted against F of the member", &sd_member, w, 1 },
+        { "weighted against F of the central set", &sd_central, w, 0 },
+        { "unweighted against F of the member", &sd_member, NULL, 0 } };
+    check_weighted(cf, "--vary pdf", c, 3, x, N);
     printf("  effective events of the weights: %.0f of %ld\n", sw * sw / sw2, N);
     free(x);
     free(w);
@@ -962,28 +974,13 @@ static void run_mur(const gaps_pdf *pdf, const gaps_alphas *as, const config *cf
           cf->name, wmin);
     CHECK(gr.overestimate == 0, "%s: %llu trials above their bounds", cf->name,
           gr.overestimate);
-    struct {
-        const char *what;
-        const sudakov *sd;
-        const double *weights;
-        int must_pass;
-    } c[5] = { { "MUR_ISR=0.5 weighted against its F", &sd_down, w, 1 },
-               { "MUR_ISR=2 weighted against its F", &sd_up, w + N, 1 },
-               { "MUR_ISR=0.5 weighted against F nominal", &sd_nominal, w, 0 },
-               { "unweighted against F of MUR_ISR=0.5", &sd_down, NULL, 0 },
-               { "unweighted against F of MUR_ISR=2", &sd_up, NULL, 0 } };
-    for (int i = 0; i < 5; ++i) {
-        int ndf;
-        const double chi2 = chi2_weighted(c[i].sd, x, c[i].weights, N, &ndf);
-        const double p = gamma_q(0.5 * ndf, 0.5 * chi2);
-        printf("  %-40s chi2/ndf = %9.1f/%d  p = %.3g\n", c[i].what, chi2, ndf, p);
-        if (c[i].must_pass)
-            CHECK(p > P_MIN, "%s: --vary shower: %s: p = %.2g < %g", cf->name, c[i].what, p,
-                  P_MIN);
-        else
-            CHECK(p < P_MIN, "%s: --vary shower: no power: %s passes (p = %.2g)", cf->name,
-                  c[i].what, p);
-    }
+    const weighted_check c[5] = {
+        { "MUR_ISR=0.5 weighted against its F", &sd_down, w, 1 },
+        { "MUR_ISR=2 weighted against its F", &sd_up, w + N, 1 },
+        { "MUR_ISR=0.5 weighted against F nominal", &sd_nominal, w, 0 },
+        { "unweighted against F of MUR_ISR=0.5", &sd_down, NULL, 0 },
+        { "unweighted against F of MUR_ISR=2", &sd_up, NULL, 0 } };
+    check_weighted(cf, "--vary shower", c, 5, x, N);
     free(x);
     free(w);
 }

@@ -20,15 +20,16 @@
 
 #define GRID 4000   /* points in ln t */
 
-double gaps_vary_coupling_at(const gaps_alphas *as, double mu2, double t_cut, double t)
+/* alpha_s(max(mu2 t, t_cut)), the argument of veto.c's scaled_as_arg() */
+static double coupling_at(const gaps_alphas *as, double mu2, double t_cut, double t)
 {
     return gaps_alphas_value(as, fmax(mu2 * t, t_cut));
 }
 
 double gaps_vary_bound_at(const gaps_vary_couplings *vc, double t)
 {
-    return fmax(vc->headroom * gaps_vary_coupling_at(vc->nominal, vc->mu2_nominal, vc->t_cut, t),
-                gaps_vary_coupling_at(vc->largest, vc->mu2_smallest, vc->t_cut, t));
+    return fmax(vc->headroom * coupling_at(vc->nominal, vc->mu2_nominal, vc->t_cut, t),
+                coupling_at(vc->largest, vc->mu2_smallest, vc->t_cut, t));
 }
 
 double gaps_vary_headroom_scale(const gaps_vary_couplings *vc, double a_max, double t_max)

@@ -18,9 +18,6 @@ typedef struct gaps_vary_couplings {
     double t_cut;
 } gaps_vary_couplings;
 
-/* alpha_s(max(mu2 t, t_cut)). */
-double gaps_vary_coupling_at(const gaps_alphas *as, double mu2, double t_cut, double t);
-
 /* The coupling an overestimate must reach at scale t: the largest variation's (so that no
  * varied density exceeds it, P' <= O) and headroom times the nominal one (so that a trial's
  * acceptance r stays below 1/headroom, and a rejected trial's factor (1 - r a'/a)/(1 - r)
