@@ -149,6 +149,26 @@ int main(int argc, char **argv)
                                       "1ee5", "+-1", "d5", "1.234567a9", "0.1234567a",
                                       "1.12345678x", "0.00000000123456:8"};
     for (size_t k = 0; k < sizeof bad / sizeof *bad; ++k) refuse(bad[k]);
+    /* midpoints with a decimal point: N / 2^k = N 5^k / 10^k for odd N of 54 bits, written
+     * exactly with k decimals (k <= 4 keeps the digits below 10^19), and the texts one unit of
+     * the last digit away; the product route must hand each midpoint on */
+    for (int k = 1; k <= 4; ++k) {
+        uint64_t p5 = 1;
+        for (int i = 0; i < k; ++i) p5 *= 5;
+        for (long j = 0; j < 20000; ++j) {
+            const uint64_t r = j % 2 ? next_u64() % (1ULL << 52) : (uint64_t)j;
+            const uint64_t N = (1ULL << 53) + 2 * r + 1;
+            if (N >= 10000000000000000000ULL / p5) continue;
+            for (int d = -1; d <= 1; ++d) {
+                char digits[32];
+                snprintf(digits, sizeof digits, "%" PRIu64, N * p5 + (uint64_t)(int64_t)d);
+                const size_t len = strlen(digits);
+                snprintf(buf, sizeof buf, "%.*s.%s", (int)(len - (size_t)k), digits,
+                         digits + len - k);
+                check(buf);
+            }
+        }
+    }
     /* the short route must be taken: a pure strtod fallback would pass the comparison */
     long fast = 0, tried = 0;
     for (long k = 0; k < 10000; ++k) {
