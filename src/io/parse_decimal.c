@@ -10,7 +10,9 @@
  * on the same side of every midpoint as X, or on it only if X is.  So: compute X', round it
  * to double d, and if X' is a midpoint (the first rounding may have put it there) let strtod
  * decide; otherwise d is strtod's answer.  Mantissas of more than 19 digits, |E| > 27 and
- * formats without a wide long double also go to strtod.
+ * formats without a wide long double also go to strtod.  Fractions (E < 0) first try a
+ * shorter route still, one 128-bit integer product (product_route, which says why it is
+ * exact), and come here only where it cannot decide.
  *
  * The caller's locale matters only to strtod (its decimal point): the LHE reader calls this
  * between gaps_c_locale_enter and _leave (c_locale.h). */

@@ -798,13 +798,14 @@ static int pass_over(gaps_lhe_feed *f, int64_t to)
             f->pass_batch->b.capacity = 1;
         }
         gaps_hard_batch *pb = &f->pass_batch->b;
-        pb->count = 0;
         pb->row0[0] = 0;
-        double *const saved = f->batch_weights;
-        f->batch_weights = f->pass_batch->weights;
-        const int put = put_event(f, pb, 0, f->next);
-        f->batch_weights = saved;
-        if (put != 0) return put < 0 ? -1 : fail(f, 1, "an event too large to pass over");
+        char m[1024];
+        uint64_t hash;
+        const int rc_c = convert_event(f, f->ev, pb, 0, f->pass_batch->weights, f->next, &hash,
+                                       m, sizeof m);
+        if (rc_c < 0) return fail(f, 2, m);
+        if (rc_c > 0) return fail(f, 1, "an event too large to pass over");
+        f->digest = mix(f->digest, hash);
         f->have_ev = 0;
         f->next++;
     }
