@@ -162,11 +162,22 @@ def write_file(path, kind, n, seed, tags=(501, 502, 503), beams=(2212, 2212),
     return weights
 
 
-def write_ee_file(path, n, seed, weight, sqrt_s=91.2):
-    """e+ e- -> Z (status 2) -> q qbar at sqrt(s), q qbar back to back, isotropic."""
+def write_ee_file(path, n, seed, weight, sqrt_s=91.2, scale=None, beams="ee"):
+    """e+ e- -> Z (status 2) -> q qbar at sqrt(s), q qbar back to back, isotropic; SCALUP
+    sqrt(s) unless given.  beams "pp": the same decays from u ubar -> Z at rest in p p
+    collisions at 13 TeV (the incoming partons colour-connected to each other)."""
     rng = random.Random(seed)
     e = 0.5 * sqrt_s
-    out = ['<LesHouchesEvents version="3.0">', "<init>", f"11 -11 {e!r} {e!r} 0 0 0 0 3 1",
+    scale = sqrt_s if scale is None else scale
+    if beams == "ee":
+        init = f"11 -11 {e!r} {e!r} 0 0 0 0 3 1"
+        ins = [line(11, -1, 0, 0, 0, 0, (0.0, 0.0, e, e)),
+               line(-11, -1, 0, 0, 0, 0, (0.0, 0.0, -e, e))]
+    else:
+        init = f"2212 2212 {E_BEAM!r} {E_BEAM!r} 0 0 13400 13400 3 1"
+        ins = [line(2, -1, 0, 0, 502, 0, (0.0, 0.0, e, e)),
+               line(-2, -1, 0, 0, 0, 502, (0.0, 0.0, -e, e))]
+    out = ['<LesHouchesEvents version="3.0">', "<init>", init,
            f"{weight!r} 1.0 {weight!r} 1", "</init>"]
     for _ in range(n):
         c = rng.uniform(-1, 1)
@@ -174,14 +185,68 @@ def write_ee_file(path, n, seed, weight, sqrt_s=91.2):
         ph = rng.uniform(0, 2 * math.pi)
         q = rng.choice([1, 2, 3, 4, 5])
         p = (e * s_ * math.cos(ph), e * s_ * math.sin(ph), e * c, e)
-        out += ["<event>", f"5 1 {weight!r} {sqrt_s!r} 7.8e-03 1.18e-01",
-                line(11, -1, 0, 0, 0, 0, (0.0, 0.0, e, e)),
-                line(-11, -1, 0, 0, 0, 0, (0.0, 0.0, -e, e)),
+        out += ["<event>", f"5 1 {weight!r} {scale!r} 7.8e-03 1.18e-01", *ins,
                 line(23, 2, 1, 2, 0, 0, (0.0, 0.0, 0.0, 2 * e), 2 * e),
                 line(q, 1, 3, 3, 501, 0, p),
                 line(-q, 1, 3, 3, 0, 501, (-p[0], -p[1], -p[2], p[3])), "</event>"]
     out.append("</LesHouchesEvents>")
     open(path, "w").write("\n".join(out) + "\n")
+
+
+def decay_shapes(path, beams, check):
+    """From a HepMC3 file of the Z -> q qbar decays at rest: histograms of the final partons'
+    multiplicity and C-parameter.  For p p, also checked in every event: the incoming partons
+    kept their momenta (no initial-state emission) and the final partons (beam remnants
+    aside) add up to the Z at rest."""
+    mult, cpar = [0] * 40, [0] * 20
+    bad = 0
+
+    def close(parts, incoming):
+        nonlocal bad
+        if not parts:
+            return
+        tot = [sum(q[k] for q in parts) for k in range(4)]
+        if beams == "pp":
+            ok = all(abs(q[3] - 45.6) < 1e-9 for q in incoming) and len(incoming) == 2
+            ok = ok and max(abs(tot[0]), abs(tot[1]), abs(tot[2]), abs(tot[3] - 91.2)) < 1e-9
+            bad += not ok
+        mult[min(len(parts), 39)] += 1
+        a = [[sum(q[i] * q[j] / math.sqrt(q[0] ** 2 + q[1] ** 2 + q[2] ** 2) for q in parts)
+              for j in range(3)] for i in range(3)]
+        norm = sum(math.sqrt(q[0] ** 2 + q[1] ** 2 + q[2] ** 2) for q in parts)
+        # C = 3 (l1 l2 + l2 l3 + l3 l1): the sum of the principal minors of a / norm
+        minors = (a[0][0] * a[1][1] - a[0][1] ** 2 + a[1][1] * a[2][2] - a[1][2] ** 2
+                  + a[0][0] * a[2][2] - a[0][2] ** 2)
+        c = 3.0 * minors / norm ** 2
+        cpar[min(int(c * 20), 19)] += 1
+
+    parts, incoming = [], []
+    for ln in open(path):
+        if ln.startswith("E "):
+            close(parts, incoming)
+            parts, incoming = [], []
+        elif ln.startswith("P "):
+            f = ln.split()
+            pid, status = int(f[3]), int(f[9])
+            q = (float(f[4]), float(f[5]), float(f[6]), float(f[7]))
+            if status == 21:
+                incoming.append(q)
+            elif status == 1 and pid != 82:
+                parts.append(q)
+    close(parts, incoming)
+    check(bad == 0, f"{beams} file: {bad} events with an initial-state emission or the decay "
+                    f"products not adding up to the Z at rest")
+    return mult, cpar
+
+
+def chi2_counts(a, b):
+    """chi2 of two histograms of counts of the same total, over the bins with entries."""
+    chi2, ndf = 0.0, 0
+    for x, y in zip(a, b):
+        if x + y > 0:
+            chi2 += (x - y) ** 2 / (x + y)
+            ndf += 1
+    return chi2, ndf
 
 
 def run(gaps, *args, stdin=None):
@@ -252,6 +317,43 @@ def functional(work, gaps, madgraph):
                                    "--max-chi2ndf", "1.6"], capture_output=True, text=True)
             check(cmp_.returncode == 0, "e+ e- file against ee-qq: " + cmp_.stdout[-1500:])
             print(f"ok: e+ e- -> Z -> q qbar file: the event shapes of ee-qq ({n_ee} events)")
+        # Each dipole starts at its own scale: the decay system at the resonance's mass
+        # squared, whatever SCALUP says, the rest at SCALUP^2.  A SCALUP of 5 GeV in the
+        # e+ e- file: still ee-qq's shapes (a decay started at SCALUP^2 would make almost no
+        # three-jet events).  The same decays in p p -> u ubar -> Z at rest with SCALUP
+        # 0.5 GeV, below the cutoff, analysed by the LEP analysis: the incoming partons' dipoles
+        # may not radiate at all, the decay showers as in e+ e- (starting the initial state
+        # at the event's largest scale instead would put jets of tens of GeV along the beams).
+        shapes = {}
+        for beams, scale in (("ee", 5.0), ("pp", 0.5)):
+            fs = os.path.join(work, f"{beams}-scale.lhe")
+            write_ee_file(fs, n_ee, seed=6 if beams == "ee" else 9, weight=sigma, scale=scale,
+                          beams=beams)
+            ys = os.path.join(work, f"{beams}-scale.yoda")
+            hs = os.path.join(work, f"{beams}-scale.hepmc")
+            r = run(gaps, "--lhe", fs, "--seed", "7", "--quiet", "--output",
+                    ys if beams == "ee" else "none", "--hepmc", hs, *extra)
+            if not check(r.returncode == 0, f"{beams} file, SCALUP {scale}: "
+                                            f"{r.stderr.strip()}"):
+                continue
+            shapes[beams] = decay_shapes(hs, beams, check)
+            if beams == "ee":
+                cmp_ = subprocess.run([sys.executable,
+                                       os.path.join(os.path.dirname(__file__), "compare_yoda.py"),
+                                       ys, yb, "--max-chi2ndf", "1.6"],
+                                      capture_output=True, text=True)
+                if check(cmp_.returncode == 0, "e+ e- file, SCALUP 5 GeV, against ee-qq: "
+                         + cmp_.stdout[-1500:]):
+                        print("ok: e+ e- -> Z -> q qbar, SCALUP 5 GeV: the decay starts at M_Z^2, "
+                          "the event shapes of ee-qq")
+        if len(shapes) == 2:
+            for k, name in enumerate(("multiplicity", "C-parameter")):
+                chi2, ndf = chi2_counts(shapes["ee"][k], shapes["pp"][k])
+                if check(chi2 < 1.6 * ndf + 3 * math.sqrt(2 * ndf),
+                         f"p p file, SCALUP 0.5 GeV: the decay's {name} differs from the e+ e- "
+                         f"file's: chi2 {chi2:.1f} for {ndf} bins"):
+                        print(f"ok: p p -> Z -> q qbar, SCALUP 0.5 GeV: no initial-state emission, "
+                          f"the decay's {name} that of e+ e- (chi2 {chi2:.1f}, {ndf} bins)")
 
     # the tags' numbers are labels: other numbers, the same events
     for kind in ("zq", "h"):

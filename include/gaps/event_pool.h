@@ -214,6 +214,11 @@ typedef struct gaps_pool {
     int n_vary;
     double *vary_w;
     int *vary_flags;
+    /* hard events from a file (gaps/hard_batch.h): maxp rows, the k_T^2 below which the
+     * dipoles of parton p start (an emitted parton takes its emitter's), so that a decay
+     * system starts at its resonance's mass while the rest starts at SCALUP; NULL in the runs
+     * of the built-in processes, whose dipoles all start at the event's t */
+    double *t_start_row;
     /* GAPS_N_COUNTERS counters of this pool */
     unsigned long long *counters;
     /* the next event number to hand out, shared by all pools of a run (may overshoot) */
@@ -236,6 +241,9 @@ void gaps_pool_destroy(gaps_pool *pool);
 /* Host: the variation rows of a pool made by gaps_pool_create (n_vary of them; 0: none).
  * Returns 0 or -1; gaps_pool_destroy frees them. */
 int gaps_pool_alloc_vary(gaps_pool *pool, int n_vary);
+/* Host: the rows t_start_row of a pool made by gaps_pool_create (runs from a file).  0 or -1;
+ * gaps_pool_destroy frees them. */
+int gaps_pool_alloc_row_starts(gaps_pool *pool);
 
 GAPS_DEVICE_BEGIN
 /* End the shower of slot e: mark it finished and put it on the done list (and in the row of

@@ -32,11 +32,14 @@ typedef struct gaps_hard_batch {
     uint32_t *draw;         /* where the shower's random stream starts: 0, or the draw index
                                after the hard event of a gaps-written file (round trip) */
     double *weight;         /* pb */
-    double *t_start;        /* the shower's start scale, GeV^2 */
+    double *t_start;        /* the shower's start scale, GeV^2: the largest of its rows' */
     double *x;              /* 2 per entry: momentum fractions of the incoming partons */
     /* per row (row_capacity) */
     double *p;              /* 4 per row: (E, px, py, pz), GeV */
     int32_t *flav, *col, *acol;
+    double *t_start_row;    /* the k_T^2 (GeV^2) below which the row's dipoles start: the
+                               event's SCALUP^2, or for a product of a colourless resonance
+                               the resonance's mass squared (doc/physics.md 13.7) */
 } gaps_hard_batch;
 
 GAPS_C_END

@@ -49,8 +49,16 @@ int gaps_pool_alloc_vary(gaps_pool *pool, int n_vary)
     return pool->vary_w && pool->vary_flags ? 0 : -1;
 }
 
+int gaps_pool_alloc_row_starts(gaps_pool *pool)
+{
+    pool->t_start_row = gaps_device_alloc((size_t)pool->maxp * (size_t)pool->nslots
+                                          * sizeof(double));
+    return pool->t_start_row ? 0 : -1;
+}
+
 void gaps_pool_destroy(gaps_pool *pool)
 {
+    gaps_device_free(pool->t_start_row);
     gaps_device_free(pool->vary_w);
     gaps_device_free(pool->vary_flags);
 #define GAPS_POOL_FREE_(type, name, rows, what) gaps_device_free(pool->name);

@@ -1225,15 +1225,16 @@ static int batch_alloc(gaps_hard_batch *b, int capacity, int row_capacity, int d
     b->flav = alloc((size_t)row_capacity * sizeof *b->flav);
     b->col = alloc((size_t)row_capacity * sizeof *b->col);
     b->acol = alloc((size_t)row_capacity * sizeof *b->acol);
+    b->t_start_row = alloc((size_t)row_capacity * sizeof *b->t_start_row);
     return b->row0 && b->n_in && b->next_tag && b->draw && b->weight && b->t_start && b->x
-           && b->p && b->flav && b->col && b->acol ? 0 : -1;
+           && b->p && b->flav && b->col && b->acol && b->t_start_row ? 0 : -1;
 }
 
 static void batch_free(gaps_hard_batch *b, int device)
 {
     void (*release)(void *) = device ? gaps_device_free : free;
     void *arrays[] = { b->row0, b->n_in, b->next_tag, b->draw, b->weight, b->t_start, b->x,
-                       b->p, b->flav, b->col, b->acol };
+                       b->p, b->flav, b->col, b->acol, b->t_start_row };
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) release(arrays[k]);
     memset(b, 0, sizeof *b);
 }
@@ -1256,6 +1257,7 @@ static void batch_upload(const gaps_hard_batch *h, gaps_hard_batch *d, gaps_hard
     gaps_host_to_device(d->flav, h->flav, rows * sizeof *h->flav);
     gaps_host_to_device(d->col, h->col, rows * sizeof *h->col);
     gaps_host_to_device(d->acol, h->acol, rows * sizeof *h->acol);
+    gaps_host_to_device(d->t_start_row, h->t_start_row, rows * sizeof *h->t_start_row);
     gaps_host_to_device(d_struct, d, sizeof *d);
 }
 
@@ -1548,6 +1550,7 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
         const int n = (int)(slots / nparts + (k < slots % nparts));
         ok = gaps_pool_create(&parts[k].pool, n, cfg->max_partons, shared_next) == 0
              && gaps_pool_alloc_vary(&parts[k].pool, phys.n_vary) == 0
+             && (!phys.proc.from_file || gaps_pool_alloc_row_starts(&parts[k].pool) == 0)
              && (parts[k].pool_dev = gaps_device_copy(&parts[k].pool, sizeof(gaps_pool))) != NULL
              && partition_alloc_output(&parts[k], cfg) == 0;
         if (ok && pieces) {

@@ -33,6 +33,8 @@ typedef struct lhe_summary {
     int largest;                  /* most particles in one event */
     long by_process[GAPS_LHE_MAX_PROCESSES];
     long refused;                 /* events the built-in shower cannot start from */
+    long decays;                  /* events with quarks or gluons from a colourless
+                                     status-2 resonance */
     char first_why[600];          /* the first of them: "line LINE: why" */
 } lhe_summary;
 
@@ -53,6 +55,16 @@ static void add_event(lhe_summary *s, const gaps_lhe_init *in, const gaps_lhe_ev
     for (int i = 0; i < ev->n; ++i)
         for (int k = 0; k < 6; ++k)
             if (ev->particle[i].status == status_codes[k]) s->by_status[k]++;
+    for (int i = 0; i < ev->n; ++i) {
+        const gaps_lhe_particle *p = &ev->particle[i];
+        const int m = p->mother[0];
+        if (p->status == 1 && (p->colour[0] || p->colour[1]) && m > 0 && m <= ev->n
+            && (p->mother[1] == 0 || p->mother[1] == m) && ev->particle[m - 1].status == 2
+            && !ev->particle[m - 1].colour[0] && !ev->particle[m - 1].colour[1]) {
+            s->decays++;
+            break;
+        }
+    }
     char why[512];
     long line;
     if (gaps_lhe_showerable(in, ev, GAPS_MAX_PARTONS, why, sizeof why, &line)
@@ -173,6 +185,10 @@ static void print_summary(const gaps_lhe_init *in, const lhe_summary *s, const c
     }
     printf("%s\n", s->events ? "" : " none");
     printf("largest event: %d particles\n", s->largest);
+    if (s->decays)
+        printf("decays: %ld events hold quarks or gluons from a colourless resonance (status "
+               "2), whose shower starts at its mass squared, the rest at SCALUP^2\n",
+               s->decays);
     if (s->refused == 0)
         printf("shower: yes, the built-in shower can start from %s\n",
                s->events ? "every event" : "these (no) events");

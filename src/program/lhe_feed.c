@@ -197,6 +197,7 @@ static uint64_t entry_hash(const gaps_hard_batch *b, int i, const double *weight
         for (int k = 0; k < 4; ++k) h = mix(h, bits(b->p[4 * r + k]));
         h = mix(h, (uint64_t)(uint32_t)b->flav[r] | (uint64_t)(uint32_t)b->col[r] << 32);
         h = mix(h, (uint32_t)b->acol[r]);
+        if (b->t_start_row[r] != b->t_start[i]) h = mix(h, bits(b->t_start_row[r]));
     }
     for (int k = 0; k < nw; ++k) h = mix(h, bits(weights[k]));
     return h;
@@ -281,9 +282,12 @@ static int convert_event(const gaps_lhe_feed *f, const gaps_lhe_event *ev, gaps_
     b->next_tag[i] = top + 1;
     b->draw[i] = ev->has_gaps ? ev->gaps_draw : 0u;
     b->weight[i] = ev->weight;
-    /* the shower starts at k_T^2 = SCALUP^2 in every dipole (a file's SCALUP is the scale
-     * below which its generator left the emissions to the shower); a file that gives none
-     * (SCALUP <= 0) starts at the incoming pair's invariant mass squared */
+    /* the dipoles start at k_T^2 = SCALUP^2 (a file's SCALUP is the scale below which its
+     * generator left the emissions to the shower); a file that gives none (SCALUP <= 0) at the
+     * incoming pair's invariant mass squared.  The products of a colourless resonance (status
+     * 2: Z, W, H, gamma*) shower inside their decay from its mass squared down, the scale of
+     * the decay, which the hard process's SCALUP knows nothing of (the decay's own phase
+     * space then bounds k_T^2 by m^2/4).  The event starts at the largest of its rows'. */
     double t = ev->scale * ev->scale;
     if (!(ev->scale > 0.0)) {
         double e = 0.0, pz = 0.0;
@@ -294,7 +298,22 @@ static int convert_event(const gaps_lhe_feed *f, const gaps_lhe_event *ev, gaps_
             }
         t = e * e - pz * pz;
     }
-    b->t_start[i] = ev->has_gaps ? ev->gaps_t : t;
+    if (ev->has_gaps) t = ev->gaps_t;
+    double t_event = t;
+    for (int r = 0; r < n; ++r) {
+        const gaps_lhe_particle *p = &ev->particle[rows[r]];
+        const int m1 = p->mother[0], m2 = p->mother[1];
+        double tr = t;
+        if (m1 > 0 && (m2 == 0 || m2 == m1) && ev->particle[m1 - 1].status == 2
+            && p->colour[0] + p->colour[1] != 0) {
+            const double *q = ev->particle[m1 - 1].p;
+            const double m2res = q[3] * q[3] - q[0] * q[0] - q[1] * q[1] - q[2] * q[2];
+            tr = m2res > 0.0 ? m2res : 0.0;
+        }
+        b->t_start_row[r0 + r] = tr;
+        if (tr > t_event) t_event = tr;
+    }
+    b->t_start[i] = t_event;
     for (int k = 0; k < f->weights.n; ++k) weights[k] = ev->weights[k];
     *hash = entry_hash(b, i, weights, f->weights.n);
     return 0;
@@ -401,12 +420,14 @@ static int parsed_reserve(parsed *o, int events, int rows, int n_weights)
         void *a[] = {realloc(b->p, (size_t)cap * 4 * sizeof *b->p),
                      realloc(b->flav, (size_t)cap * sizeof *b->flav),
                      realloc(b->col, (size_t)cap * sizeof *b->col),
-                     realloc(b->acol, (size_t)cap * sizeof *b->acol)};
+                     realloc(b->acol, (size_t)cap * sizeof *b->acol),
+                     realloc(b->t_start_row, (size_t)cap * sizeof *b->t_start_row)};
         if (a[0]) b->p = a[0];
         if (a[1]) b->flav = a[1];
         if (a[2]) b->col = a[2];
         if (a[3]) b->acol = a[3];
-        if (!a[0] || !a[1] || !a[2] || !a[3]) return -1;
+        if (a[4]) b->t_start_row = a[4];
+        if (!a[0] || !a[1] || !a[2] || !a[3] || !a[4]) return -1;
         b->row_capacity = cap;
     }
     return 0;
@@ -416,7 +437,7 @@ static void parsed_free(parsed *o)
 {
     gaps_hard_batch *b = &o->b;
     void *a[] = {b->row0, b->n_in, b->next_tag, b->draw, b->weight, b->t_start, b->x, b->p,
-                 b->flav, b->col, b->acol, o->number, o->hash, o->weights};
+                 b->flav, b->col, b->acol, b->t_start_row, o->number, o->hash, o->weights};
     for (size_t k = 0; k < sizeof a / sizeof *a; ++k) free(a[k]);
     memset(o, 0, sizeof *o);
 }
@@ -725,6 +746,8 @@ static int64_t take(gaps_lhe_feed *f, gaps_hard_batch *b, int64_t want, enum tak
             memcpy(b->flav + r0, o->flav + o->row0[k], (size_t)rows * sizeof *b->flav);
             memcpy(b->col + r0, o->col + o->row0[k], (size_t)rows * sizeof *b->col);
             memcpy(b->acol + r0, o->acol + o->row0[k], (size_t)rows * sizeof *b->acol);
+            memcpy(b->t_start_row + r0, o->t_start_row + o->row0[k],
+                   (size_t)rows * sizeof *b->t_start_row);
             if (nw > 0)
                 memcpy(f->batch_weights + (size_t)c * nw, s->out.weights + (size_t)k * nw,
                        (size_t)n * nw * sizeof *f->batch_weights);

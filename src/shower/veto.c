@@ -190,6 +190,7 @@ GAPS_OUT_OF_LINE void shower_start_from_batch(gaps_pool *pool, const gaps_physic
         pool->flav[at] = b->flav[r0 + p];
         pool->col[at] = b->col[r0 + p];
         pool->acol[at] = b->acol[r0 + p];
+        pool->t_start_row[at] = b->t_start_row[r0 + p];
         const int xc = p < n_in ? b->acol[r0 + p] : b->col[r0 + p];
         const int xa = p < n_in ? b->col[r0 + p] : b->acol[r0 + p];
         if (xc > 0) pool->col_owner[gaps_at(pool, xc, e)] = p;
@@ -213,6 +214,25 @@ static void load(const gaps_pool *pool, int e, int p, double v[4])
 static void store(gaps_pool *pool, int e, int p, const double v[4])
 {
     pool->E[gaps_at(pool, p, e)] = v[0]; pool->px[gaps_at(pool, p, e)] = v[1]; pool->py[gaps_at(pool, p, e)] = v[2]; pool->pz[gaps_at(pool, p, e)] = v[3];
+}
+
+/* Hard events from a file: may the dipoles of emitter p radiate at t?  Each row has the scale
+ * its dipoles start from (gaps_pool.t_start_row: SCALUP^2, or a decay system's resonance
+ * mass squared), the event evolves from the largest, and a trial above the start of its
+ * emitter's row is rejected: the veto algorithm with a density of zero above each dipole's
+ * start, which is the shower started at each dipole's own scale (the trials above it only
+ * cost time).  The runs of built-in processes have no such rows (NULL): every dipole starts
+ * at the event's t. */
+GAPS_ALWAYS_INLINE int above_row_start(const gaps_pool *pool, int e, int p, double t)
+{
+    return pool->t_start_row && t > pool->t_start_row[gaps_at(pool, p, e)];
+}
+
+/* The emitted parton j of emitter i starts where i did (only rows of a run from a file). */
+GAPS_ALWAYS_INLINE void inherit_row_start(gaps_pool *pool, int e, int i, int j)
+{
+    if (pool->t_start_row)
+        pool->t_start_row[gaps_at(pool, j, e)] = pool->t_start_row[gaps_at(pool, i, e)];
 }
 
 /* The argument of the shower's coupling at the emission scale t: t, or with
@@ -457,6 +477,9 @@ GAPS_OUT_OF_LINE void accept_or_reject_hadronic(gaps_pool *pool, const gaps_phys
     /* dipoles with an incoming leg stop at the PDF set's lowest scale: a trial of theirs
      * below it is thinned away, which leaves the final-final dipoles' rate below it */
     if (type != GAPS_DIPOLE_FF && !(t > isr->t_min)) return;
+    /* above the start of the emitter's row: P = 0, and so P' = 0 for every --vary weight,
+     * whose factor (O - P')/(O - P) is 1 */
+    if (above_row_start(pool, e, p, t)) return;
 
     const double s = pool->dip_m2[gaps_at(pool, d, e)];
     const double zm = pool->dip_zm[gaps_at(pool, d, e)], zp = pool->dip_zp[gaps_at(pool, d, e)];
@@ -601,6 +624,7 @@ GAPS_OUT_OF_LINE gaps_rows_due do_splitting_hadronic(gaps_pool *pool, int e, dou
     }
     store(pool, e, i, qi);
     store(pool, e, j, qj);
+    inherit_row_start(pool, e, i, j);
 
     if (i >= n_in) {   /* a final-state emitter: the colour flow of the final-state shower */
         if (kernel == GAPS_KERNEL_G_QQ) {
@@ -745,6 +769,10 @@ GAPS_ALWAYS_INLINE void accept_or_reject(gaps_pool *pool, const gaps_physics *ph
     pool->draw[e] = rng.draw;
 
     const int d = pool->trial_dipole[e];
+    if (!ee_launch(launch) && above_row_start(pool, e, d / 2, pool->t[e])) {
+        pool->trial_kernel[e] = GAPS_KERNEL_NONE;   /* as in accept_or_reject_hadronic */
+        return;
+    }
     const enum gaps_kernel kernel = (enum gaps_kernel)pool->trial_kernel[e];
     const double m2 = pool->dip_m2[gaps_at(pool, d, e)];
     const gaps_zpair zz = gaps_kernel_generate_z(kernel, pool->dip_zm[gaps_at(pool, d, e)],
@@ -833,6 +861,7 @@ GAPS_ALWAYS_INLINE gaps_rows_due splitting_moves(gaps_pool *pool, const gaps_phy
     store(pool, e, i, qi);
     store(pool, e, j, qj);
     store(pool, e, k, qk);
+    if (!ee_launch(launch)) inherit_row_start(pool, e, i, j);
 
     if (kernel == GAPS_KERNEL_G_QQ) {
         int f = 1 + (int)(GAPS_N_FLAVOURS * Rf);
