@@ -99,6 +99,7 @@
 #include "gaps/vary.h"
 #include "gaps_runtime.h"
 #include "shower/isr_bounds.h"
+#include "shower/vary_bounds.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -675,6 +676,7 @@ static int generate(const gaps_pdf *host_pdf, const config *cf, double *first_t,
             phys.vary_mu2[v][0] = 1.0;   /* the final-state shower: none here */
             phys.vary_mu2[v][1] = mur_vary_k2[v];
         }
+        gaps_vary_set_logs(&phys);
     }
 
     double *table = NULL;

@@ -18,6 +18,7 @@ typedef struct gaps_alphas {
                             the thresholds m_b^2, m_c^2) */
     double a_ref[3];     /* alpha_s at t_ref */
     double b0[3], b1[3]; /* beta_0/(2 pi), beta_1/(2 pi)^2 for nf = 5, 4, 3 */
+    double b1_b0[3];     /* b1 / b0 of each region, so that no value divides them again */
     int herwig;          /* 1: Herwig 7's form (gaps_alphas_set_herwig; --ablate alphas-herwig) */
     double lambda2[3];   /* its Lambda^2 of region nf = 5, 4, 3, GeV^2 */
 } gaps_alphas;
@@ -47,6 +48,15 @@ double gaps_alphas_value(const gaps_alphas *as, double t);
 /* The same for a coupling known not to be Herwig's (as->herwig 0): the e+e- launches, which
  * runs with --ablate do not use, call it so that they carry no branch of the ablation. */
 double gaps_alphas_value_own(const gaps_alphas *as, double t);
+
+/* The running in two parts, for several couplings at related scales (the --vary factors of
+ * one trial): the region of t (0, 1, 2: nf = 5, 4, 3) and, from l = ln(t / t_ref[region]),
+ * the value.  gaps_alphas_from_log(as, r, gaps_log(t / as->t_ref[r])) with
+ * r = gaps_alphas_region(as, t) is gaps_alphas_value_own(as, t) bit for bit; a coupling at
+ * k t of the same region has l + ln k, no logarithm of its own, and two couplings with the same
+ * thresholds share l at one scale.  Not for Herwig's form. */
+int gaps_alphas_region(const gaps_alphas *as, double t);
+double gaps_alphas_from_log(const gaps_alphas *as, int region, double l);
 GAPS_DEVICE_END
 
 /* 1 if alpha_s is finite and positive for every scale >= t_min, else 0. */

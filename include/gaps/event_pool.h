@@ -124,6 +124,8 @@ typedef struct gaps_physics {
      * them (a run-uniform test) */
     int n_vary;
     double vary_mu2[GAPS_VARY_MAX][2];
+    double vary_ln_k2[GAPS_VARY_MAX][2];   /* ln(vary_mu2 / the nominal factor): what the
+                                              variation adds to the coupling's logarithm */
     /* the variations the hard process weights (--vary scales, proc.scales.n of them) are
      * vary_hard_first and on: variation vary_hard_first + j starts at the hard event's
      * vary[j], the others at 1 */

@@ -11,13 +11,19 @@ static double beta1(int nf)
     return 17.0 / 6.0 * GAPS_CA * GAPS_CA - (5.0 / 3.0 * GAPS_CA + GAPS_CF) * GAPS_TR * nf;
 }
 
-/* alpha_s in one region, from its reference point; order 1 drops the two-loop term. */
-static double running(const gaps_alphas *as, int region, double t)
+/* alpha_s in one region from l = ln(t / t_ref), the logarithm of its scale over the
+ * region's reference point; order 1 drops the two-loop term. */
+static double running_from_log(const gaps_alphas *as, int region, double l)
 {
     const double a = as->a_ref[region];
-    const double w = 1.0 + as->b0[region] * a * gaps_log(t / as->t_ref[region]);
+    const double w = 1.0 + as->b0[region] * a * l;
     if (as->order == 1) return a / w;
-    return a / w * (1.0 - as->b1[region] / as->b0[region] * a * gaps_log(w) / w);
+    return a / w * (1.0 - as->b1_b0[region] * a * gaps_log(w) / w);
+}
+
+static double running(const gaps_alphas *as, int region, double t)
+{
+    return running_from_log(as, region, gaps_log(t / as->t_ref[region]));
 }
 
 int gaps_alphas_init(gaps_alphas *as, int order, double asmz)
@@ -31,6 +37,7 @@ int gaps_alphas_init(gaps_alphas *as, int order, double asmz)
         const int nf = 5 - r;
         as->b0[r] = beta0(nf) / (2.0 * GAPS_PI);
         as->b1[r] = beta1(nf) / (4.0 * GAPS_PI * GAPS_PI);
+        as->b1_b0[r] = as->b1[r] / as->b0[r];
     }
     as->t_ref[0] = GAPS_MZ * GAPS_MZ;
     as->a_ref[0] = asmz;
@@ -84,10 +91,15 @@ void gaps_alphas_set_herwig(gaps_alphas *as)
 }
 
 GAPS_DEVICE_BEGIN
+int gaps_alphas_region(const gaps_alphas *as, double t)
+{
+    return t >= as->t_ref[1] ? 0 : (t >= as->t_ref[2] ? 1 : 2);
+}
+
 double gaps_alphas_value(const gaps_alphas *as, double t)
 {
     if (as->order == 0) return as->asmz;
-    const int region = t >= as->t_ref[1] ? 0 : (t >= as->t_ref[2] ? 1 : 2);
+    const int region = gaps_alphas_region(as, t);
     if (as->herwig) return herwig_value(t, as->lambda2[region], 5 - region);
     return running(as, region, t);
 }
@@ -95,8 +107,13 @@ double gaps_alphas_value(const gaps_alphas *as, double t)
 double gaps_alphas_value_own(const gaps_alphas *as, double t)
 {
     if (as->order == 0) return as->asmz;
-    const int region = t >= as->t_ref[1] ? 0 : (t >= as->t_ref[2] ? 1 : 2);
-    return running(as, region, t);
+    return running(as, gaps_alphas_region(as, t), t);
+}
+
+double gaps_alphas_from_log(const gaps_alphas *as, int region, double l)
+{
+    if (as->order == 0) return as->asmz;
+    return running_from_log(as, region, l);
 }
 GAPS_DEVICE_END
 

@@ -15,6 +15,7 @@
  * shower_headroom_by_scale().)
  */
 #include "shower/vary_bounds.h"
+#include "gaps/fpmath.h"
 
 #include <math.h>
 
@@ -41,4 +42,12 @@ double gaps_vary_headroom_scale(const gaps_vary_couplings *vc, double a_max, dou
             return i == GRID ? t_max : exp(l_lo + (l_hi - l_lo) * (i + 1) / GRID);
     }
     return 0.0;
+}
+
+void gaps_vary_set_logs(gaps_physics *phys)
+{
+    const double nominal = phys->mur_scaled ? phys->mur2 : 1.0;
+    for (int v = 0; v < phys->n_vary; ++v)
+        for (int leg = 0; leg < 2; ++leg)
+            phys->vary_ln_k2[v][leg] = gaps_log(phys->vary_mu2[v][leg] / nominal);
 }

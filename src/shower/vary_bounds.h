@@ -4,6 +4,7 @@
 #define GAPS_SHOWER_VARY_BOUNDS_H
 
 #include "gaps/alphas.h"
+#include "gaps/event_pool.h"
 
 /* The couplings a run's shower takes, each at the argument max(mu2 t, t_cut) (veto.c,
  * scaled_as_arg): the nominal one, and the largest that any variation takes at any scale (the
@@ -29,5 +30,10 @@ double gaps_vary_bound_at(const gaps_vary_couplings *vc, double t);
  * the largest t of a dense grid in ln t where it does (rounded up to the grid's next point), or
  * 0 where it never does. */
 double gaps_vary_headroom_scale(const gaps_vary_couplings *vc, double a_max, double t_max);
+
+/* Fill phys->vary_ln_k2 from vary_mu2 and the nominal argument factor (mur2 where mur_scaled,
+ * else 1): the logarithm each variation adds to the nominal coupling's (veto.c,
+ * varied_coupling).  Once n_vary, vary_mu2, mur_scaled and mur2 are set. */
+void gaps_vary_set_logs(gaps_physics *phys);
 
 #endif

@@ -250,11 +250,53 @@ GAPS_ALWAYS_INLINE double shower_as_arg(const gaps_physics *phys, double t, int 
     return launch != GAPS_LAUNCH_EE && phys->mur_scaled ? scaled_as_arg(phys, phys->mur2, t) : t;
 }
 
+/* The nominal coupling of a trial in the parts that its --vary factors share (gaps/alphas.h):
+ * the region of its argument and the logarithm l of the argument over the region's
+ * reference scale.  exact: the argument is mu2 t itself, not raised to the cutoff, so that
+ * the argument mu2' t of a variation has the logarithm l + ln(mu2'/mu2). */
+typedef struct trial_coupling {
+    double a, l;
+    int region, exact;
+} trial_coupling;
+
+/* The shower's coupling at the trial scale t, alpha_s at shower_as_arg(t).  In a run that
+ * reweights the shower (--vary) it is made from its parts, which c keeps for vary_trial(): the
+ * same value to the bit (--vary is refused with --ablate, so the coupling is the project's
+ * own), the logarithm of its argument then shared by every variation's coupling. */
+GAPS_ALWAYS_INLINE double shower_coupling(const gaps_physics *phys, double t, int launch,
+                                          trial_coupling *c)
+{
+    const double arg = shower_as_arg(phys, t, launch);
+    if (!varies(phys, launch) || !phys->vary_shower)
+        return ee_launch(launch) ? gaps_alphas_value_own(&phys->as, arg)
+                                 : gaps_alphas_value(&phys->as, arg);
+    c->region = gaps_alphas_region(&phys->as, arg);
+    c->l = gaps_log(arg / phys->as.t_ref[c->region]);
+    c->exact = !phys->mur_scaled || phys->mur2 * t > phys->t_cut;
+    c->a = gaps_alphas_from_log(&phys->as, c->region, c->l);
+    return c->a;
+}
+
+/* Variation coupling `as` at the argument max(mu2 t, t_C) of a trial whose nominal coupling is
+ * c, ln_k2 = ln(mu2 / the nominal factor): where neither argument is raised to the cutoff and
+ * both lie in one region, its logarithm is c's plus ln_k2 (no logarithm of its own; the same
+ * value as gaps_alphas_value_own() at the argument up to rounding), else its own. */
+GAPS_ALWAYS_INLINE double varied_coupling(const gaps_physics *phys, const gaps_alphas *as,
+                                          const trial_coupling *c, double mu2, double ln_k2,
+                                          double t)
+{
+    const double arg = scaled_as_arg(phys, mu2, t);
+    const int region = gaps_alphas_region(as, arg);
+    const double l = c->exact && mu2 * t > phys->t_cut && region == c->region
+                     ? c->l + ln_k2 : gaps_log(arg / as->t_ref[region]);
+    return gaps_alphas_from_log(as, region, l);
+}
+
 /* --vary (gaps/vary.h, doc/physics.md 17): the variation weights of one trial of slot e at
  * scale t (the emission's k_T^2).  r = P/O is the trial's acceptance ratio with the nominal
- * coupling a in it, isr 1 for an incoming emitter (the initial-state factors of vary_mu2),
+ * coupling c->a in it, isr 1 for an incoming emitter (the initial-state factors of vary_mu2),
  * accepted the veto's decision.  Each variation's density is P' = P a'/a with a' the coupling
- * at its argument max(mu2 t, t_C) (scaled_as_arg),
+ * at its argument max(mu2 t, t_C) (scaled_as_arg, varied_coupling),
  * and its weight takes P'/P = a'/a for an accepted trial and (O - P')/(O - P) =
  * (1 - r a'/a)/(1 - r) for a rejected one.  A rejected trial has r < 1 (Ra < 1 accepts any
  * r >= 1).  The coupling is computed once per distinct argument (two for --vary shower); a
@@ -268,7 +310,7 @@ typedef struct trial_densities {
 } trial_densities;
 
 GAPS_OUT_OF_LINE void vary_trial(gaps_pool *pool, const gaps_physics *phys, int e, int isr,
-                                 int accepted, double r, double a, double t, int launch,
+                                 int accepted, double r, const trial_coupling *c, double t,
                                  const trial_densities *td)
 {
     /* a rejection with r >= 1 cannot happen (Ra < 1); should rounding make one, its factor
@@ -278,6 +320,7 @@ GAPS_OUT_OF_LINE void vary_trial(gaps_pool *pool, const gaps_physics *phys, int 
         return;
     }
     const double nominal = phys->mur_scaled ? phys->mur2 : 1.0;
+    const double inv_a = 1.0 / c->a, inv_reject = accepted ? 1.0 : 1.0 / (1.0 - r);
     double mu2_seen[2] = { -1.0, -1.0 }, f_seen[2] = { 1.0, 1.0 };
     int over = 0;
     for (int v = 0; v < phys->n_vary; ++v) {
@@ -291,33 +334,32 @@ GAPS_OUT_OF_LINE void vary_trial(gaps_pool *pool, const gaps_physics *phys, int 
             double f = q;
             if (!accepted) {
                 const double rv = r * q;
-                f = (1.0 - rv) / (1.0 - r);
+                f = (1.0 - rv) * inv_reject;
                 over |= rv > 1.0;
             }
             pool->vary_w[gaps_at(pool, v, e)] *= f;
             continue;
         }
         const double mu2 = phys->vary_mu2[v][isr];
-        const int c = phys->vary_coupling[v];
-        if (mu2 == nominal && c == 0) continue;
+        const int k = phys->vary_coupling[v];
+        if (mu2 == nominal && k == 0) continue;
         double f;
         /* the factors of the shower's mu_R variations are shared by argument; those of
          * another coupling (--vary alphas, at the nominal argument) are their own */
-        if (c == 0 && mu2 == mu2_seen[0]) f = f_seen[0];
-        else if (c == 0 && mu2 == mu2_seen[1]) f = f_seen[1];
+        if (k == 0 && mu2 == mu2_seen[0]) f = f_seen[0];
+        else if (k == 0 && mu2 == mu2_seen[1]) f = f_seen[1];
         else {
-            const double arg = scaled_as_arg(phys, mu2, t);
-            const gaps_alphas *as = c == 0 ? &phys->as : &phys->vary_as[c - 1];
-            const double av = ee_launch(launch) ? gaps_alphas_value_own(as, arg)
-                                      : gaps_alphas_value(as, arg);
-            const double rv = r * (av / a);
+            const gaps_alphas *as = k == 0 ? &phys->as : &phys->vary_as[k - 1];
+            const double q = varied_coupling(phys, as, c, mu2, phys->vary_ln_k2[v][isr], t)
+                             * inv_a;
+            const double rv = r * q;
             if (accepted) {
-                f = av / a;
+                f = q;
             } else {
-                f = (1.0 - rv) / (1.0 - r);
+                f = (1.0 - rv) * inv_reject;
                 over |= rv > 1.0;
             }
-            if (c == 0) {
+            if (k == 0) {
                 const int slot = mu2_seen[0] < 0.0 ? 0 : 1;
                 mu2_seen[slot] = mu2;
                 f_seen[slot] = f;
@@ -334,23 +376,25 @@ GAPS_OUT_OF_LINE void vary_trial(gaps_pool *pool, const gaps_physics *phys, int 
  * factors are those of vary_trial(), to the bit).  vary_trial() is a call with a stack frame of
  * its own (232 bytes on an H200), which every trial of a LEP run would make. */
 GAPS_ALWAYS_INLINE void vary_trial_ee(gaps_pool *pool, const gaps_physics *phys, int e,
-                                      int accepted, double r, double a, double t)
+                                      int accepted, double r, const trial_coupling *c,
+                                      double t)
 {
     if (!accepted && !(r < 1.0)) {
         pool->vary_flags[e] |= GAPS_VARY_FLAG_OVER;
         return;
     }
     const double nominal = phys->mur_scaled ? phys->mur2 : 1.0;
+    const double inv_a = 1.0 / c->a, inv_reject = accepted ? 1.0 : 1.0 / (1.0 - r);
     int over = 0;
     for (int v = 0; v < phys->n_vary; ++v) {
         const double mu2 = phys->vary_mu2[v][0];
-        const int c = phys->vary_coupling[v];
-        if (mu2 == nominal && c == 0) continue;
-        const gaps_alphas *as = c == 0 ? &phys->as : &phys->vary_as[c - 1];
-        const double q = gaps_alphas_value_own(as, scaled_as_arg(phys, mu2, t)) / a;
+        const int k = phys->vary_coupling[v];
+        if (mu2 == nominal && k == 0) continue;
+        const gaps_alphas *as = k == 0 ? &phys->as : &phys->vary_as[k - 1];
+        const double q = varied_coupling(phys, as, c, mu2, phys->vary_ln_k2[v][0], t) * inv_a;
         const double rv = r * q;
         over |= !accepted && rv > 1.0;
-        pool->vary_w[gaps_at(pool, v, e)] *= accepted ? q : (1.0 - rv) / (1.0 - r);
+        pool->vary_w[gaps_at(pool, v, e)] *= accepted ? q : (1.0 - rv) * inv_reject;
     }
     if (over) pool->vary_flags[e] |= GAPS_VARY_FLAG_OVER;
 }
@@ -536,8 +580,9 @@ GAPS_OUT_OF_LINE void accept_or_reject_hadronic(gaps_pool *pool, const gaps_phys
 
     /* alpha_s(t) over its overestimate, <= 1: computed only where it can matter (--vary:
      * always, below) */
+    trial_coupling tc = { 0.0, 0.0, 0, 0 };   /* --vary: the coupling's parts */
     if (Ra < ratio || ratio > 1.0) {
-        a = gaps_alphas_value(&phys->as, shower_as_arg(phys, t, 0));
+        a = shower_coupling(phys, t, GAPS_LAUNCH_GENERAL, &tc);
         ratio *= gaps_isr_coupling_ratio_of(isr, heavy, phys->a_max, t, a);
         /* --ablate gqq-virtuality: alpha_s of g -> q qbar at the virtuality t/(z(1-z)) >= t,
          * at most alpha_s(t): the ratio stays a probability */
@@ -555,10 +600,10 @@ GAPS_OUT_OF_LINE void accept_or_reject_hadronic(gaps_pool *pool, const gaps_phys
     if (phys->vary_shower) {   /* --vary is refused with compat and --ablate (gaps_config_check) */
         double r = ratio;
         if (a == 0.0) {   /* a rejection by the ratio without its coupling: the full one */
-            a = gaps_alphas_value(&phys->as, shower_as_arg(phys, t, 0));
+            a = shower_coupling(phys, t, GAPS_LAUNCH_GENERAL, &tc);
             r = ratio * gaps_isr_coupling_ratio_of(isr, heavy, phys->a_max, t, a);
         }
-        vary_trial(pool, phys, e, incoming, accepted, r, a, t, GAPS_LAUNCH_GENERAL,
+        vary_trial(pool, phys, e, incoming, accepted, r, &tc, t,
                    type != GAPS_DIPOLE_FF && td.X > 0.0 ? &td : NULL);
     }
     if (!accepted) return;
@@ -781,16 +826,15 @@ GAPS_ALWAYS_INLINE void accept_or_reject(gaps_pool *pool, const gaps_physics *ph
     const double t = pool->t[e];
     const double y = t / (m2 * z * omz);
     double ratio = gaps_kernel_ratio(kernel, z, omz, y);   /* (1 - y) P / Q */
-    const double t_as = shower_as_arg(phys, t, launch);
     double a = 0.0;   /* the coupling, where computed */
+    trial_coupling tc = { 0.0, 0.0, 0, 0 };   /* --vary: its parts */
     /* alpha_s(t) / a_max <= 1, so a trial that fails the kinematic ratio alone fails the full
      * one too: the coupling (two logarithms) is computed only for the survivors (--vary:
      * always, below) */
     if (Ra < ratio) {
         /* the e+e- launches run without --ablate (gaps_shower_launch_*): their coupling is
          * the project's own and they hold no branch of the ablations */
-        a = ee_launch(launch) ? gaps_alphas_value_own(&phys->as, t_as)
-                              : gaps_alphas_value(&phys->as, t_as);
+        a = shower_coupling(phys, t, launch, &tc);
         ratio *= a / ee_coupling_max(phys, t, launch);
         /* --ablate gqq-virtuality: alpha_s of g -> q qbar at t/(z(1-z)) (gaps/ablate.h) */
         if (!ee_launch(launch) && (phys->ablate & GAPS_ABLATE_GQQ_VIRTUALITY) && kernel == GAPS_KERNEL_G_QQ)
@@ -800,12 +844,11 @@ GAPS_ALWAYS_INLINE void accept_or_reject(gaps_pool *pool, const gaps_physics *ph
     if (varies(phys, launch) && phys->vary_shower && ratio > 0.0) {   /* P = 0: P' = 0 */
         double r = ratio;
         if (a == 0.0) {   /* a rejection by the kinematic ratio alone: the full one */
-            a = ee_launch(launch) ? gaps_alphas_value_own(&phys->as, t_as)
-                        : gaps_alphas_value(&phys->as, t_as);
+            a = shower_coupling(phys, t, launch, &tc);
             r = ratio * (a / ee_coupling_max(phys, t, launch));
         }
-        if (launch == GAPS_LAUNCH_EE_VARY) vary_trial_ee(pool, phys, e, accepted, r, a, t);
-        else vary_trial(pool, phys, e, 0, accepted, r, a, t, launch, NULL);
+        if (launch == GAPS_LAUNCH_EE_VARY) vary_trial_ee(pool, phys, e, accepted, r, &tc, t);
+        else vary_trial(pool, phys, e, 0, accepted, r, &tc, t, NULL);
     }
     if (!accepted) {
         pool->trial_kernel[e] = GAPS_KERNEL_NONE;
