@@ -19,6 +19,7 @@ typedef struct gaps_alphas {
     double a_ref[3];     /* alpha_s at t_ref */
     double b0[3], b1[3]; /* beta_0/(2 pi), beta_1/(2 pi)^2 for nf = 5, 4, 3 */
     double b1_b0[3];     /* b1 / b0 of each region, so that no value divides them again */
+    double ln_t_ref[3];  /* ln t_ref of each region (gaps_alphas_from_log across regions) */
     int herwig;          /* 1: Herwig 7's form (gaps_alphas_set_herwig; --ablate alphas-herwig) */
     double lambda2[3];   /* its Lambda^2 of region nf = 5, 4, 3, GeV^2 */
 } gaps_alphas;
@@ -53,8 +54,8 @@ double gaps_alphas_value_own(const gaps_alphas *as, double t);
  * one trial): the region of t (0, 1, 2: nf = 5, 4, 3) and, from l = ln(t / t_ref[region]),
  * the value.  gaps_alphas_from_log(as, r, gaps_log(t / as->t_ref[r])) with
  * r = gaps_alphas_region(as, t) is gaps_alphas_value_own(as, t) bit for bit; a coupling at
- * k t of the same region has l + ln k, no logarithm of its own, and two couplings with the same
- * thresholds share l at one scale.  Not for Herwig's form. */
+ * k t has l + ln k + ln t_ref[r] - ln t_ref[r'] in its region r' (no logarithm of its own),
+ * and two couplings with the same thresholds share l at one scale.  Not for Herwig's form. */
 int gaps_alphas_region(const gaps_alphas *as, double t);
 double gaps_alphas_from_log(const gaps_alphas *as, int region, double l);
 GAPS_DEVICE_END

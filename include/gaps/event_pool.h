@@ -126,6 +126,8 @@ typedef struct gaps_physics {
     double vary_mu2[GAPS_VARY_MAX][2];
     double vary_ln_k2[GAPS_VARY_MAX][2];   /* ln(vary_mu2 / the nominal factor): what the
                                               variation adds to the coupling's logarithm */
+    double vary_a_floor[3];   /* alpha_s(t_C) of as, vary_as[0], vary_as[1]: a variation's
+                                 coupling where its argument is raised to the floor t_C */
     /* the variations the hard process weights (--vary scales, proc.scales.n of them) are
      * vary_hard_first and on: variation vary_hard_first + j starts at the hard event's
      * vary[j], the others at 1 */

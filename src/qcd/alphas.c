@@ -26,6 +26,11 @@ static double running(const gaps_alphas *as, int region, double t)
     return running_from_log(as, region, gaps_log(t / as->t_ref[region]));
 }
 
+static void set_ln_t_ref(gaps_alphas *as)
+{
+    for (int r = 0; r < 3; ++r) as->ln_t_ref[r] = gaps_log(as->t_ref[r]);
+}
+
 int gaps_alphas_init(gaps_alphas *as, int order, double asmz)
 {
     if (order < 0 || order > 2 || !(asmz > 0.0 && asmz < 1.0)) return -1;
@@ -45,6 +50,7 @@ int gaps_alphas_init(gaps_alphas *as, int order, double asmz)
     as->a_ref[1] = order == 0 ? asmz : running(as, 0, as->t_ref[1]);
     as->t_ref[2] = GAPS_MASS_C * GAPS_MASS_C;
     as->a_ref[2] = order == 0 ? asmz : running(as, 1, as->t_ref[2]);
+    set_ln_t_ref(as);
     return 0;
 }
 
@@ -52,6 +58,7 @@ void gaps_alphas_set_thresholds(gaps_alphas *as, double m_c, double m_b)
 {
     as->t_ref[1] = m_b * m_b;
     as->t_ref[2] = m_c * m_c;
+    set_ln_t_ref(as);
     if (as->order == 0) return;
     as->a_ref[1] = running(as, 0, as->t_ref[1]);
     as->a_ref[2] = running(as, 1, as->t_ref[2]);
@@ -85,6 +92,7 @@ void gaps_alphas_set_herwig(gaps_alphas *as)
     as->herwig = 1;
     as->t_ref[1] = 4.2 * 4.2;
     as->t_ref[2] = 1.25 * 1.25;
+    set_ln_t_ref(as);
     as->lambda2[0] = herwig_lambda2(GAPS_MZ * GAPS_MZ, as->asmz, 5);
     as->lambda2[1] = herwig_lambda2(as->t_ref[1], herwig_value(as->t_ref[1], as->lambda2[0], 5), 4);
     as->lambda2[2] = herwig_lambda2(as->t_ref[2], herwig_value(as->t_ref[2], as->lambda2[1], 4), 3);

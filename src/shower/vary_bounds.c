@@ -50,4 +50,11 @@ void gaps_vary_set_logs(gaps_physics *phys)
     for (int v = 0; v < phys->n_vary; ++v)
         for (int leg = 0; leg < 2; ++leg)
             phys->vary_ln_k2[v][leg] = gaps_log(phys->vary_mu2[v][leg] / nominal);
+    phys->vary_a_floor[0] = gaps_alphas_value(&phys->as, phys->t_cut);
+    for (int k = 1; k < 3; ++k) {
+        int used = 0;
+        for (int v = 0; v < phys->n_vary; ++v) used |= phys->vary_coupling[v] == k;
+        phys->vary_a_floor[k] = used ? gaps_alphas_value(&phys->vary_as[k - 1], phys->t_cut)
+                                     : 0.0;
+    }
 }

@@ -277,18 +277,23 @@ GAPS_ALWAYS_INLINE double shower_coupling(const gaps_physics *phys, double t, in
     return c->a;
 }
 
-/* Variation coupling `as` at the argument max(mu2 t, t_C) of a trial whose nominal coupling is
- * c, ln_k2 = ln(mu2 / the nominal factor): where neither argument is raised to the cutoff and
- * both lie in one region, its logarithm is c's plus ln_k2 (no logarithm of its own; the same
- * value as gaps_alphas_value_own() at the argument up to rounding), else its own. */
-GAPS_ALWAYS_INLINE double varied_coupling(const gaps_physics *phys, const gaps_alphas *as,
-                                          const trial_coupling *c, double mu2, double ln_k2,
-                                          double t)
+/* Variation coupling k (as: phys->as for 0, vary_as[k - 1]) at the argument max(mu2 t, t_C) of
+ * a trial whose nominal coupling is c, ln_k2 = ln(mu2 / the nominal factor).  At the floor it
+ * is the run's constant alpha_s(t_C); above it its logarithm is c's plus ln_k2 and the step
+ * between the two regions' reference scales (no logarithm of its own: the same value as
+ * gaps_alphas_value_own() at the argument up to rounding), unless c's own argument was raised
+ * to the floor (--shower-mur-factor below 1 near the cutoff), where it takes its own.  No
+ * branch of a GPU warp then holds a logarithm the others skip. */
+GAPS_ALWAYS_INLINE double varied_coupling(const gaps_physics *phys, int k,
+                                          const gaps_alphas *as, const trial_coupling *c,
+                                          double mu2, double ln_k2, double t)
 {
-    const double arg = scaled_as_arg(phys, mu2, t);
+    const double arg = mu2 * t;
+    if (!(arg > phys->t_cut)) return phys->vary_a_floor[k];   /* scaled_as_arg's floor */
     const int region = gaps_alphas_region(as, arg);
-    const double l = c->exact && mu2 * t > phys->t_cut && region == c->region
-                     ? c->l + ln_k2 : gaps_log(arg / as->t_ref[region]);
+    const double l = c->exact
+                     ? c->l + ln_k2 + (as->ln_t_ref[c->region] - as->ln_t_ref[region])
+                     : gaps_log(arg / as->t_ref[region]);
     return gaps_alphas_from_log(as, region, l);
 }
 
@@ -350,7 +355,7 @@ GAPS_OUT_OF_LINE void vary_trial(gaps_pool *pool, const gaps_physics *phys, int 
         else if (k == 0 && mu2 == mu2_seen[1]) f = f_seen[1];
         else {
             const gaps_alphas *as = k == 0 ? &phys->as : &phys->vary_as[k - 1];
-            const double q = varied_coupling(phys, as, c, mu2, phys->vary_ln_k2[v][isr], t)
+            const double q = varied_coupling(phys, k, as, c, mu2, phys->vary_ln_k2[v][isr], t)
                              * inv_a;
             const double rv = r * q;
             if (accepted) {
@@ -391,7 +396,8 @@ GAPS_ALWAYS_INLINE void vary_trial_ee(gaps_pool *pool, const gaps_physics *phys,
         const int k = phys->vary_coupling[v];
         if (mu2 == nominal && k == 0) continue;
         const gaps_alphas *as = k == 0 ? &phys->as : &phys->vary_as[k - 1];
-        const double q = varied_coupling(phys, as, c, mu2, phys->vary_ln_k2[v][0], t) * inv_a;
+        const double q = varied_coupling(phys, k, as, c, mu2, phys->vary_ln_k2[v][0], t)
+                         * inv_a;
         const double rv = r * q;
         over |= !accepted && rv > 1.0;
         pool->vary_w[gaps_at(pool, v, e)] *= accepted ? q : (1.0 - rv) * inv_reject;
