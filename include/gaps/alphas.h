@@ -52,8 +52,9 @@ double gaps_alphas_value_own(const gaps_alphas *as, double t);
 
 /* The running in two parts, for several couplings at related scales (the --vary factors of
  * one trial): the region of t (0, 1, 2: nf = 5, 4, 3) and, from l = ln(t / t_ref[region]),
- * the value.  gaps_alphas_from_log(as, r, gaps_log(t / as->t_ref[r])) with
- * r = gaps_alphas_region(as, t) is gaps_alphas_value_own(as, t) bit for bit; a coupling at
+ * the value: gaps_alphas_from_log(as, r, gaps_log(t / as->t_ref[r])) with
+ * r = gaps_alphas_region(as, t) is gaps_alphas_value_own(as, t) up to rounding (one division
+ * fewer; the bits are its own, so a run uses either for all its couplings).  A coupling at
  * k t has l + ln k + ln t_ref[r] - ln t_ref[r'] in its region r' (no logarithm of its own),
  * and two couplings with the same thresholds share l at one scale.  Not for Herwig's form. */
 int gaps_alphas_region(const gaps_alphas *as, double t);

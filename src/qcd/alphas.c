@@ -11,19 +11,13 @@ static double beta1(int nf)
     return 17.0 / 6.0 * GAPS_CA * GAPS_CA - (5.0 / 3.0 * GAPS_CA + GAPS_CF) * GAPS_TR * nf;
 }
 
-/* alpha_s in one region from l = ln(t / t_ref), the logarithm of its scale over the
- * region's reference point; order 1 drops the two-loop term. */
-static double running_from_log(const gaps_alphas *as, int region, double l)
-{
-    const double a = as->a_ref[region];
-    const double w = 1.0 + as->b0[region] * a * l;
-    if (as->order == 1) return a / w;
-    return a / w * (1.0 - as->b1_b0[region] * a * gaps_log(w) / w);
-}
-
+/* alpha_s in one region, from its reference point; order 1 drops the two-loop term. */
 static double running(const gaps_alphas *as, int region, double t)
 {
-    return running_from_log(as, region, gaps_log(t / as->t_ref[region]));
+    const double a = as->a_ref[region];
+    const double w = 1.0 + as->b0[region] * a * gaps_log(t / as->t_ref[region]);
+    if (as->order == 1) return a / w;
+    return a / w * (1.0 - as->b1_b0[region] * a * gaps_log(w) / w);
 }
 
 static void set_ln_t_ref(gaps_alphas *as)
@@ -118,10 +112,16 @@ double gaps_alphas_value_own(const gaps_alphas *as, double t)
     return running(as, gaps_alphas_region(as, t), t);
 }
 
+/* The two-loop term written with q = a/w, one division where running_from_log() has two (its
+ * bits are those of every coupling of a run without --vary, which it keeps). */
 double gaps_alphas_from_log(const gaps_alphas *as, int region, double l)
 {
     if (as->order == 0) return as->asmz;
-    return running_from_log(as, region, l);
+    const double a = as->a_ref[region];
+    const double w = 1.0 + as->b0[region] * a * l;
+    const double q = a / w;
+    if (as->order == 1) return q;
+    return q * (1.0 - as->b1_b0[region] * q * gaps_log(w));
 }
 GAPS_DEVICE_END
 

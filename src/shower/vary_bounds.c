@@ -50,11 +50,14 @@ void gaps_vary_set_logs(gaps_physics *phys)
     for (int v = 0; v < phys->n_vary; ++v)
         for (int leg = 0; leg < 2; ++leg)
             phys->vary_ln_k2[v][leg] = gaps_log(phys->vary_mu2[v][leg] / nominal);
-    phys->vary_a_floor[0] = gaps_alphas_value(&phys->as, phys->t_cut);
-    for (int k = 1; k < 3; ++k) {
-        int used = 0;
+    /* made as the veto makes the variations' couplings (gaps_alphas_from_log) */
+    for (int k = 0; k < 3; ++k) {
+        int used = k == 0;
         for (int v = 0; v < phys->n_vary; ++v) used |= phys->vary_coupling[v] == k;
-        phys->vary_a_floor[k] = used ? gaps_alphas_value(&phys->vary_as[k - 1], phys->t_cut)
+        const gaps_alphas *as = k == 0 ? &phys->as : &phys->vary_as[k - 1];
+        const int r = used ? gaps_alphas_region(as, phys->t_cut) : 0;
+        phys->vary_a_floor[k] = used ? gaps_alphas_from_log(as, r, gaps_log(phys->t_cut
+                                                                            / as->t_ref[r]))
                                      : 0.0;
     }
 }

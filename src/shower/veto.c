@@ -261,8 +261,9 @@ typedef struct trial_coupling {
 
 /* The shower's coupling at the trial scale t, alpha_s at shower_as_arg(t).  In a run that
  * reweights the shower (--vary) it is made from its parts, which c keeps for vary_trial(): the
- * same value to the bit (--vary is refused with --ablate, so the coupling is the project's
- * own), the logarithm of its argument then shared by every variation's coupling. */
+ * same value up to rounding (gaps_alphas_from_log(); --vary is refused with --ablate, so the
+ * coupling is the project's own), the logarithm of its argument then shared by every
+ * variation's coupling, which is made the same way. */
 GAPS_ALWAYS_INLINE double shower_coupling(const gaps_physics *phys, double t, int launch,
                                           trial_coupling *c)
 {
@@ -280,10 +281,9 @@ GAPS_ALWAYS_INLINE double shower_coupling(const gaps_physics *phys, double t, in
 /* Variation coupling k (as: phys->as for 0, vary_as[k - 1]) at the argument max(mu2 t, t_C) of
  * a trial whose nominal coupling is c, ln_k2 = ln(mu2 / the nominal factor).  At the floor it
  * is the run's constant alpha_s(t_C); above it its logarithm is c's plus ln_k2 and the step
- * between the two regions' reference scales (no logarithm of its own: the same value as
- * gaps_alphas_value_own() at the argument up to rounding), unless c's own argument was raised
- * to the floor (--shower-mur-factor below 1 near the cutoff), where it takes its own.  No
- * branch of a GPU warp then holds a logarithm the others skip. */
+ * between the two regions' reference scales (no logarithm of its own), unless c's own
+ * argument was raised to the floor (--shower-mur-factor below 1 near the cutoff), where it
+ * takes its own.  No branch of a GPU warp then holds a logarithm the others skip. */
 GAPS_ALWAYS_INLINE double varied_coupling(const gaps_physics *phys, int k,
                                           const gaps_alphas *as, const trial_coupling *c,
                                           double mu2, double ln_k2, double t)
