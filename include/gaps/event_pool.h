@@ -267,8 +267,9 @@ void gaps_pool_read_counters(const gaps_pool *pool, unsigned long long out[GAPS_
 unsigned long long gaps_pool_read_counter(const gaps_pool *pool, int which);
 void gaps_pool_set_counter(gaps_pool *pool, int which, unsigned long long value);
 
-/* Bytes of device (or host) memory a pool of this size takes. */
-double gaps_pool_bytes(int nslots, int maxp);
+/* Bytes of device (or host) memory a pool of this size takes, with its n_vary variation rows
+ * and, where row_starts, its rows t_start_row (gaps_pool_alloc_vary, _alloc_row_starts). */
+double gaps_pool_bytes(int nslots, int maxp, int n_vary, int row_starts);
 
 GAPS_C_END
 

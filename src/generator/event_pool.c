@@ -17,9 +17,12 @@ static double per_slot_bytes(int maxp)
     return bytes;
 }
 
-double gaps_pool_bytes(int nslots, int maxp)
+double gaps_pool_bytes(int nslots, int maxp, int n_vary, int row_starts)
 {
-    return (double)nslots * per_slot_bytes(maxp) + GAPS_N_COUNTERS * 8.0;
+    double slot = per_slot_bytes(maxp);
+    if (n_vary > 0) slot += (double)n_vary * sizeof(double) + sizeof(int);   /* vary_w, _flags */
+    if (row_starts) slot += (double)maxp * sizeof(double);                  /* t_start_row */
+    return (double)nslots * slot + GAPS_N_COUNTERS * 8.0;
 }
 
 int gaps_pool_create(gaps_pool *pool, int nslots, int maxp, unsigned long long *next_event)

@@ -1570,7 +1570,8 @@ int gaps_generate_with(const gaps_config *cfg, const gaps_hooks *hooks,
     }
     if (!ok)
         snprintf(msg, len, "cannot allocate a pool of %lld slots (%.0f MB)%s", (long long)slots,
-                 gaps_pool_bytes((int)slots, cfg->max_partons) / 1e6,
+                 gaps_pool_bytes((int)slots, cfg->max_partons, phys.n_vary,
+                                 phys.proc.from_file) / 1e6,
                  cfg->keep_rows || cfg->keep_records ? " with its per-event output buffers"
                                                      : "");
     if (ok) {
