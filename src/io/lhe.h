@@ -257,4 +257,9 @@ enum gaps_lhe_refusal gaps_lhe_showerable(const gaps_lhe_init *init, const gaps_
                                           int max_particles, char *why, size_t len,
                                           long *line);
 
+/* The colourless resonance (status 2, its one mother) whose decay final-state quark or gluon
+ * i (0-based) of ev is: its 0-based index, or -1 where particle i is no such decay product.
+ * The shower starts such a decay at the resonance's mass squared (doc/physics.md 13.7). */
+int gaps_lhe_decay_resonance(const gaps_lhe_event *ev, int i);
+
 #endif

@@ -2057,6 +2057,17 @@ static int is_hadron_beam(int id)
     return id == 2212 || id == -2212;
 }
 
+int gaps_lhe_decay_resonance(const gaps_lhe_event *ev, int i)
+{
+    const gaps_lhe_particle *p = &ev->particle[i];
+    const int m = p->mother[0];
+    if (p->status != 1 || !(p->colour[0] || p->colour[1]) || m <= 0 || m > ev->n
+        || !(p->mother[1] == 0 || p->mother[1] == m))
+        return -1;
+    const gaps_lhe_particle *res = &ev->particle[m - 1];
+    return res->status == 2 && !res->colour[0] && !res->colour[1] ? m - 1 : -1;
+}
+
 enum gaps_lhe_refusal gaps_lhe_showerable(const gaps_lhe_init *init, const gaps_lhe_event *ev,
                                           int max_particles, char *why, size_t len,
                                           long *line)

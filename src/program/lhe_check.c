@@ -55,16 +55,11 @@ static void add_event(lhe_summary *s, const gaps_lhe_init *in, const gaps_lhe_ev
     for (int i = 0; i < ev->n; ++i)
         for (int k = 0; k < 6; ++k)
             if (ev->particle[i].status == status_codes[k]) s->by_status[k]++;
-    for (int i = 0; i < ev->n; ++i) {
-        const gaps_lhe_particle *p = &ev->particle[i];
-        const int m = p->mother[0];
-        if (p->status == 1 && (p->colour[0] || p->colour[1]) && m > 0 && m <= ev->n
-            && (p->mother[1] == 0 || p->mother[1] == m) && ev->particle[m - 1].status == 2
-            && !ev->particle[m - 1].colour[0] && !ev->particle[m - 1].colour[1]) {
+    for (int i = 0; i < ev->n; ++i)
+        if (gaps_lhe_decay_resonance(ev, i) >= 0) {
             s->decays++;
             break;
         }
-    }
     char why[512];
     long line;
     if (gaps_lhe_showerable(in, ev, GAPS_MAX_PARTONS, why, sizeof why, &line)

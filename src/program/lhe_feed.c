@@ -301,12 +301,10 @@ static int convert_event(const gaps_lhe_feed *f, const gaps_lhe_event *ev, gaps_
     if (ev->has_gaps) t = ev->gaps_t;
     double t_event = t;
     for (int r = 0; r < n; ++r) {
-        const gaps_lhe_particle *p = &ev->particle[rows[r]];
-        const int m1 = p->mother[0], m2 = p->mother[1];
+        const int res = gaps_lhe_decay_resonance(ev, rows[r]);
         double tr = t;
-        if (m1 > 0 && (m2 == 0 || m2 == m1) && ev->particle[m1 - 1].status == 2
-            && p->colour[0] + p->colour[1] != 0) {
-            const double *q = ev->particle[m1 - 1].p;
+        if (res >= 0) {
+            const double *q = ev->particle[res].p;
             const double m2res = q[3] * q[3] - q[0] * q[0] - q[1] * q[1] - q[2] * q[2];
             tr = m2res > 0.0 ? m2res : 0.0;
         }

@@ -112,8 +112,8 @@ double gaps_alphas_value_own(const gaps_alphas *as, double t)
     return running(as, gaps_alphas_region(as, t), t);
 }
 
-/* The two-loop term written with q = a/w, one division where running_from_log() has two (its
- * bits are those of every coupling of a run without --vary, which it keeps). */
+/* The two-loop term written with q = a/w, one division where running() has two (running()'s
+ * bits are those of every coupling of a run without --vary, which keeps them). */
 double gaps_alphas_from_log(const gaps_alphas *as, int region, double l)
 {
     if (as->order == 0) return as->asmz;

@@ -252,8 +252,9 @@ GAPS_ALWAYS_INLINE double shower_as_arg(const gaps_physics *phys, double t, int 
 
 /* The nominal coupling of a trial in the parts that its --vary factors share (gaps/alphas.h):
  * the region of its argument and the logarithm l of the argument over the region's
- * reference scale.  exact: the argument is mu2 t itself, not raised to the cutoff, so that
- * the argument mu2' t of a variation has the logarithm l + ln(mu2'/mu2). */
+ * reference scale.  exact: the argument is mu2 t itself, not raised to the cutoff, so that a
+ * variation's argument mu2' t has the logarithm l + ln(mu2'/mu2), plus the step between the
+ * regions' reference scales where it lies in another (varied_coupling). */
 typedef struct trial_coupling {
     double a, l;
     int region, exact;
