@@ -676,7 +676,7 @@ static int generate(const gaps_pdf *host_pdf, const config *cf, double *first_t,
             phys.vary_mu2[v][0] = 1.0;   /* the final-state shower: none here */
             phys.vary_mu2[v][1] = mur_vary_k2[v];
         }
-        gaps_vary_set_logs(&phys);
+        gaps_vary_prepare(&phys);
     }
 
     double *table = NULL;

@@ -158,7 +158,7 @@ static int generate(const gaps_alphas *as, double mur2, int n_vary, int coupling
             bound = fmin(bound, k2[v]);
         }
     }
-    gaps_vary_set_logs(&phys);
+    gaps_vary_prepare(&phys);
     /* the couplings' arguments are kept at or above t_C (veto.c): the overestimate's is too */
     phys.a_max = gaps_alphas_value(largest, fmax(bound, 1.0) * T_CUT);
     /* and with weights, the headroom below the scale that needs it (generator.c): the trials

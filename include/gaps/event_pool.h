@@ -146,6 +146,10 @@ typedef struct gaps_physics {
      * of gaps/vary.h.  0 where the hard process alone is varied (--vary scales): the shower
      * then makes the nominal run's events, and the trials cost nothing more */
     int vary_shower;
+    /* 1 where the reweighted trials take the veto in two stages (GAPS_VARY_PRESELECT): every
+     * --vary shower run but one with PDF members, whose factors depend on the densities of the
+     * first stage */
+    int vary_two_stage;
     int ablate;       /* --ablate: enum gaps_ablate_bit bits (gaps/ablate.h), 0 by default */
     uint32_t seed;
     int64_t end_event; /* refills hand out event numbers below this one (the end of the run,

@@ -81,6 +81,16 @@ enum gaps_vary_bit {
  * 17.3).  The factor is on the nominal coupling: where a variation's coupling is larger
  * still, the overestimate takes that one (shower/vary_bounds.c) */
 #define GAPS_VARY_HEADROOM 1.5
+/* The veto of a reweighted trial in two stages (doc/physics.md 17.3; veto.c,
+ * vary_second_stage()).  A trial whose ratio before the coupling, k (kernel, kinematics and
+ * parton densities over their overestimates), is below 1/GAPS_VARY_PRESELECT passes a first
+ * stage with probability GAPS_VARY_PRESELECT k and a second with the rest of its acceptance;
+ * one rejected in the first stage takes the factor 1 for every coupling variation, which
+ * leave that stage alone, and needs no coupling at all.  The nominal decision stays that of one
+ * stage, with the same random number.  A larger value leaves fewer trials out; a smaller one
+ * raises the variance that a trial of small k adds to the band, by at most
+ * 1/(1 - 1/(GAPS_VARY_HEADROOM GAPS_VARY_PRESELECT)) = 1.2 at 4 */
+#define GAPS_VARY_PRESELECT 4.0
 /* An event whose variation weight is more than this many times its nominal weight (either
  * sign) is counted (gaps_run.vary_large_events): a diagnostic of the weights' spread, not a
  * cap (a cap would bias the band) */

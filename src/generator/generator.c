@@ -549,7 +549,7 @@ int gaps_physics_setup(gaps_physics *phys, const gaps_config *cfg, const gaps_pd
                 kf[n_hard++] = vars[v].muf;
             }
         }
-        gaps_vary_set_logs(phys);
+        gaps_vary_prepare(phys);
         if (gaps_process_set_scales(&phys->proc, &phys->as, n_hard, kr, kf, coupling, msg,
                                     len) != 0)
             return -1;

@@ -44,8 +44,12 @@ double gaps_vary_headroom_scale(const gaps_vary_couplings *vc, double a_max, dou
     return 0.0;
 }
 
-void gaps_vary_set_logs(gaps_physics *phys)
+void gaps_vary_prepare(gaps_physics *phys)
 {
+    /* a PDF member's factor depends on the densities, which are in the first stage */
+    phys->vary_two_stage = phys->vary_shower;
+    for (int v = 0; v < phys->n_vary; ++v)
+        if (phys->vary_pdf_member[v]) phys->vary_two_stage = 0;
     const double nominal = phys->mur_scaled ? phys->mur2 : 1.0;
     for (int v = 0; v < phys->n_vary; ++v)
         for (int leg = 0; leg < 2; ++leg)

@@ -31,10 +31,11 @@ double gaps_vary_bound_at(const gaps_vary_couplings *vc, double t);
  * 0 where it never does. */
 double gaps_vary_headroom_scale(const gaps_vary_couplings *vc, double a_max, double t_max);
 
-/* Fill phys->vary_ln_k2 from vary_mu2 and the nominal argument factor (mur2 where mur_scaled,
- * else 1): the logarithm each variation adds to the nominal coupling's (veto.c,
- * varied_coupling), and vary_a_floor, the couplings at t_C.  Once t_cut, as, n_vary,
- * vary_mu2, vary_coupling, vary_as, mur_scaled and mur2 are set. */
-void gaps_vary_set_logs(gaps_physics *phys);
+/* What the veto derives from a run's variations: phys->vary_ln_k2 from vary_mu2 and the
+ * nominal argument factor (mur2 where mur_scaled, else 1), the logarithm each variation adds
+ * to the nominal coupling's (veto.c, varied_coupling); vary_a_floor, the couplings at t_C;
+ * vary_two_stage (GAPS_VARY_PRESELECT).  Once t_cut, as, n_vary, vary_mu2, vary_coupling,
+ * vary_as, vary_pdf_member, vary_shower, mur_scaled and mur2 are set. */
+void gaps_vary_prepare(gaps_physics *phys);
 
 #endif

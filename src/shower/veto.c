@@ -298,6 +298,41 @@ GAPS_ALWAYS_INLINE double varied_coupling(const gaps_physics *phys, int k,
     return gaps_alphas_from_log(as, region, l);
 }
 
+/* --vary: the veto of a trial in two stages (gaps/vary.h, doc/physics.md 17.3).  With k the
+ * trial's ratio before the coupling and r_c the coupling's (a over its overestimate), one
+ * stage accepts with probability k r_c.  Two: the first with s_1 = min(1, M k), M =
+ * GAPS_VARY_PRESELECT, the second with k r_c / s_1 = g r_c, g = max(k, 1/M); the nominal
+ * acceptance is the same, and with Ra < s_1 the same number decides both (Ra < k r_c).  The
+ * coupling variations change r_c alone, so a trial that fails the first stage (Ra >= M k)
+ * takes the factor 1 for each, and only the second stage's are reweighted, with acceptance
+ * g r_c.  Does the trial reach the second stage?  (An accepted one always does: Ra < k r_c <= k;
+ * the test keeps it so should an overestimate fail, r_c > 1.) */
+GAPS_ALWAYS_INLINE int vary_second_stage(const gaps_physics *phys, double k, double Ra,
+                                         int accepted)
+{
+    return !phys->vary_two_stage || accepted || (k > 0.0 && Ra < GAPS_VARY_PRESELECT * k);
+}
+
+/* g of the second stage: k, or 1/M for a trial of small k (k itself in a run of one stage) */
+GAPS_ALWAYS_INLINE double vary_stage_ratio(const gaps_physics *phys, double k)
+{
+    return !phys->vary_two_stage || GAPS_VARY_PRESELECT * k >= 1.0 ? k
+                                                                   : 1.0 / GAPS_VARY_PRESELECT;
+}
+
+/* A coupling variation's factor of a trial with nominal coupling a, variation coupling a' and
+ * acceptance r: a'/a accepted, (1 - r a'/a)/(1 - r) rejected, written as N/D so that the
+ * variations of a trial share the one division 1/D. */
+GAPS_ALWAYS_INLINE double trial_factor_denominator(double a, double r, int accepted)
+{
+    return accepted ? a : a * (1.0 - r);
+}
+
+GAPS_ALWAYS_INLINE double trial_factor_numerator(double a, double a_var, double r, int accepted)
+{
+    return accepted ? a_var : a - r * a_var;
+}
+
 /* --vary (gaps/vary.h, doc/physics.md 17): the variation weights of one trial of slot e at
  * scale t (the emission's k_T^2).  r = P/O is the trial's acceptance ratio with the nominal
  * coupling c->a in it, isr 1 for an incoming emitter (the initial-state factors of vary_mu2),
@@ -326,7 +361,10 @@ GAPS_OUT_OF_LINE void vary_trial(gaps_pool *pool, const gaps_physics *phys, int 
         return;
     }
     const double nominal = phys->mur_scaled ? phys->mur2 : 1.0;
-    const double inv_a = 1.0 / c->a, inv_reject = accepted ? 1.0 : 1.0 / (1.0 - r);
+    /* one division for every factor: a coupling variation's is N/D with D = a (accepted) or
+     * a (1 - r), N = a' or a - r a' (trial_factor_denominator) */
+    const double inv_d = 1.0 / trial_factor_denominator(c->a, r, accepted);
+    const double inv_reject = accepted ? 1.0 : c->a * inv_d;   /* 1/(1 - r) */
     double mu2_seen[2] = { -1.0, -1.0 }, f_seen[2] = { 1.0, 1.0 };
     int over = 0;
     for (int v = 0; v < phys->n_vary; ++v) {
@@ -356,15 +394,9 @@ GAPS_OUT_OF_LINE void vary_trial(gaps_pool *pool, const gaps_physics *phys, int 
         else if (k == 0 && mu2 == mu2_seen[1]) f = f_seen[1];
         else {
             const gaps_alphas *as = k == 0 ? &phys->as : &phys->vary_as[k - 1];
-            const double q = varied_coupling(phys, k, as, c, mu2, phys->vary_ln_k2[v][isr], t)
-                             * inv_a;
-            const double rv = r * q;
-            if (accepted) {
-                f = q;
-            } else {
-                f = (1.0 - rv) * inv_reject;
-                over |= rv > 1.0;
-            }
+            const double av = varied_coupling(phys, k, as, c, mu2, phys->vary_ln_k2[v][isr], t);
+            f = trial_factor_numerator(c->a, av, r, accepted) * inv_d;
+            over |= !accepted && r * av > c->a;
             if (k == 0) {
                 const int slot = mu2_seen[0] < 0.0 ? 0 : 1;
                 mu2_seen[slot] = mu2;
@@ -390,18 +422,17 @@ GAPS_ALWAYS_INLINE void vary_trial_ee(gaps_pool *pool, const gaps_physics *phys,
         return;
     }
     const double nominal = phys->mur_scaled ? phys->mur2 : 1.0;
-    const double inv_a = 1.0 / c->a, inv_reject = accepted ? 1.0 : 1.0 / (1.0 - r);
+    const double inv_d = 1.0 / trial_factor_denominator(c->a, r, accepted);
     int over = 0;
     for (int v = 0; v < phys->n_vary; ++v) {
         const double mu2 = phys->vary_mu2[v][0];
         const int k = phys->vary_coupling[v];
         if (mu2 == nominal && k == 0) continue;
         const gaps_alphas *as = k == 0 ? &phys->as : &phys->vary_as[k - 1];
-        const double q = varied_coupling(phys, k, as, c, mu2, phys->vary_ln_k2[v][0], t)
-                         * inv_a;
-        const double rv = r * q;
-        over |= !accepted && rv > 1.0;
-        pool->vary_w[gaps_at(pool, v, e)] *= accepted ? q : (1.0 - rv) * inv_reject;
+        const double av = varied_coupling(phys, k, as, c, mu2, phys->vary_ln_k2[v][0], t);
+        over |= !accepted && r * av > c->a;
+        pool->vary_w[gaps_at(pool, v, e)] *= trial_factor_numerator(c->a, av, r, accepted)
+                                             * inv_d;
     }
     if (over) pool->vary_flags[e] |= GAPS_VARY_FLAG_OVER;
 }
@@ -582,6 +613,7 @@ GAPS_OUT_OF_LINE void accept_or_reject_hadronic(gaps_pool *pool, const gaps_phys
                                             type == GAPS_DIPOLE_FF ? 0 : gaps_isr_eta_bin(isr, eta),
                                             o.coeff, anti);
     double ratio = f / g;
+    const double k_pre = ratio;   /* the ratio before the coupling */
     const int heavy = shifted ? (flav < 0 ? -flav : flav) : 0;
     double a = 0.0;   /* the coupling, where computed */
 
@@ -604,12 +636,12 @@ GAPS_OUT_OF_LINE void accept_or_reject_hadronic(gaps_pool *pool, const gaps_phys
         if (compat) return;
     }
     const int accepted = Ra < ratio;
-    if (phys->vary_shower) {   /* --vary is refused with compat and --ablate (gaps_config_check) */
-        double r = ratio;
-        if (a == 0.0) {   /* a rejection by the ratio without its coupling: the full one */
-            a = shower_coupling(phys, t, GAPS_LAUNCH_GENERAL, &tc);
-            r = ratio * gaps_isr_coupling_ratio_of(isr, heavy, phys->a_max, t, a);
-        }
+    /* --vary is refused with compat and --ablate (gaps_config_check); the trials of its
+     * second stage are reweighted (vary_second_stage) */
+    if (phys->vary_shower && vary_second_stage(phys, k_pre, Ra, accepted)) {
+        if (a == 0.0) a = shower_coupling(phys, t, GAPS_LAUNCH_GENERAL, &tc);
+        const double r = vary_stage_ratio(phys, k_pre)
+                         * gaps_isr_coupling_ratio_of(isr, heavy, phys->a_max, t, a);
         vary_trial(pool, phys, e, incoming, accepted, r, &tc, t,
                    type != GAPS_DIPOLE_FF && td.X > 0.0 ? &td : NULL);
     }
@@ -833,6 +865,7 @@ GAPS_ALWAYS_INLINE void accept_or_reject(gaps_pool *pool, const gaps_physics *ph
     const double t = pool->t[e];
     const double y = t / (m2 * z * omz);
     double ratio = gaps_kernel_ratio(kernel, z, omz, y);   /* (1 - y) P / Q */
+    const double k_pre = ratio;   /* the ratio before the coupling */
     double a = 0.0;   /* the coupling, where computed */
     trial_coupling tc = { 0.0, 0.0, 0, 0 };   /* --vary: its parts */
     /* alpha_s(t) / a_max <= 1, so a trial that fails the kinematic ratio alone fails the full
@@ -848,12 +881,12 @@ GAPS_ALWAYS_INLINE void accept_or_reject(gaps_pool *pool, const gaps_physics *ph
             ratio *= gaps_alphas_value(&phys->as, t / (z * omz)) / gaps_alphas_value(&phys->as, t);
     }
     const int accepted = Ra < ratio;
-    if (varies(phys, launch) && phys->vary_shower && ratio > 0.0) {   /* P = 0: P' = 0 */
-        double r = ratio;
-        if (a == 0.0) {   /* a rejection by the kinematic ratio alone: the full one */
-            a = shower_coupling(phys, t, launch, &tc);
-            r = ratio * (a / ee_coupling_max(phys, t, launch));
-        }
+    /* the trials of the second stage are reweighted (vary_second_stage; k = 0: P = 0 = P',
+     * the factor 1) */
+    if (varies(phys, launch) && phys->vary_shower && k_pre > 0.0
+        && vary_second_stage(phys, k_pre, Ra, accepted)) {
+        if (a == 0.0) a = shower_coupling(phys, t, launch, &tc);
+        const double r = vary_stage_ratio(phys, k_pre) * (a / ee_coupling_max(phys, t, launch));
         if (launch == GAPS_LAUNCH_EE_VARY) vary_trial_ee(pool, phys, e, accepted, r, &tc, t);
         else vary_trial(pool, phys, e, 0, accepted, r, &tc, t, NULL);
     }
